@@ -1,0 +1,312 @@
+"""Assembler and disassembler for Wormhole SFPU programs.
+
+One instruction or directive per line; `#` and `//` start comments. Three
+spellings of an instruction are accepted:
+
+    TTI_SFPMAD(p_sfpu::LREG0, 1, 2, 3, 0);     tt-llk macro, argument order of ckernel_ops.h
+    sfpmad vd=3 va=0 vb=1 vc=2 mod1=0          named fields (missing fields are 0)
+    .word 0x840C0DD0                           a raw instruction word
+
+Values may be integer expressions (`+ - * << >> & | ^ ~`, parentheses) over
+numbers and the names in `model.llk_symbols`. Directives (`.fp32_dest 1`, ...)
+set the Tensix registers the SFPU reads; `DIRECTIVES` lists them. Errors are
+`AsmError`s naming file, line and column.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from . import isa
+from .llk_symbols import SYMBOLS
+
+
+@dataclass(frozen=True)
+class Loc:
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class AsmError(ValueError):
+    def __init__(self, loc: Loc, message: str):
+        super().__init__(f"{loc}: {message}")
+        self.loc = loc
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Instr:
+    word: int
+    loc: Loc
+    text: str
+
+
+@dataclass(frozen=True)
+class Directive:
+    name: str
+    args: tuple[int, ...]
+    options: tuple[tuple[str, int], ...]
+    loc: Loc
+    text: str
+
+
+@dataclass
+class Program:
+    items: list[Instr | Directive] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[int]:
+        return [i.word for i in self.items if isinstance(i, Instr)]
+
+
+# name: (positional argument count range, allowed options, description)
+DIRECTIVES: dict[str, tuple[tuple[int, int], frozenset[str], str]] = {
+    "fp32_dest": ((1, 1), frozenset(), "ALU_ACC_CTRL_SFPU_Fp32_enabled (0 or 1)"),
+    "srcb_format": ((1, 1), frozenset(), "effective SrcB data format code (0-15)"),
+    "rwc_dst": ((1, 1), frozenset(), "Dst read/write counter RWC_Dst (0-1023), also sets Dst_Cr"),
+    "dest_offset": ((1, 1), frozenset(), "DEST_TARGET_REG_CFG_MATH_Offset (0-1023)"),
+    "dest_base": ((1, 1), frozenset(), "DEST_REGW_BASE_Base (0-1023)"),
+    "addr_mod_base": ((1, 1), frozenset(), "ADDR_MOD_SET_Base (0 or 1): use ADDR_MOD slots 4-7"),
+    "addr_mod": ((1, 1), frozenset({"dst_incr", "dst_cr", "dst_c_to_cr", "dst_clear", "srca_incr", "srca_cr",
+                                    "srca_clear", "srcb_incr", "srcb_cr", "srcb_clear", "bias_incr",
+                                    "bias_clear"}),
+                 "ADDR_MOD slot N (0-7) with its increments and flags"),
+    "prng_seed": ((1, 1), frozenset(), "write PRNG_SEED_Seed_Val: re-seed every lane's PRNG"),
+    "lreg": ((2, 33), frozenset(), "initial LReg value: .lreg N VALUE (all lanes) or 32 values"),
+}
+DIRECTIVE_RANGES = {"fp32_dest": 1, "srcb_format": 15, "rwc_dst": 1023, "dest_offset": 1023,
+                    "dest_base": 1023, "addr_mod_base": 1, "addr_mod": 7, "prng_seed": 0xFFFFFFFF}
+
+
+# ---------------------------------------------------------------------------
+# Expressions
+# ---------------------------------------------------------------------------
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b,
+           ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+_UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
+_SCOPE = re.compile(r"\b([A-Za-z_]\w*)::")
+_INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
+_SCOPES_IGNORED = ("sfpi", "ckernel")
+
+
+def evaluate(text: str, loc: Loc) -> int:
+    """Evaluate an integer expression; names come from `SYMBOLS`."""
+    src = _INT_SUFFIX.sub(r"\1", text.strip())
+    # C++ scopes become part of a Python identifier (p_sfpu::LREG0 -> p_sfpu__LREG0).
+    src = _SCOPE.sub(r"\1__", src)
+    if not src:
+        raise AsmError(loc, "expected a value")
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        raise AsmError(loc, f"cannot parse value {text.strip()!r}") from None
+
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            return _BINOPS[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            return _UNARY[type(node.op)](walk(node.operand))
+        if isinstance(node, ast.Name):
+            name = node.id.replace("__", "::")
+            for scope in _SCOPES_IGNORED:
+                if name.startswith(scope + "::"):
+                    name = name[len(scope) + 2:]
+            if name in SYMBOLS:
+                return SYMBOLS[name]
+            raise AsmError(Loc(loc.file, loc.line, loc.col + max(text.find(name.split("::")[-1]), 0)),
+                           f"unknown name {name!r}")
+        raise AsmError(loc, f"unsupported expression {text.strip()!r}")
+
+    return walk(tree)
+
+
+# ---------------------------------------------------------------------------
+# Lines
+# ---------------------------------------------------------------------------
+
+_LLK_CALL = re.compile(r"^(?:TTI_|TT_OP_|TT_)(\w+)\s*\((.*)\)\s*;?\s*$")
+_NAMED_ARG = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\S+)")
+
+
+def _strip_comment(line: str) -> str:
+    for marker in ("#", "//"):
+        pos = line.find(marker)
+        if pos >= 0:
+            line = line[:pos]
+    return line.rstrip()
+
+
+def _split_args(text: str, col0: int) -> list[tuple[str, int]]:
+    """Split on top-level commas; return (argument text, column) pairs."""
+    args, depth, start = [], 0, 0
+    for i, ch in enumerate(text + ","):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            piece = text[start:i]
+            args.append((piece, col0 + start + len(piece) - len(piece.lstrip())))
+            start = i + 1
+    if len(args) == 1 and not args[0][0].strip():
+        return []
+    return args
+
+
+def assemble_line(line: str, loc: Loc) -> Instr | Directive | None:
+    body = _strip_comment(line)
+    stripped = body.lstrip()
+    if not stripped:
+        return None
+    col = len(body) - len(stripped) + 1
+    here = Loc(loc.file, loc.line, col)
+    if stripped.startswith("."):
+        return _directive(stripped, here)
+    call = _LLK_CALL.match(stripped)
+    if call:
+        return Instr(_llk_word(call, stripped, here), here, stripped)
+    return Instr(_named_word(stripped, here), here, stripped)
+
+
+def _llk_word(call: re.Match, text: str, loc: Loc) -> int:
+    name = call.group(1)
+    op = isa.BY_LLK_NAME.get(name)
+    if op is None:
+        raise AsmError(loc, f"TTI_{name} is not a Wormhole SFPU instruction")
+    args = _split_args(call.group(2), loc.col + call.start(2))
+    if len(args) != len(op.llk_args):
+        names = ", ".join(a.name for a in op.llk_args) or "no arguments"
+        raise AsmError(loc, f"TTI_{name} takes {len(op.llk_args)} arguments ({names}), got {len(args)}")
+    word = op.opcode << 24
+    for (arg_text, arg_col), spec in zip(args, op.llk_args):
+        arg_loc = Loc(loc.file, loc.line, arg_col)
+        value = evaluate(arg_text, arg_loc)
+        if not 0 <= value < (1 << spec.width):
+            raise AsmError(arg_loc, f"TTI_{name} argument {spec.name}={value} out of range 0..{(1 << spec.width) - 1}")
+        word += value << spec.shift
+    return word
+
+
+def _named_word(text: str, loc: Loc) -> int:
+    mnemonic, _, rest = text.partition(" ")
+    op = isa.OPCODES.get(mnemonic.upper())
+    if op is None:
+        raise AsmError(loc, f"unknown mnemonic {mnemonic!r}")
+    values: dict[str, int] = {}
+    rest_col = loc.col + len(mnemonic) + 1
+    pos = 0
+    cleaned = rest.replace(",", " ")
+    while pos < len(cleaned):
+        if cleaned[pos].isspace():
+            pos += 1
+            continue
+        m = _NAMED_ARG.match(cleaned, pos)
+        arg_loc = Loc(loc.file, loc.line, rest_col + pos)
+        if not m:
+            raise AsmError(arg_loc, f"expected name=value, got {cleaned[pos:].split()[0]!r}")
+        name = m.group(1).lower()
+        if name in values:
+            raise AsmError(arg_loc, f"field {name} given twice")
+        values[name] = evaluate(m.group(2), Loc(loc.file, loc.line, rest_col + m.start(2)))
+        pos = m.end()
+    try:
+        return isa.encode(op.mnemonic, **values)
+    except ValueError as e:
+        raise AsmError(loc, str(e)) from None
+
+
+def _directive(text: str, loc: Loc) -> Instr | Directive:
+    name, _, rest = text[1:].partition(" ")
+    name = name.lower()
+    rest_col = loc.col + len(name) + 2
+    if name == "word":
+        value = evaluate(rest, Loc(loc.file, loc.line, rest_col))
+        if not 0 <= value <= 0xFFFFFFFF:
+            raise AsmError(loc, f".word value 0x{value:X} is not a 32-bit word")
+        try:
+            isa.decode(value)
+        except isa.DecodeError as e:
+            raise AsmError(loc, str(e)) from None
+        return Instr(value, loc, text)
+    if name not in DIRECTIVES:
+        raise AsmError(loc, f"unknown directive .{name} (known: .word, {', '.join('.' + d for d in DIRECTIVES)})")
+    (lo, hi), allowed, _ = DIRECTIVES[name]
+    args: list[int] = []
+    options: dict[str, int] = {}
+    for token_match in re.finditer(r"\S+", rest):
+        token, tcol = token_match.group(0), rest_col + token_match.start()
+        tloc = Loc(loc.file, loc.line, tcol)
+        if "=" in token:
+            key, _, val = token.partition("=")
+            if key not in allowed:
+                raise AsmError(tloc, f".{name} has no option {key!r} (options: {', '.join(sorted(allowed)) or 'none'})")
+            options[key] = evaluate(val, tloc)
+        else:
+            args.append(evaluate(token, tloc))
+    if not lo <= len(args) <= hi or (name == "lreg" and len(args) not in (2, 33)):
+        raise AsmError(loc, f".{name} expects {'2 or 33' if name == 'lreg' else lo} value(s): {DIRECTIVES[name][2]}")
+    limit = DIRECTIVE_RANGES.get(name)
+    if limit is not None and not 0 <= args[0] <= limit:
+        raise AsmError(loc, f".{name} value {args[0]} out of range 0..{limit}")
+    if name == "lreg":
+        if not 0 <= args[0] <= 7:
+            raise AsmError(loc, f".lreg register {args[0]} out of range 0..7 (the constants are set with SFPCONFIG)")
+        for v in args[1:]:
+            if not 0 <= v <= 0xFFFFFFFF:
+                raise AsmError(loc, f".lreg value {v} is not a 32-bit value")
+    return Directive(name, tuple(args), tuple(sorted(options.items())), loc, text)
+
+
+def assemble(source: str, filename: str = "<input>") -> Program:
+    program = Program()
+    for number, line in enumerate(source.splitlines(), start=1):
+        item = assemble_line(line, Loc(filename, number, 1))
+        if item is not None:
+            program.items.append(item)
+    return program
+
+
+def assemble_file(path: str) -> Program:
+    with open(path, encoding="utf-8") as f:
+        return assemble(f.read(), path)
+
+
+# ---------------------------------------------------------------------------
+# Disassembly
+# ---------------------------------------------------------------------------
+
+def _format_value(ins: isa.Instruction, name: str, value: int) -> str:
+    if name == "imm16":
+        return f"0x{value:04X}"
+    return str(value)
+
+
+def disassemble(word: int, style: str = "named") -> str:
+    """One instruction word as assembly text that assembles back to the same word.
+
+    style "named" gives the readable form, "llk" the TTI_ form."""
+    ins = isa.decode(word)
+    if style == "llk":
+        args = [str((word >> a.shift) & ((1 << a.width) - 1)) for a in ins.op.llk_args]
+        if ins.op.llk_args:
+            return f"TTI_{ins.op.llk_name}({', '.join(args)});"
+        if word & 0xFFFFFF:
+            return f".word 0x{word:08X}  # TTI_{ins.op.llk_name} with bits 0x{word & 0xFFFFFF:06X} set"
+        return f"TTI_{ins.op.llk_name};"
+    text = " ".join([ins.mnemonic.lower()] + [f"{n}={_format_value(ins, n, v)}" for n, v in isa.readable_fields(ins)])
+    if ins.ignored_bits:
+        return f".word 0x{word:08X}  # {text} (ignored bits 0x{ins.ignored_bits:06X} set)"
+    return text

@@ -1,0 +1,371 @@
+"""The Wormhole B0 SFPU instruction set, described once.
+
+Every other view of the instruction set derives from the table `OPCODES` below:
+the encoder and decoder here, the assembler and disassembler (`model.asm`), the
+RTL decoder's enum and layouts, the waveform translate filter and the coverage
+bins. Field positions follow tt-isa-documentation (Diagrams/Src/Bits32.lua);
+the `TTI_` argument orders follow tt-llk's Wormhole `ckernel_ops.h`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+from dataclasses import dataclass, field
+
+
+class Unit(enum.Enum):
+    """The SFPU sub-unit an instruction issued by the thread executes on."""
+    LOAD = "load"
+    SIMPLE = "simple"
+    MAD = "mad"
+    ROUND = "round"
+    STORE = "store"
+
+
+class Kind(enum.Enum):
+    REG = "reg"      # an LReg index
+    MOD = "mod"      # a modifier
+    IMM = "imm"      # an immediate
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named instruction field stored in `width` bits starting at bit `lo`."""
+    name: str
+    lo: int
+    width: int
+    kind: Kind = Kind.IMM
+    signed: bool = False
+
+    @property
+    def mask(self) -> int:
+        return ((1 << self.width) - 1) << self.lo
+
+    @property
+    def min(self) -> int:
+        return -(1 << (self.width - 1)) if self.signed else 0
+
+    @property
+    def max(self) -> int:
+        return (1 << (self.width - 1)) - 1 if self.signed else (1 << self.width) - 1
+
+    def extract(self, word: int) -> int:
+        raw = (word >> self.lo) & ((1 << self.width) - 1)
+        if self.signed and raw >> (self.width - 1):
+            raw -= 1 << self.width
+        return raw
+
+    def insert(self, value: int) -> int:
+        return (value & ((1 << self.width) - 1)) << self.lo
+
+
+@dataclass(frozen=True)
+class LlkArg:
+    """One argument of tt-llk's `TTI_<name>(...)` macro: its value is shifted
+    left by `shift` and added into the word; it may be at most `width` bits."""
+    name: str
+    shift: int
+    width: int
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A second name for the low `width` bits of another field (SFPSHFT2's VB
+    is the low four bits of its Imm12)."""
+    name: str
+    of: str
+    width: int
+    kind: Kind = Kind.REG
+
+
+@dataclass(frozen=True)
+class Composite:
+    """A readable field whose bits are spread over several raw fields:
+    `parts` lists (raw field, bit position in the value, width). Bits of the
+    value covered by no part must be zero."""
+    name: str
+    parts: tuple[tuple[str, int, int], ...]
+    width: int
+    kind: Kind = Kind.IMM
+
+    def split(self, value: int) -> dict[str, int]:
+        covered = 0
+        for _, pos, width in self.parts:
+            covered |= ((1 << width) - 1) << pos
+        if not 0 <= value < (1 << self.width) or value & ~covered:
+            raise ValueError(f"value {value} cannot be encoded (allowed bits 0x{covered:X})")
+        return {f: (value >> pos) & ((1 << width) - 1) for f, pos, width in self.parts}
+
+    def join(self, raw: dict[str, int]) -> int:
+        return sum(raw[f] << pos for f, pos, _ in self.parts)
+
+
+@dataclass(frozen=True)
+class Opcode:
+    mnemonic: str
+    opcode: int
+    fields: tuple[Field, ...]
+    unit: Unit
+    latency: int = 1
+    macro_units: frozenset[Unit] = frozenset()   # sub-units that can run it from SFPLOADMACRO
+    llk_name: str = ""                           # TTI_<llk_name>(...), filled in below
+    llk_args: tuple[LlkArg, ...] = ()
+    aliases: tuple[Alias, ...] = ()
+    composites: tuple[Composite, ...] = ()        # the readable form shows these instead of their parts
+    two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that take two cycles
+    must_be_zero: int = 0                         # bits that a valid encoding leaves clear
+    doc: str = ""
+
+    @functools.cached_property
+    def field_map(self) -> dict[str, Field]:
+        return {f.name: f for f in self.fields}
+
+    @functools.cached_property
+    def used_mask(self) -> int:
+        m = 0xFF000000
+        for f in self.fields:
+            m |= f.mask
+        return m
+
+    def has(self, name: str) -> bool:
+        return name in self.field_map
+
+    @property
+    def reg_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.kind is Kind.REG)
+
+
+# ---------------------------------------------------------------------------
+# Field shapes shared by several instructions
+# ---------------------------------------------------------------------------
+
+def _reg(name: str, lo: int) -> Field:
+    return Field(name, lo, 4, Kind.REG)
+
+
+MOD1 = Field("mod1", 0, 4, Kind.MOD)
+VD = _reg("vd", 4)
+VC = _reg("vc", 8)
+VB = _reg("vb", 12)
+VA = _reg("va", 16)
+IMM12S = Field("imm12", 12, 12, signed=True)
+IMM12U = Field("imm12", 12, 12)
+IMM16_HI = Field("imm16", 8, 16)
+IMM8 = Field("imm8", 12, 8)
+IMM1 = Field("imm1", 12, 1)
+
+MEM_FIELDS = (Field("imm10", 0, 10), Field("addr_mod", 14, 2, Kind.MOD),
+              Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20))
+
+# tt-llk's TTI_ argument lists (name, shift, width), shared by many opcodes.
+def _llk(*args: tuple[str, int, int]) -> tuple[LlkArg, ...]:
+    return tuple(LlkArg(*a) for a in args)
+
+
+LLK_IMM12_GROUP = _llk(("imm12_math", 12, 12), ("lreg_c", 8, 4), ("lreg_dest", 4, 4), ("instr_mod1", 0, 4))
+LLK_MAD_GROUP = _llk(("lreg_src_a", 16, 8), ("lreg_src_b", 12, 4), ("lreg_src_c", 8, 4), ("lreg_dest", 4, 4),
+                     ("instr_mod1", 0, 4))
+LLK_IMM16_GROUP = _llk(("imm16_math", 8, 16), ("lreg_dest", 4, 4), ("instr_mod1", 0, 4))
+LLK_MEM_GROUP = _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("sfpu_addr_mode", 14, 2), ("dest_reg_addr", 0, 14))
+LLK_BY_MNEMONIC = {
+    "SFPLOAD": LLK_MEM_GROUP, "SFPSTORE": LLK_MEM_GROUP, "SFPLOADMACRO": LLK_MEM_GROUP,
+    "SFPLOADI": _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("imm16", 0, 16)),
+    "SFPLUT": _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("dest_reg_addr", 0, 16)),
+    "SFPLUTFP32": _llk(("lreg_dest", 4, 20), ("instr_mod1", 0, 4)),
+    "SFPCAST": _llk(("lreg_src_c", 8, 16), ("lreg_dest", 4, 4), ("instr_mod1", 0, 4)),
+    "SFPSTOCHRND": _llk(("rnd_mode", 21, 3), ("imm8_math", 16, 5), ("lreg_src_b", 12, 4), ("lreg_src_c", 8, 4),
+                        ("lreg_dest", 4, 4), ("instr_mod1", 0, 4)),
+    "SFPMAD": LLK_MAD_GROUP, "SFPADD": LLK_MAD_GROUP, "SFPMUL": LLK_MAD_GROUP,
+    "SFPADDI": LLK_IMM16_GROUP, "SFPMULI": LLK_IMM16_GROUP, "SFPCONFIG": LLK_IMM16_GROUP,
+    "SFPNOP": (),
+}
+# tt-llk spells SFPSTOCHRND's macro TTI_SFP_STOCH_RND.
+LLK_NAME = {"SFPSTOCHRND": "SFP_STOCH_RND"}
+
+S, M, R, St, L = Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE, Unit.LOAD
+
+
+def _simple(mn, op, fields, **kw):
+    return Opcode(mn, op, fields, S, macro_units=frozenset({S}), **kw)
+
+
+def _mad(mn, op, fields, **kw):
+    return Opcode(mn, op, fields, M, latency=2, macro_units=frozenset({M}), **kw)
+
+
+_TABLE = [
+    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, doc="Dst -> LReg with format conversion"),
+    Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
+           doc="immediate -> LReg"),
+    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), doc="LReg -> Dst with format conversion"),
+    _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), doc="3-entry fp8 table on |L3|"),
+    _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), doc="VD = bf16(imm16) * VD"),
+    _mad("SFPADDI", 0x75, (MOD1, VD, IMM16_HI), doc="VD = bf16(imm16) + VD"),
+    _simple("SFPDIVP2", 0x76, (MOD1, VD, VC, IMM8), doc="set or add to the exponent"),
+    _simple("SFPEXEXP", 0x77, (MOD1, VD, VC), doc="extract exponent"),
+    _simple("SFPEXMAN", 0x78, (MOD1, VD, VC), doc="extract mantissa"),
+    _simple("SFPIADD", 0x79, (MOD1, VD, VC, IMM12S), doc="integer add/sub, sets flags"),
+    _simple("SFPSHFT", 0x7A, (MOD1, VD, VC, IMM12S), doc="logical shift"),
+    _simple("SFPSETCC", 0x7B, (MOD1, VD, VC, IMM1), doc="set LaneFlags from a test"),
+    _simple("SFPMOV", 0x7C, (MOD1, VD, VC), doc="move, negate, or read configuration/PRNG"),
+    _simple("SFPABS", 0x7D, (MOD1, VD, VC), doc="absolute value, float or int"),
+    _simple("SFPAND", 0x7E, (VD, VC), doc="VD &= VC"),
+    _simple("SFPOR", 0x7F, (VD, VC), doc="VD |= VC"),
+    _simple("SFPNOT", 0x80, (VD, VC), doc="VD = ~VC"),
+    _simple("SFPLZ", 0x81, (MOD1, VD, VC), doc="count leading zeros"),
+    _simple("SFPSETEXP", 0x82, (MOD1, VD, VC, IMM8), doc="replace exponent"),
+    _simple("SFPSETMAN", 0x83, (MOD1, VD, VC, IMM12U), doc="replace mantissa"),
+    _mad("SFPMAD", 0x84, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC"),
+    _mad("SFPADD", 0x85, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC (VA = 1.0 by convention)"),
+    _mad("SFPMUL", 0x86, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC (VC = 0.0 by convention)"),
+    _simple("SFPPUSHC", 0x87, (VD,), must_be_zero=0xF, doc="push flags onto the stack"),
+    _simple("SFPPOPC", 0x88, (MOD1, VD), doc="pop or combine with the stack top"),
+    _simple("SFPSETSGN", 0x89, (MOD1, VD, VC, IMM1), doc="replace sign"),
+    _simple("SFPENCC", 0x8A, (MOD1, VD, Field("imm2", 12, 2)), doc="set flag enable and flags"),
+    _simple("SFPCOMPC", 0x8B, (VD,), doc="complement flags against the stack top"),
+    _simple("SFPTRANSP", 0x8C, (VD,), doc="transpose L0-L3 and L4-L7 as 4x4 blocks"),
+    _simple("SFPXOR", 0x8D, (VD, VC), doc="VD ^= VC"),
+    Opcode("SFPSTOCHRND", 0x8E,
+           (Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
+            Field("imm5", 16, 5), Field("stochastic", 21, 1, Kind.MOD)),
+           R, macro_units=frozenset({R}), doc="round FP32 or integers, nearest-away or stochastic"),
+    Opcode("SFPNOP", 0x8F, (), L, macro_units=frozenset({S, M, R}), must_be_zero=0x80,
+           doc="occupy a sub-unit for one cycle"),
+    _simple("SFPCAST", 0x90, (MOD1, VD, VC), doc="sign-magnitude int32 -> FP32"),
+    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), latency=2, doc="write LoadMacroConfig, constants, LaneConfig"),
+    _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, doc="swap or min/max, two cycles with interlock"),
+    Opcode("SFPLOADMACRO", 0x93,
+           (Field("vd_hi", 0, 1), Field("imm9", 1, 9), Field("addr_mod", 14, 2, Kind.MOD),
+            Field("mod0", 16, 4, Kind.MOD), Field("vd_lo", 20, 2), Field("macro", 22, 2, Kind.MOD)),
+           L, doc="SFPLOAD, then schedule up to four instructions",
+           # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
+           composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
+                       Composite("offset", (("imm9", 1, 9),), 10))),
+    Opcode("SFPSHFT2", 0x94, (MOD1, VD, VC, IMM12S), R, macro_units=frozenset({R}),
+           aliases=(Alias("vb", "imm12", 4),), two_cycle_mod1=frozenset({2, 3, 4}),
+           doc="cross-lane shuffles and shifts"),
+    _mad("SFPLUTFP32", 0x95, (MOD1, VD), doc="3- or 6-entry fp32/fp16 table on |L3|"),
+]
+
+_TABLE = [dataclasses.replace(o, llk_name=LLK_NAME.get(o.mnemonic, o.mnemonic),
+                              llk_args=LLK_BY_MNEMONIC.get(o.mnemonic, LLK_IMM12_GROUP)) for o in _TABLE]
+
+OPCODES: dict[str, Opcode] = {o.mnemonic: o for o in _TABLE}
+BY_LLK_NAME: dict[str, Opcode] = {o.llk_name: o for o in _TABLE}
+BY_OPCODE: dict[int, Opcode] = {o.opcode: o for o in _TABLE}
+
+# Instructions that read VD as their VB operand ("unsigned VB = VD;" in their
+# functional models); an SFPLOADMACRO override replaces that implicit read.
+IMPLICIT_VB_IS_VD = frozenset({"SFPAND", "SFPOR", "SFPXOR", "SFPIADD", "SFPSHFT", "SFPSETEXP",
+                               "SFPSETMAN", "SFPSETSGN"})
+# Instructions that read VD as their VC operand ("unsigned VC = VD;").
+IMPLICIT_VC_IS_VD = frozenset({"SFPADDI", "SFPMULI"})
+
+
+class DecodeError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """A decoded instruction word: the opcode's table entry and its field values."""
+    op: Opcode
+    values: tuple[tuple[str, int], ...]
+    word: int
+
+    @property
+    def mnemonic(self) -> str:
+        return self.op.mnemonic
+
+    def __getitem__(self, name: str) -> int:
+        for k, v in self.values:
+            if k == name:
+                return v
+        raise KeyError(f"{self.op.mnemonic} has no field {name!r}")
+
+    def get(self, name: str, default: int | None = None) -> int | None:
+        for k, v in self.values:
+            if k == name:
+                return v
+        return default
+
+    @property
+    def fields(self) -> dict[str, int]:
+        return dict(self.values)
+
+    @property
+    def ignored_bits(self) -> int:
+        """Bits set in the word that no field of this opcode uses."""
+        return self.word & ~self.op.used_mask & 0xFFFFFFFF
+
+
+def encode(mnemonic: str, **values: int) -> int:
+    """Build an instruction word from field values; missing fields are 0.
+
+    Raises ValueError naming the field when a value does not fit."""
+    op = OPCODES.get(mnemonic.upper())
+    if op is None:
+        raise ValueError(f"unknown mnemonic {mnemonic!r}")
+    values = dict(values)
+    for alias in op.aliases:
+        if alias.name in values:
+            v = values.pop(alias.name)
+            if not 0 <= v < (1 << alias.width):
+                raise ValueError(f"{op.mnemonic}: field {alias.name}={v} out of range 0..{(1 << alias.width) - 1}")
+            if alias.of in values and values[alias.of] & ((1 << alias.width) - 1) != v:
+                raise ValueError(f"{op.mnemonic}: {alias.name} and {alias.of} disagree")
+            values[alias.of] = (values.get(alias.of, 0) & ~((1 << alias.width) - 1)) | v
+    for comp in op.composites:
+        if comp.name in values:
+            v = values.pop(comp.name)
+            try:
+                parts = comp.split(v)
+            except ValueError as e:
+                raise ValueError(f"{op.mnemonic}: field {comp.name}={v}: {e}") from None
+            for raw_name, raw_value in parts.items():
+                if raw_name in values:
+                    raise ValueError(f"{op.mnemonic}: give either {comp.name} or {raw_name}, not both")
+                values[raw_name] = raw_value
+    word = op.opcode << 24
+    for name, v in values.items():
+        f = op.field_map.get(name)
+        if f is None:
+            known = ", ".join(readable_field_names(op)) or "none"
+            raise ValueError(f"{op.mnemonic} has no field {name!r} (fields: {known})")
+        if not f.min <= v <= f.max:
+            raise ValueError(f"{op.mnemonic}: field {name}={v} out of range {f.min}..{f.max}")
+        word |= f.insert(v)
+    return word
+
+
+@functools.lru_cache(maxsize=65536)
+def decode(word: int) -> Instruction:
+    """Decode a 32-bit word. Raises DecodeError for a word that is not a
+    Wormhole SFPU instruction."""
+    if not 0 <= word <= 0xFFFFFFFF:
+        raise DecodeError(f"0x{word:X} is not a 32-bit word")
+    op = BY_OPCODE.get(word >> 24)
+    if op is None:
+        raise DecodeError(f"0x{word:08X}: opcode 0x{word >> 24:02X} is not a Wormhole SFPU instruction")
+    return Instruction(op, tuple((f.name, f.extract(word)) for f in op.fields), word)
+
+
+def readable_field_names(op: Opcode) -> list[str]:
+    """Field names of the readable assembly form, in table order."""
+    hidden = {part for c in op.composites for part, _, _ in c.parts}
+    names = [f.name for f in op.fields if f.name not in hidden] + [c.name for c in op.composites]
+    return sorted(names, key=lambda n: _DISPLAY_ORDER.index(n) if n in _DISPLAY_ORDER else len(_DISPLAY_ORDER))
+
+
+# Registers first, then immediates, then modifiers: "sfpmad vd=3 va=0 vb=1 vc=2 mod1=0".
+_DISPLAY_ORDER = ["macro", "vd", "va", "vb", "vc", "imm16", "imm12", "imm10", "offset", "imm8", "imm5", "imm2",
+                  "imm1", "use_imm5", "stochastic", "addr_mod", "mod0", "mod1"]
+
+
+def readable_fields(ins: Instruction) -> list[tuple[str, int]]:
+    """The instruction's fields as the readable assembly form names them."""
+    raw = ins.fields
+    values = {c.name: c.join(raw) for c in ins.op.composites}
+    return [(name, values[name] if name in values else raw[name]) for name in readable_field_names(ins.op)]

@@ -1,0 +1,193 @@
+"""The functional machine: executes decoded instructions on an `SfpuState`.
+
+`Machine.execute` runs one instruction issued by the thread: it applies the
+backdoor rule (an instruction with VD 12-15 writes its own word into a macro
+template), resolves the operands, and calls the instruction's semantics. Every
+state change goes through the write helpers here, which also record it, so the
+cycle model and the trace see exactly what changed.
+
+Undefined behaviour raises `UndefinedBehaviour` in strict mode (the default);
+in lenient mode it is recorded in `warnings` and execution carries on as
+docs/undefined-behaviour.md describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import dst_format as dfmt
+from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, Instruction, decode
+from .prng import prng_advance
+from .semantics import SEMANTICS, Operands
+from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState
+
+U32 = np.uint32
+
+
+class UndefinedBehaviour(Exception):
+    """The program did something the Wormhole documentation leaves undefined."""
+
+
+@dataclass
+class LRegWrite:
+    reg: int
+    mask: np.ndarray       # bool[32]
+    values: np.ndarray     # uint32[32]; only masked lanes matter
+
+
+@dataclass
+class DstWrite:
+    row: int               # physical 16-bit row of DstBits
+    col_mask: int          # bit c set: column c written
+    values: np.ndarray     # uint16[16]
+
+
+@dataclass
+class Effects:
+    """What one executed instruction changed."""
+    lreg_writes: list[LRegWrite] = field(default_factory=list)
+    dst_writes: list[DstWrite] = field(default_factory=list)
+    flags_changed: bool = False
+    stack_changed: bool = False
+    config_changed: bool = False
+
+
+def regular_operands(ins: Instruction) -> Operands:
+    """Operands of an instruction issued by the thread (not by SFPLOADMACRO)."""
+    mn = ins.mnemonic
+    vd = ins.get("vd", 0)
+    vc = ins.get("vc")
+    vb = ins.get("vb")
+    if mn == "SFPSHFT2":
+        vb = ins["imm12"] & 15
+    if vb is None and mn in IMPLICIT_VB_IS_VD:
+        vb = vd
+    if vc is None and mn in IMPLICIT_VC_IS_VD:
+        vc = vd
+    return Operands(ins, vd, vb, vc)
+
+
+class Machine:
+    def __init__(self, state: SfpuState | None = None, strict: bool = True):
+        self.state = state if state is not None else SfpuState()
+        self.strict = strict
+        self.warnings: list[str] = []
+        self.where = ""                 # set by the caller: cycle, source line
+        self.effects = Effects()
+
+    # -- undefined behaviour -------------------------------------------------
+
+    def undefined(self, rule: str) -> None:
+        message = f"{self.where}: {rule}" if self.where else rule
+        if self.strict:
+            raise UndefinedBehaviour(message)
+        self.warnings.append(message)
+
+    # -- execution -------------------------------------------------------------
+
+    def execute(self, word: int) -> Effects:
+        """Execute one instruction word issued by the thread; return its effects."""
+        ins = decode(word)
+        self.effects = Effects()
+        if ins.op.must_be_zero & word:
+            self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
+        vd = ins.get("vd")
+        if vd is not None and vd >= 12 and ins.mnemonic != "SFPCONFIG":
+            self._backdoor_template_write(vd - 12, word)
+        return self.execute_operands(regular_operands(ins))
+
+    def execute_operands(self, x: Operands) -> Effects:
+        self.effects = Effects()
+        SEMANTICS[x.ins.mnemonic](self, x)
+        return self.effects
+
+    def _backdoor_template_write(self, index: int, word: int) -> None:
+        """With DISABLE_BACKDOOR_LOAD clear, an instruction with VD = 12+i
+        stores its own word in InstructionTemplate[i] (in every such lane)."""
+        lanes = ~self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
+        if lanes.any():
+            self.write_config("macro_templates", index, np.full(LANES, word, dtype=U32), lanes)
+
+    def guard(self, x: Operands) -> np.ndarray:
+        """Lanes passing `VD < 12 || DISABLE_BACKDOOR_LOAD` (always true under a macro)."""
+        if x.macro or x.vd < 12:
+            return np.ones(LANES, dtype=bool)
+        return self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
+
+    # -- state writes ---------------------------------------------------------
+
+    def write_lreg(self, reg: int, values: np.ndarray, mask: np.ndarray, constant: bool = False) -> None:
+        """Write `values` into LReg `reg` in the lanes of `mask`. Only SFPCONFIG
+        (`constant=True`) may write L11-L14; the caller filters other indices."""
+        if not constant:
+            assert reg < 8 or reg == 16, f"semantics tried to write L{reg}"
+        mask = np.asarray(mask, dtype=bool)
+        if not mask.any():
+            return
+        values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,))
+        lr = self.state.lregs
+        lr[reg] = np.where(mask, values, lr[reg])
+        self.effects.lreg_writes.append(LRegWrite(reg, mask.copy(), values.copy()))
+
+    def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
+        st = self.state
+        if not (np.array_equal(lane_flags, st.lane_flags) and np.array_equal(use_flags, st.use_flags)):
+            self.effects.flags_changed = True
+        st.lane_flags = np.asarray(lane_flags, dtype=bool).copy()
+        st.use_flags = np.asarray(use_flags, dtype=bool).copy()
+
+    def push_flags(self) -> None:
+        st = self.state
+        st.flag_stack.append(FlagStackEntry(st.lane_flags.copy(), st.use_flags.copy()))
+        self.effects.stack_changed = True
+
+    def pop_flags(self) -> FlagStackEntry:
+        self.effects.stack_changed = True
+        return self.state.flag_stack.pop()
+
+    def overwrite_stack_bottom(self) -> None:
+        stack = self.state.flag_stack
+        top = stack[-1]
+        stack[0] = FlagStackEntry(top.lane_flags.copy(), top.use_flags.copy())
+        self.effects.stack_changed = True
+
+    def advance_prng(self, lanes: np.ndarray) -> np.ndarray:
+        """Advance the PRNG of the given lanes; return every lane's old state."""
+        old, new = prng_advance(self.state.prng)
+        self.state.prng = np.where(lanes, new, old).astype(U32)
+        return old
+
+    def write_config(self, name: str, index: int | None, values: np.ndarray, lanes: np.ndarray) -> None:
+        target = getattr(self.state, name)
+        if index is not None:
+            target = target[index]
+        target[...] = np.where(lanes, values, target)
+        self.effects.config_changed = True
+
+    # -- Dst ----------------------------------------------------------------
+
+    def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        dst = self.state.dst
+        if width == 16:
+            return dst[rows, cols].astype(U32)
+        hi, lo = dfmt.dst32_rows(rows)
+        return (dst[hi, cols].astype(U32) << U32(16)) | dst[lo, cols].astype(U32)
+
+    def dst_write(self, width: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
+                  mask: np.ndarray) -> None:
+        if width == 16:
+            self._dst_write16(rows, cols, values.astype(np.uint16), mask)
+        else:
+            hi, lo = dfmt.dst32_rows(rows)
+            self._dst_write16(hi, cols, (values >> U32(16)).astype(np.uint16), mask)
+            self._dst_write16(lo, cols, (values & U32(0xFFFF)).astype(np.uint16), mask)
+
+    def _dst_write16(self, rows, cols, values, mask) -> None:
+        dst = self.state.dst
+        for row in np.unique(rows[mask]):
+            sel = mask & (rows == row)
+            dst[row, cols[sel]] = values[sel]
+            col_mask = int(np.bitwise_or.reduce(1 << cols[sel].astype(np.int64)))
+            self.effects.dst_writes.append(DstWrite(int(row), col_mask, dst[row].copy()))

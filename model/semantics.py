@@ -1,0 +1,741 @@
+"""What each Wormhole SFPU instruction does, lanewise over 32 lanes.
+
+One function per instruction (or family), named after it, written from the
+functional models of tt-isa-documentation's WormholeB0 pages. Each receives the
+machine (`model.machine.Machine`: state, write helpers, undefined-behaviour
+reporting) and the resolved operands (`Operands`). The machine has already
+applied the backdoor rule, so functions here only see instructions that execute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from . import dst_format as dfmt
+from .fma import fma_wh
+from .isa import Instruction
+from .lut import sfplut_select, sfplutfp32_select
+from .rounding import cast_int_to_fp32, stochrnd
+from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+U32 = np.uint32
+LANE = np.arange(LANES)
+SIGN = U32(0x80000000)
+ZERO = np.zeros(LANES, dtype=U32)
+ALL_LANES = np.ones(LANES, dtype=bool)
+
+
+@dataclass(frozen=True)
+class Operands:
+    """An instruction with its register operands resolved.
+
+    `vb`/`vc` hold the implicit `VB = VD` / `VC = VD` of the functional models
+    for regular issue; SFPLOADMACRO substitutes its own. `macro` marks an
+    instruction scheduled by SFPLOADMACRO (DISABLE_BACKDOOR_LOAD then reads as
+    true, and SFPSTORE uses the captured `store_addr` and no AddrMod)."""
+    ins: Instruction
+    vd: int
+    vb: int | None = None
+    vc: int | None = None
+    macro: bool = False
+    store_addr: int | None = None
+
+    def __getitem__(self, name: str) -> int:
+        return self.ins[name]
+
+
+SEMANTICS: dict[str, Callable[["Machine", Operands], None]] = {}
+
+
+def semantics(*mnemonics: str):
+    def register(fn):
+        for mn in mnemonics:
+            SEMANTICS[mn] = fn
+        return fn
+    return register
+
+
+def _s32(x: np.ndarray) -> np.ndarray:
+    return x.view(np.int32)
+
+
+def _writes_vd(vd: int) -> bool:
+    """Most instructions write their result only to L0-L7 or the macro-only L16."""
+    return vd < 8 or vd == 16
+
+
+# ---------------------------------------------------------------------------
+# Load path
+# ---------------------------------------------------------------------------
+
+def _dst_address(m: "Machine", imm10: int, mod0: int) -> int:
+    t = m.state.tensix
+    counter = (t.rwc_dst + t.dest_base) & 0x3FF
+    if mod0 == dfmt.Mod0Fmt.INT32_ALL:
+        counter &= 3
+    return (imm10 + t.dest_offset + counter) & 0x3FF
+
+
+def _dst_lanes(addr: int, col_exchange: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address."""
+    rows = (addr & ~3) + LANE // 8
+    odd = bool(addr & 2) | col_exchange[LANE & 7]
+    cols = (LANE & 7) * 2 + odd.astype(np.int64)
+    return rows & 0x3FF, cols
+
+
+def resolve_mod0(m: "Machine", mod0: int) -> int:
+    if mod0 == dfmt.Mod0Fmt.SRCB:
+        t = m.state.tensix
+        return int(dfmt.resolve_srcb(t.fp32_dest, t.srcb_format))
+    return mod0
+
+
+@semantics("SFPLOAD")
+def sfpload(m: "Machine", x: Operands) -> int:
+    return load(m, x.vd, x["mod0"], x["addr_mod"], x["imm10"])
+
+
+def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
+    """SFPLOAD's effect; returns the Dst address it used (SFPLOADMACRO keeps it)."""
+    st = m.state
+    mod0 = resolve_mod0(m, mod0)
+    addr = _dst_address(m, imm10, mod0)
+    if vd < 8:
+        rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_RD_COL_EXCHANGE))
+        active = ~st.lane_config_bit(LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST)
+        if mod0 != dfmt.Mod0Fmt.INT32_ALL:
+            active &= st.lane_enabled()
+        raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
+        value = dfmt.load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF))
+        m.write_lreg(vd, value, active)
+        if vd < 4:
+            capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
+                & st.lane_config_bit(LaneConfigBit.CAPTURE_DEFAULT_DEST_INDEX)
+            m.write_lreg(vd + 4, ((rows << 4) | cols).astype(U32), capture)
+    st.tensix.apply_partial_addr_mod(addr_mod)
+    return addr
+
+
+@semantics("SFPLOADMACRO")
+def sfploadmacro(m: "Machine", x: Operands) -> int:
+    """The load part; the machine schedules the macro's instructions."""
+    vd = (x["vd_hi"] << 2) | x["vd_lo"]
+    imm10 = (x["imm9"] << 1) | x["vd_hi"]
+    return load(m, vd, x["mod0"], x["addr_mod"], imm10)
+
+
+SFPLOADI_MODES = {0: "FLOATB", 1: "FLOATA", 2: "USHORT", 4: "SHORT", 8: "UPPER", 10: "LOWER"}
+
+
+@semantics("SFPLOADI")
+def sfploadi(m: "Machine", x: Operands) -> None:
+    mod0, imm = x["mod0"], x["imm16"]
+    if mod0 not in SFPLOADI_MODES:
+        m.undefined(f"SFPLOADI Mod0={mod0} is not a defined mode (defined: {sorted(SFPLOADI_MODES)})")
+        return
+    if x.vd >= 8:
+        return
+    old = m.state.lregs[x.vd]
+    if mod0 == 0:
+        value = np.full(LANES, imm << 16, dtype=U32)
+    elif mod0 == 1:
+        s, e, man = imm >> 15, (imm >> 10) & 0x1F, imm & 0x3FF
+        value = np.full(LANES, (s << 31) | ((e + 112) << 23) | (man << 13), dtype=U32)
+    elif mod0 == 2:
+        value = np.full(LANES, imm, dtype=U32)
+    elif mod0 == 4:
+        value = np.full(LANES, (imm - 0x10000 if imm & 0x8000 else imm) & 0xFFFFFFFF, dtype=U32)
+    elif mod0 == 8:
+        value = (old & U32(0x0000FFFF)) | U32(imm << 16)
+    else:
+        value = (old & U32(0xFFFF0000)) | U32(imm)
+    m.write_lreg(x.vd, value, m.state.lane_enabled())
+
+
+# ---------------------------------------------------------------------------
+# Store path
+# ---------------------------------------------------------------------------
+
+@semantics("SFPSTORE")
+def sfpstore(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod0 = resolve_mod0(m, x["mod0"])
+    addr = x.store_addr if x.store_addr is not None else _dst_address(m, x["imm10"], mod0)
+    rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_WR_COL_EXCHANGE))
+    active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
+    if mod0 != dfmt.Mod0Fmt.INT32_ALL:
+        active &= st.lane_enabled()
+    value = dfmt.store_convert(mod0, st.lregs[x.vd])
+    m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
+    if not x.macro:
+        st.tensix.apply_partial_addr_mod(x["addr_mod"])
+
+
+# ---------------------------------------------------------------------------
+# MAD sub-unit
+# ---------------------------------------------------------------------------
+
+INDIRECT_VA = 4
+INDIRECT_VD = 8
+
+
+def _mad_destination(m: "Machine", x: Operands, indirect: bool) -> np.ndarray:
+    """Per-lane destination index: L7's low four bits under INDIRECT_VD."""
+    if indirect and x.vd != 16:
+        return (m.state.lregs[7] & U32(15)).astype(np.int64)
+    return np.full(LANES, x.vd, dtype=np.int64)
+
+
+def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) -> None:
+    dest = _mad_destination(m, x, indirect)
+    lanes = m.guard(x) & m.state.lane_enabled()
+    for reg in np.unique(dest[lanes]):
+        if _writes_vd(int(reg)):
+            m.write_lreg(int(reg), d, lanes & (dest == reg))
+
+
+@semantics("SFPMAD", "SFPADD", "SFPMUL")
+def sfpmad(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    mod1 = x["mod1"]
+    if mod1 & INDIRECT_VA:
+        a = lr[(lr[7] & U32(15)).astype(np.int64), LANE]
+    else:
+        a = lr[x["va"]]
+    d = fma_wh(a, lr[x.vb], lr[x.vc])
+    _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
+
+
+def _bf16(imm16: int) -> np.ndarray:
+    return np.full(LANES, imm16 << 16, dtype=U32)
+
+
+@semantics("SFPADDI")
+def sfpaddi(m: "Machine", x: Operands) -> None:
+    d = fma_wh(_bf16(x["imm16"]), m.state.lregs[10], m.state.lregs[x.vc])
+    _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
+
+
+@semantics("SFPMULI")
+def sfpmuli(m: "Machine", x: Operands) -> None:
+    d = fma_wh(_bf16(x["imm16"]), m.state.lregs[x.vc], ZERO)
+    _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
+
+
+SGN_RETAIN = 4
+
+
+def _lut_result(m: "Machine", a: np.ndarray, b: np.ndarray, c: np.ndarray, sign_retain: bool) -> np.ndarray:
+    d = fma_wh(a, b, c)
+    if sign_retain:
+        d = (d & ~SIGN) | (m.state.lregs[3] & SIGN)
+    return d
+
+
+@semantics("SFPLUT")
+def sfplut(m: "Machine", x: Operands) -> None:
+    mod0 = x["mod0"]
+    lr = m.state.lregs
+    a, c, b = sfplut_select(lr[3], lr[0], lr[1], lr[2])
+    d = _lut_result(m, a, b, c, bool(mod0 & SGN_RETAIN))
+    _write_mad_result(m, x, d, bool(mod0 & INDIRECT_VD))
+
+
+@semantics("SFPLUTFP32")
+def sfplutfp32(m: "Machine", x: Operands) -> None:
+    mod1 = x["mod1"]
+    lr = m.state.lregs
+    a, c, b = sfplutfp32_select(mod1, lr[3], lr[0], lr[1], lr[2], lr[4], lr[5], lr[6])
+    d = _lut_result(m, a, b, c, bool(mod1 & SGN_RETAIN))
+    # Bit 3 is both INDIRECT_VD and part of the FP16_3ENTRY code, so that mode
+    # always writes through L7 (a documented hardware flaw).
+    _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
+
+
+# ---------------------------------------------------------------------------
+# Simple sub-unit: arithmetic and bit manipulation
+# ---------------------------------------------------------------------------
+
+def _simple_write(m: "Machine", x: Operands, value: np.ndarray, lanes: np.ndarray | None = None) -> None:
+    if _writes_vd(x.vd):
+        en = m.state.lane_enabled() if lanes is None else lanes
+        m.write_lreg(x.vd, value, en)
+
+
+@semantics("SFPABS")
+def sfpabs(m: "Machine", x: Operands) -> None:
+    v = m.state.lregs[x.vc]
+    neg = v >= SIGN
+    if x["mod1"] & 1:   # FLOAT: clear the sign unless the value is a -NaN
+        out = np.where(neg & (v <= U32(0xFF800000)), v & ~SIGN, v)
+    else:               # INT: two's complement negate; 0x80000000 stays
+        out = np.where(neg, (-v.astype(np.int64)).astype(U32), v)
+    _simple_write(m, x, out)
+
+
+@semantics("SFPAND")
+def sfpand(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    _simple_write(m, x, lr[x.vb] & lr[x.vc])
+
+
+@semantics("SFPOR")
+def sfpor(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    _simple_write(m, x, lr[x.vb] | lr[x.vc])
+
+
+@semantics("SFPXOR")
+def sfpxor(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    _simple_write(m, x, lr[x.vb] ^ lr[x.vc])
+
+
+@semantics("SFPNOT")
+def sfpnot(m: "Machine", x: Operands) -> None:
+    _simple_write(m, x, ~m.state.lregs[x.vc])
+
+
+def _clz32(v: np.ndarray) -> np.ndarray:
+    out = np.full(v.shape, 32, dtype=np.int64)
+    nz = v != 0
+    out[nz] = 31 - np.floor(np.log2(v[nz].astype(np.float64))).astype(np.int64)
+    # log2 of values just below a power of two can round up in float64; correct it.
+    top = np.where(nz, (v.astype(np.uint64) >> (31 - out).clip(0, 31).astype(np.uint64)), 1)
+    out = np.where(nz & (top == 0), out - 1, out)
+    return out
+
+
+def _refine_flags(m: "Machine", x: Operands, cond: np.ndarray | None, invert: bool) -> None:
+    """The flag update of SFPIADD, SFPLZ and SFPEXEXP: only with VD < 8 and in enabled lanes."""
+    if x.vd >= 8:
+        return
+    st = m.state
+    en = st.lane_enabled()
+    flags = st.lane_flags.copy()
+    if cond is not None:
+        flags = np.where(en, cond, flags)
+    if invert:
+        flags = np.where(en, ~flags, flags)
+    m.write_flags(flags, st.use_flags)
+
+
+@semantics("SFPLZ")
+def sfplz(m: "Machine", x: Operands) -> None:
+    mod1 = x["mod1"]
+    c = m.state.lregs[x.vc]
+    if mod1 & 4:
+        c = c & ~SIGN
+    if not _writes_vd(x.vd):
+        return
+    _simple_write(m, x, _clz32(c).astype(U32))
+    _refine_flags(m, x, (c != 0) if mod1 & 2 else None, bool(mod1 & 8))
+
+
+@semantics("SFPSHFT")
+def sfpshft(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    amount = np.full(LANES, x["imm12"], dtype=np.int64) if x["mod1"] & 1 else _s32(lr[x.vc]).astype(np.int64)
+    _simple_write(m, x, _shift(lr[x.vb], amount))
+
+
+def _shift(value: np.ndarray, amount: np.ndarray) -> np.ndarray:
+    """Logical shift: left for amount >= 0, right by -amount otherwise (both mod 32)."""
+    v = value.astype(np.uint64)
+    left = (v << (amount & 31).astype(np.uint64)) & 0xFFFFFFFF
+    right = v >> ((-amount) & 31).astype(np.uint64)
+    return np.where(amount >= 0, left, right).astype(U32)
+
+
+@semantics("SFPIADD")
+def sfpiadd(m: "Machine", x: Operands) -> None:
+    if not _writes_vd(x.vd):
+        return
+    lr = m.state.lregs
+    mod1 = x["mod1"]
+    c = lr[x.vc].astype(np.int64)
+    if mod1 & 1:
+        r = c + x["imm12"]
+    elif mod1 & 2:
+        r = c - lr[x.vb].astype(np.int64)
+    else:
+        r = c + lr[x.vb].astype(np.int64)
+    r = (r & 0xFFFFFFFF).astype(U32)
+    _simple_write(m, x, r)
+    _refine_flags(m, x, None if mod1 & 4 else _s32(r) < 0, bool(mod1 & 8))
+
+
+@semantics("SFPEXEXP")
+def sfpexexp(m: "Machine", x: Operands) -> None:
+    if not _writes_vd(x.vd):
+        return
+    mod1 = x["mod1"]
+    e = ((m.state.lregs[x.vc] >> U32(23)) & U32(0xFF)).astype(np.int64) - (0 if mod1 & 1 else 127)
+    _simple_write(m, x, (e & 0xFFFFFFFF).astype(U32))
+    _refine_flags(m, x, (e < 0) if mod1 & 2 else None, bool(mod1 & 8))
+
+
+@semantics("SFPEXMAN")
+def sfpexman(m: "Machine", x: Operands) -> None:
+    hidden = U32(0) if x["mod1"] & 1 else U32(0x800000)
+    _simple_write(m, x, hidden + (m.state.lregs[x.vc] & U32(0x7FFFFF)))
+
+
+@semantics("SFPSETEXP")
+def sfpsetexp(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    mod1 = x["mod1"]
+    if mod1 & 1:
+        exp = np.full(LANES, x["imm8"], dtype=U32)
+    elif mod1 & 2:
+        exp = (lr[x.vb] >> U32(23)) & U32(0xFF)
+    else:
+        exp = lr[x.vb] & U32(0xFF)
+    _simple_write(m, x, (lr[x.vc] & U32(0x807FFFFF)) | (exp << U32(23)))
+
+
+@semantics("SFPSETMAN")
+def sfpsetman(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    if x["mod1"] & 1:
+        man = np.full(LANES, (x["imm12"] << 11) & 0x7FFFFF, dtype=U32)
+    else:
+        man = lr[x.vb] & U32(0x7FFFFF)
+    _simple_write(m, x, (lr[x.vc] & U32(0xFF800000)) | man)
+
+
+@semantics("SFPSETSGN")
+def sfpsetsgn(m: "Machine", x: Operands) -> None:
+    lr = m.state.lregs
+    sign = np.full(LANES, x["imm1"] << 31, dtype=U32) if x["mod1"] & 1 else lr[x.vb] & SIGN
+    _simple_write(m, x, (lr[x.vc] & ~SIGN) | sign)
+
+
+@semantics("SFPDIVP2")
+def sfpdivp2(m: "Machine", x: Operands) -> None:
+    c = m.state.lregs[x.vc]
+    exp = (c >> U32(23)) & U32(0xFF)
+    if x["mod1"] & 1:
+        new_exp = np.where(exp == 255, exp, (exp + U32(x["imm8"])) & U32(0xFF))
+    else:
+        new_exp = np.full(LANES, x["imm8"], dtype=U32)
+    _simple_write(m, x, (c & U32(0x807FFFFF)) | (new_exp << U32(23)))
+
+
+MOV_NEGATE, MOV_ALL_LANES_ENABLED, MOV_FROM_SPECIAL = 1, 2, 8
+
+
+@semantics("SFPMOV")
+def sfpmov(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1, vc = x["mod1"], x.vc
+    lanes = m.guard(x) & (ALL_LANES if mod1 == MOV_ALL_LANES_ENABLED else st.lane_enabled())
+    if mod1 & MOV_FROM_SPECIAL:
+        if vc < 4:
+            value = st.macro_templates[vc]
+        elif vc < 8:
+            value = st.macro_sequences[vc - 4]
+        elif vc == 8:
+            value = st.macro_misc
+        elif vc == 9:
+            value = m.advance_prng(lanes)
+        elif vc == 15:
+            value = st.lane_config
+        else:
+            value = ZERO
+    else:
+        value = st.lregs[vc] ^ (SIGN if mod1 & MOV_NEGATE else U32(0))
+    if _writes_vd(x.vd):
+        m.write_lreg(x.vd, value, lanes)
+
+
+@semantics("SFPCAST")
+def sfpcast(m: "Machine", x: Operands) -> None:
+    lanes = m.guard(x) & m.state.lane_enabled()
+    stochastic = bool(x["mod1"] & 1)
+    prng = m.advance_prng(lanes) if stochastic else None
+    value = cast_int_to_fp32(m.state.lregs[x.vc], stochastic, prng)
+    if _writes_vd(x.vd):
+        m.write_lreg(x.vd, value, lanes)
+
+
+# ---------------------------------------------------------------------------
+# Predication
+# ---------------------------------------------------------------------------
+
+@semantics("SFPSETCC")
+def sfpsetcc(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1 = x["mod1"]
+    c = _s32(st.lregs[x.vc])
+    if mod1 & 8:
+        cond = np.zeros(LANES, dtype=bool)
+    elif mod1 & 1:
+        cond = np.full(LANES, bool(x["imm1"]))
+    else:
+        tests = {0: c < 0, 2: c != 0, 4: c >= 0, 6: c == 0}
+        cond = tests[mod1]
+    cond = cond & st.use_flags       # with predication off the flag becomes 0
+    lanes = m.guard(x) & st.lane_enabled()
+    m.write_flags(np.where(lanes, cond, st.lane_flags), st.use_flags)
+
+
+@semantics("SFPENCC")
+def sfpencc(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1, imm2 = x["mod1"], x["imm2"]
+    lanes = m.guard(x)
+    use = st.use_flags
+    if mod1 & 2:
+        use = np.full(LANES, bool(imm2 & 1))
+    elif mod1 & 1:
+        use = ~use
+    flags = np.full(LANES, bool(imm2 & 2)) if mod1 & 8 else np.ones(LANES, dtype=bool)
+    m.write_flags(np.where(lanes, flags, st.lane_flags), np.where(lanes, use, st.use_flags))
+
+
+@semantics("SFPPUSHC")
+def sfppushc(m: "Machine", x: Operands) -> None:
+    if x.ins.word & 0xF:
+        m.undefined("SFPPUSHC requires Mod1 = 0 on Wormhole")
+    if len(m.state.flag_stack) >= 8:
+        m.undefined("SFPPUSHC with the flag stack already holding 8 entries")
+        return
+    m.push_flags()
+
+
+POPC_OPS = {
+    1: lambda a, b: b, 2: lambda a, b: ~b, 3: lambda a, b: a & b, 4: lambda a, b: a | b,
+    5: lambda a, b: a & ~b, 6: lambda a, b: a | ~b, 7: lambda a, b: ~a & b, 8: lambda a, b: ~a | b,
+    9: lambda a, b: ~a & ~b, 10: lambda a, b: ~a | ~b, 11: lambda a, b: a ^ b, 12: lambda a, b: a == b,
+}
+
+
+@semantics("SFPPOPC")
+def sfppopc(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1 = x["mod1"]
+    lanes = m.guard(x)
+    if not lanes.any():
+        return
+    stack = st.flag_stack
+    if mod1 == 0:
+        if not stack:
+            m.undefined("SFPPOPC (pop) on an empty flag stack")
+            return
+        top = m.pop_flags()
+        m.write_flags(np.where(lanes, top.lane_flags, st.lane_flags), np.where(lanes, top.use_flags, st.use_flags))
+        return
+    if stack:
+        top_flags, top_use = stack[-1].lane_flags, stack[-1].use_flags
+    else:
+        top_flags = top_use = np.zeros(LANES, dtype=bool)
+    if len(stack) == 8:
+        # Wormhole flaw: with the stack full, a non-popping SFPPOPC also copies
+        # the top entry over the bottom one.
+        m.overwrite_stack_bottom()
+    a = st.lane_flags
+    if mod1 <= 12:
+        flags, use = POPC_OPS[mod1](a, top_flags), top_use
+    elif mod1 == 13:
+        flags, use = ~a, st.use_flags
+    elif mod1 == 14:
+        flags, use = np.ones(LANES, dtype=bool), np.ones(LANES, dtype=bool)
+    else:
+        flags, use = np.zeros(LANES, dtype=bool), np.ones(LANES, dtype=bool)
+    m.write_flags(np.where(lanes, flags, st.lane_flags), np.where(lanes, use, st.use_flags))
+
+
+@semantics("SFPCOMPC")
+def sfpcompc(m: "Machine", x: Operands) -> None:
+    st = m.state
+    lanes = m.guard(x)
+    if st.flag_stack:
+        top_flags, top_use = st.flag_stack[-1].lane_flags, st.flag_stack[-1].use_flags
+    else:
+        top_flags = top_use = np.ones(LANES, dtype=bool)
+    flags = np.where(top_use & st.use_flags, top_flags & ~st.lane_flags, False)
+    m.write_flags(np.where(lanes, flags, st.lane_flags), st.use_flags)
+
+
+# ---------------------------------------------------------------------------
+# Cross-lane movement
+# ---------------------------------------------------------------------------
+
+@semantics("SFPTRANSP")
+def sfptransp(m: "Machine", x: Operands) -> None:
+    """Each column of L0-L3 (and of L4-L7) is a 4x4 matrix, transposed: new
+    L[b+r] grid row k = old L[b+k] grid row r, written only in enabled lanes."""
+    st = m.state
+    lanes = m.guard(x) & st.lane_enabled()
+    for base in (0, 4):
+        old = st.lregs[base:base + 4].reshape(4, 4, 8)       # [register, grid row, column]
+        new = old.transpose(1, 0, 2).reshape(4, LANES)
+        for r in range(4):
+            m.write_lreg(base + r, new[r], lanes)
+
+
+SWAP_VD_GETS_MIN = {0: 0, 1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF,
+                    5: 0x000000FF, 6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000}
+
+
+def sign_mag_less(c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Total order on sign-magnitude (and so FP32) bit patterns: -NaN < -Inf < ... < -0 < +0 < ... < +NaN."""
+    def key(v):
+        s = _s32(v).astype(np.int64)
+        return np.where(s < 0, s ^ 0x7FFFFFFF, s)
+    return key(c) < key(d)
+
+
+@semantics("SFPSWAP")
+def sfpswap(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1 = x["mod1"]
+    vc, vd = x.vc, x.vd
+    # Under SFPLOADMACRO the VD operand arrives through the VB port (see docs/).
+    vd_src = x.vb if x.macro and x.vb is not None else vd
+    c_val, d_val = st.lregs[vc].copy(), st.lregs[vd_src].copy()
+    lanes = m.guard(x) & st.lane_enabled()
+    if mod1 == 0:
+        swap = np.ones(LANES, dtype=bool)
+    else:
+        gets_min = ((SWAP_VD_GETS_MIN.get(mod1, 0) >> LANE) & 1).astype(bool)
+        less = sign_mag_less(c_val, d_val)
+        swap = np.where(gets_min, less, ~less)
+        swap ^= st.lane_config_bit(LaneConfigBit.EXCHANGE_SRCB_SRCC)
+    swap &= lanes
+    dest_index = st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX)
+    plain = swap & ~dest_index
+    indexed = swap & dest_index
+    value_limit = {True: 4, False: 8}
+    for mask, limit in ((plain, value_limit[False]), (indexed, value_limit[True])):
+        if not mask.any():
+            continue
+        # VC is written first, so with VC == VD the VD write lands last.
+        if vc < limit:
+            m.write_lreg(vc, d_val, mask)
+        if vd < limit:
+            m.write_lreg(vd, c_val, mask)
+    if indexed.any():
+        vca, vda = 4 + (vc & 3), 4 + (vd & 3)
+        a_val, b_val = st.lregs[vca].copy(), st.lregs[vda].copy()
+        m.write_lreg(vca, b_val, indexed)
+        m.write_lreg(vda, a_val, indexed)
+
+
+SHFT2_COPY4, SHFT2_CHAINED_COPY4, SHFT2_SHFLROR1_AND_COPY4 = 0, 1, 2
+SHFT2_SHFLROR1, SHFT2_SHFLSHR1, SHFT2_SHFT_LREG, SHFT2_SHFT_IMM = 3, 4, 5, 6
+_ROR1 = np.where(LANE & 7, LANE - 1, LANE + 7)   # source lane of a rotate right by one within each row of 8
+
+
+@semantics("SFPSHFT2")
+def sfpshft2(m: "Machine", x: Operands) -> None:
+    st = m.state
+    lr = st.lregs
+    mod1 = x["mod1"]
+    en = st.lane_enabled()
+    if mod1 in (SHFT2_COPY4, SHFT2_CHAINED_COPY4, SHFT2_SHFLROR1_AND_COPY4):
+        lanes = m.guard(x) & en
+        old = lr[:4].copy()
+        if mod1 == SHFT2_COPY4:
+            l3 = ZERO
+        elif mod1 == SHFT2_CHAINED_COPY4:
+            l3 = np.concatenate([old[0][8:], np.zeros(8, dtype=U32)])
+        else:
+            vc_val = lr[x.vc].copy()
+            if x.vd < 12 or x.macro:
+                st.shft2_captured_vc = vc_val
+            l3 = vc_val[_ROR1]
+        for i, value in enumerate((old[1], old[2], old[3], l3)):
+            m.write_lreg(i, value, lanes)
+    elif mod1 == SHFT2_SHFLROR1:
+        lanes = m.guard(x) & en
+        vc_val = lr[x.vc].copy()
+        if (x.vd < 12 or x.macro) and lanes.any():
+            st.shft2_captured_vc = vc_val
+        if _writes_vd(x.vd):
+            m.write_lreg(x.vd, vc_val[_ROR1], lanes)
+    elif mod1 == SHFT2_SHFLSHR1:
+        vc_val = lr[x.vc]
+        # Intended: zero enters lanes 0, 8, 16, 24. Wormhole instead feeds them
+        # from the VC captured by the last mode-2/3 SFPSHFT2 (a hardware flaw).
+        value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], st.shft2_captured_vc[(LANE + 7) % LANES])
+        if _writes_vd(x.vd):
+            m.write_lreg(x.vd, value, en)
+    elif mod1 in (SHFT2_SHFT_LREG, SHFT2_SHFT_IMM):
+        if mod1 == SHFT2_SHFT_IMM:
+            amount = np.full(LANES, x["imm12"], dtype=np.int64)
+        else:
+            amount = _s32(lr[x.vc]).astype(np.int64)
+        if _writes_vd(x.vd):
+            m.write_lreg(x.vd, _shift(lr[x.vb], amount), en)
+    else:
+        m.undefined(f"SFPSHFT2 Mod1={mod1} is not a defined mode (0-6)")
+
+
+# ---------------------------------------------------------------------------
+# Round sub-unit
+# ---------------------------------------------------------------------------
+
+@semantics("SFPSTOCHRND")
+def sfpstochrnd(m: "Machine", x: Operands) -> None:
+    lanes = m.guard(x) & m.state.lane_enabled()
+    # The PRNG advances even when rounding to nearest.
+    bits = m.advance_prng(lanes) & U32(0x7FFFFF)
+    if not x["stochastic"]:
+        bits = np.full(LANES, 0x400000, dtype=U32)
+    value = stochrnd(x["mod1"], m.state.lregs[x.vc], bits, vb=m.state.lregs[x.vb],
+                     imm5=x["imm5"], use_imm5=bool(x["use_imm5"]))
+    if _writes_vd(x.vd):
+        m.write_lreg(x.vd, value, lanes)
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+CONFIG_IMM16_IS_VALUE, CONFIG_LANE_MASK = 1, 8
+
+
+def _combine(op: int, old: np.ndarray, value: np.ndarray) -> np.ndarray:
+    return {0: value, 2: old | value, 4: old & value, 6: old ^ value}[op]
+
+
+@semantics("SFPCONFIG")
+def sfpconfig(m: "Machine", x: Operands) -> None:
+    st = m.state
+    mod1, imm16, vd = x["mod1"], x["imm16"], x.vd
+    group = LANE & 7                       # lanes 0-7 of L0 and the flags broadcast
+    lanes = np.ones(LANES, dtype=bool)
+    if mod1 & CONFIG_LANE_MASK:
+        lanes &= ((imm16 >> (2 * group)) & 1).astype(bool)
+    lanes &= np.where(st.use_flags[group], st.lane_flags[group], True)
+    l0 = st.lregs[0][group]
+    value = np.full(LANES, imm16, dtype=U32) if mod1 & CONFIG_IMM16_IS_VALUE else l0
+    if vd < 4:
+        m.write_config("macro_templates", vd, l0, lanes)
+    elif vd < 8:
+        m.write_config("macro_sequences", vd - 4, value, lanes)
+    elif vd == 8:
+        m.write_config("macro_misc", None, _combine(mod1 & 6, st.macro_misc, value) & U32(0xFFF), lanes)
+    elif 11 <= vd <= 14:
+        const = np.full(LANES, PROGRAMMABLE_CONST_DEFAULTS[vd], dtype=U32) if mod1 & CONFIG_IMM16_IS_VALUE else l0
+        m.write_lreg(vd, const, lanes, constant=True)
+    elif vd == 15:
+        new = _combine(mod1 & 6, st.lane_config, value) & U32(0x3FFFF)
+        if mod1 & CONFIG_IMM16_IS_VALUE:
+            new = (new & U32(0xFFFF)) | (st.lane_config & U32(0x30000))
+        m.write_config("lane_config", None, new, lanes)
+    # VD 9 and 10 select nothing.
+
+
+@semantics("SFPNOP")
+def sfpnop(m: "Machine", x: Operands) -> None:
+    pass

@@ -1,0 +1,154 @@
+"""Architectural state of one Wormhole SFPU, as plain integers.
+
+Everything the SFPU instructions read or write lives here: the LRegs, the
+predication flags and their stack, the per-lane PRNG, LaneConfig and
+LoadMacroConfig, Dst, and the few Tensix registers the SFPU consults (the Dst
+read/write counter, ADDR_MOD, the SrcB format, the Fp32 Dst mode, base offsets).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+LANES = 32
+NUM_LREGS = 17          # L0-L7, constants L8-L15, macro-only L16
+FLAG_STACK_DEPTH = 8
+DST_ROWS = 1024
+DST_COLS = 16
+
+# The fixed constants and the programmable ones' reset values.
+CONST_0_8373 = 0x3F56594B
+CONST_ONE = 0x3F800000
+PROGRAMMABLE_CONST_DEFAULTS = {11: 0xBF800000, 12: 0x37800000, 13: 0xBF2CC4C7, 14: 0xBEB08FF9}
+
+
+class LaneConfigBit:
+    """Bit positions in LaneConfig (18 bits per lane)."""
+    ENABLE_FP16A_INF = 0
+    DISABLE_BACKDOOR_LOAD = 1
+    ENABLE_DEST_INDEX = 2
+    CAPTURE_DEFAULT_DEST_INDEX = 3
+    BLOCK_DEST_WR_FROM_SFPU = 4
+    BLOCK_SFPU_RD_FROM_DEST = 5
+    DEST_RD_COL_EXCHANGE = 6
+    DEST_WR_COL_EXCHANGE = 7
+    EXCHANGE_SRCB_SRCC = 8
+    ROW_MASK_LO = 12     # four bits, one per grid row
+
+
+LANE_CONFIG_MASK = (1 << 18) - 1
+MISC_MASK = (1 << 12) - 1
+
+
+@dataclass
+class AddrMod:
+    """One ADDR_MOD slot as SFPLOAD/SFPSTORE use it (ADDR_MOD_AB_SEC, _DST_SEC, _BIAS_SEC)."""
+    srca_incr: int = 0
+    srca_cr: bool = False
+    srca_clear: bool = False
+    srcb_incr: int = 0
+    srcb_cr: bool = False
+    srcb_clear: bool = False
+    dst_incr: int = 0
+    dst_cr: bool = False
+    dst_c_to_cr: bool = False
+    dst_clear: bool = False
+    bias_incr: int = 0
+    bias_clear: bool = False
+
+
+@dataclass
+class TensixRegs:
+    """The Tensix registers and counters of the issuing thread that the SFPU reads."""
+    fp32_dest: bool = False          # ALU_ACC_CTRL_SFPU_Fp32_enabled
+    srcb_format: int = 0             # effective SrcB data format code (ALU_FORMAT_SPEC_REG*)
+    dest_offset: int = 0             # DEST_TARGET_REG_CFG_MATH_Offset
+    dest_base: int = 0               # DEST_REGW_BASE_Base
+    addr_mod_set_base: bool = False  # ADDR_MOD_SET_Base
+    addr_mods: list[AddrMod] = field(default_factory=lambda: [AddrMod() for _ in range(8)])
+    rwc_dst: int = 0                 # 10-bit
+    rwc_dst_cr: int = 0
+    rwc_srca: int = 0                # 6-bit
+    rwc_srca_cr: int = 0
+    rwc_srcb: int = 0
+    rwc_srcb_cr: int = 0
+    extra_addr_mod_bit: int = 0
+
+    def apply_partial_addr_mod(self, addr_mod: int) -> None:
+        """ApplyAddrMod without the fidelity-phase update, as SFPLOAD/SFPSTORE do."""
+        index = addr_mod + (4 if (self.extra_addr_mod_bit or self.addr_mod_set_base) else 0)
+        m = self.addr_mods[index]
+        self.rwc_srca, self.rwc_srca_cr = _step(self.rwc_srca, self.rwc_srca_cr, m.srca_incr,
+                                                m.srca_clear, m.srca_cr, False, 6)
+        self.rwc_srcb, self.rwc_srcb_cr = _step(self.rwc_srcb, self.rwc_srcb_cr, m.srcb_incr,
+                                                m.srcb_clear, m.srcb_cr, False, 6)
+        self.rwc_dst, self.rwc_dst_cr = _step(self.rwc_dst, self.rwc_dst_cr, m.dst_incr,
+                                              m.dst_clear, m.dst_cr, m.dst_c_to_cr, 10)
+        if m.bias_clear:
+            self.extra_addr_mod_bit = 0
+        elif m.bias_incr & 3:
+            self.extra_addr_mod_bit ^= 1   # a one-bit counter
+
+
+def _step(value, cr, incr, clear, use_cr, c_to_cr, bits):
+    mask = (1 << bits) - 1
+    if clear:
+        return 0, 0
+    if c_to_cr:
+        value = (value + incr) & mask
+        return value, value
+    if use_cr:
+        cr = (cr + incr) & mask
+        return cr, cr
+    return (value + incr) & mask, cr
+
+
+def reset_lregs() -> np.ndarray:
+    lregs = np.zeros((NUM_LREGS, LANES), dtype=np.uint32)
+    lregs[8] = CONST_0_8373
+    lregs[10] = CONST_ONE
+    for idx, value in PROGRAMMABLE_CONST_DEFAULTS.items():
+        lregs[idx] = value
+    lregs[15] = 2 * np.arange(LANES, dtype=np.uint32)
+    return lregs
+
+
+@dataclass
+class FlagStackEntry:
+    lane_flags: np.ndarray      # bool[32]
+    use_flags: np.ndarray       # bool[32]
+
+
+@dataclass
+class SfpuState:
+    lregs: np.ndarray = field(default_factory=reset_lregs)
+    lane_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))
+    use_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))
+    flag_stack: list[FlagStackEntry] = field(default_factory=list)   # oldest first
+    prng: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=np.uint32))
+    lane_config: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=np.uint32))
+    macro_templates: np.ndarray = field(default_factory=lambda: np.zeros((4, LANES), dtype=np.uint32))
+    macro_sequences: np.ndarray = field(default_factory=lambda: np.zeros((4, LANES), dtype=np.uint32))
+    macro_misc: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=np.uint32))
+    # VC as captured by the last SFPSHFT2 mode 2 or 3 with VD < 12: the source of
+    # the SUBVEC_SHFLSHR1 flaw.
+    shft2_captured_vc: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=np.uint32))
+    dst: np.ndarray = field(default_factory=lambda: np.zeros((DST_ROWS, DST_COLS), dtype=np.uint16))
+    tensix: TensixRegs = field(default_factory=TensixRegs)
+
+    def copy(self) -> "SfpuState":
+        return copy.deepcopy(self)
+
+    def lane_config_bit(self, bit: int) -> np.ndarray:
+        """LaneConfig bit `bit` of every lane, as bool[32]."""
+        return ((self.lane_config >> bit) & 1).astype(bool)
+
+    def lane_enabled(self) -> np.ndarray:
+        """LaneEnabled for all 32 lanes: ROW_MASK (from LaneConfig[lane & 7]) then the flags."""
+        lanes = np.arange(LANES)
+        row_mask = (self.lane_config[lanes & 7] >> LaneConfigBit.ROW_MASK_LO) & 0xF
+        masked = ((row_mask >> (lanes // 8)) & 1).astype(bool)
+        return ~masked & np.where(self.use_flags, self.lane_flags, True)
