@@ -1,0 +1,30 @@
+# Every target creates the virtual environment first, so each works on a fresh clone.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup test test-all demo clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test]'
+	touch $(STAMP)
+
+## The main job: an example kernel assembled and run on the golden model.
+demo: $(STAMP)
+	$(VENV)/bin/sfpu demo
+
+## The test suite (what CI runs).
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2 -m "not slow"
+
+## Everything, including slow tests.
+test-all: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+clean:
+	rm -rf $(VENV) build out .pytest_cache .hypothesis

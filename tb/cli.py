@@ -1,0 +1,157 @@
+"""The `sfpu` command line: assemble, disassemble, run programs, and the demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from model import isa
+from model.asm import AsmError, assemble_file, disassemble
+from model.machine import UndefinedBehaviour
+from model.run import run_program, state_to_json
+from model.state import DST_COLS, DST_ROWS, SfpuState
+
+BACKENDS = ("model", "amaranth", "icarus", "verilator")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def _read_program(path: str):
+    if not Path(path).is_file():
+        raise CliError(f"{path}: no such file")
+    return assemble_file(path)
+
+
+def _read_words(path: str | None, words: list[str]) -> list[int]:
+    """Instruction words from the command line or a text file of hex words."""
+    out = []
+    sources: list[tuple[str, int, str]] = [("<args>", i + 1, w) for i, w in enumerate(words)]
+    if path:
+        if not Path(path).is_file():
+            raise CliError(f"{path}: no such file")
+        for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+            text = line.split("#")[0].strip()
+            if text:
+                sources.extend((path, number, token) for token in text.split())
+    for where, number, token in sources:
+        try:
+            word = int(token, 16)
+        except ValueError:
+            raise CliError(f"{where}:{number}: {token!r} is not a hexadecimal instruction word") from None
+        try:
+            isa.decode(word)
+        except isa.DecodeError as e:
+            raise CliError(f"{where}:{number}: {e}") from None
+        out.append(word)
+    return out
+
+
+def _load_dst(path: str) -> np.ndarray:
+    try:
+        dst = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise CliError(f"{path}: cannot read as .npy: {e}") from None
+    if dst.shape != (DST_ROWS, DST_COLS):
+        raise CliError(f"{path}: Dst must have shape ({DST_ROWS}, {DST_COLS}), got {dst.shape}")
+    if dst.dtype != np.uint16:
+        raise CliError(f"{path}: Dst must be raw uint16 bits, got dtype {dst.dtype}")
+    return dst
+
+
+def cmd_asm(args) -> int:
+    program = _read_program(args.file)
+    lines = [f"0x{w:08X}" for w in program.words]
+    text = "\n".join(lines) + ("\n" if lines else "")
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_disasm(args) -> int:
+    for word in _read_words(args.file, args.words):
+        print(disassemble(word, "llk" if args.llk else "named"))
+    return 0
+
+
+def cmd_run(args) -> int:
+    if args.backend != "model":
+        raise CliError(f"backend {args.backend!r} is not available yet; use --backend model")
+    program = _read_program(args.program)
+    state = SfpuState()
+    if args.dst:
+        state.dst = _load_dst(args.dst)
+    result = run_program(program, state, strict=not args.lenient)
+    for w in result.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    record = state_to_json(result.state, result.cycles)
+    if args.json == "-":
+        json.dump(record, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        if args.json:
+            Path(args.json).write_text(json.dumps(record))
+        print(f"{result.instructions} instructions, {result.cycles} cycles")
+        for reg in range(8):
+            lanes = result.state.lregs[reg]
+            if lanes.any():
+                print(f"L{reg}: " + " ".join(f"{v:08X}" for v in lanes[:8]) + " ...")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from tb.demo import run_demo
+    return run_demo()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="sfpu", description="Wormhole B0 SFPU golden model and tools")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    a = sub.add_parser("asm", help="assemble a program to hexadecimal instruction words")
+    a.add_argument("file")
+    a.add_argument("-o", "--output", help="write the words here instead of standard output")
+    a.set_defaults(func=cmd_asm)
+
+    d = sub.add_parser("disasm", help="disassemble instruction words")
+    d.add_argument("words", nargs="*", help="hexadecimal words, e.g. 840C0DD0")
+    d.add_argument("-f", "--file", help="a text file of hexadecimal words (as `sfpu asm` writes)")
+    d.add_argument("--llk", action="store_true", help="print the TTI_ form instead of named fields")
+    d.set_defaults(func=cmd_disasm)
+
+    r = sub.add_parser("run", help="run a program from reset and report the final state")
+    r.add_argument("program")
+    r.add_argument("--backend", choices=BACKENDS, default="model")
+    r.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    r.add_argument("--json", metavar="OUT", help="write the final state as JSON ('-' for standard output)")
+    r.add_argument("--lenient", action="store_true",
+                   help="warn on undefined behaviour instead of stopping (see docs/undefined-behaviour.md)")
+    r.set_defaults(func=cmd_run)
+
+    m = sub.add_parser("demo", help="run the example exp kernel on the golden model")
+    m.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (CliError, AsmError) as e:
+        print(f"sfpu: error: {e}", file=sys.stderr)
+        return 2
+    except UndefinedBehaviour as e:
+        print(f"sfpu: undefined behaviour: {e}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
