@@ -8,7 +8,7 @@ cycle model and the trace see exactly what changed.
 
 Undefined behaviour raises `UndefinedBehaviour` in strict mode (the default);
 in lenient mode it is recorded in `warnings` and execution carries on as
-docs/undefined-behaviour.md describes.
+docs/decisions.md describes.
 """
 
 from __future__ import annotations

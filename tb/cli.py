@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
     r.add_argument("--json", metavar="OUT", help="write the final state as JSON ('-' for standard output)")
     r.add_argument("--lenient", action="store_true",
-                   help="warn on undefined behaviour instead of stopping (see docs/undefined-behaviour.md)")
+                   help="warn on undefined behaviour instead of stopping (see docs/decisions.md)")
     r.set_defaults(func=cmd_run)
 
     m = sub.add_parser("demo", help="run the example exp kernel on the golden model")
