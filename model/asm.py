@@ -88,10 +88,16 @@ DIRECTIVE_RANGES = {"fp32_dest": 1, "srcb_format": 15, "rwc_dst": 1023, "dest_of
 # Expressions
 # ---------------------------------------------------------------------------
 
+def _c_div(a: int, b: int) -> int:
+    """C integer division: truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b,
            ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
-           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+           ast.FloorDiv: _c_div, ast.Div: _c_div, ast.Mod: lambda a, b: a - _c_div(a, b) * b}
 _UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
 _SCOPE = re.compile(r"\b([A-Za-z_]\w*)::")
 _INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
@@ -116,7 +122,12 @@ def evaluate(text: str, loc: Loc) -> int:
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             return node.value
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            return _BINOPS[type(node.op)](walk(node.left), walk(node.right))
+            left, right = walk(node.left), walk(node.right)
+            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0:
+                raise AsmError(loc, f"division by zero in {text.strip()!r}")
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
+                raise AsmError(loc, f"shift count {right} out of range in {text.strip()!r}")
+            return _BINOPS[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](walk(node.operand))
         if isinstance(node, ast.Name):
@@ -126,8 +137,9 @@ def evaluate(text: str, loc: Loc) -> int:
                     name = name[len(scope) + 2:]
             if name in SYMBOLS:
                 return SYMBOLS[name]
-            raise AsmError(Loc(loc.file, loc.line, loc.col + max(text.find(name.split("::")[-1]), 0)),
-                           f"unknown name {name!r}")
+            leading = len(text) - len(text.lstrip())
+            offset = max(text.find(node.id.split("__")[0]) - leading, 0)
+            raise AsmError(Loc(loc.file, loc.line, loc.col + offset), f"unknown name {name!r}")
         raise AsmError(loc, f"unsupported expression {text.strip()!r}")
 
     return walk(tree)
@@ -137,11 +149,14 @@ def evaluate(text: str, loc: Loc) -> int:
 # Lines
 # ---------------------------------------------------------------------------
 
-_LLK_CALL = re.compile(r"^(?:TTI_|TT_OP_|TT_)(\w+)\s*\((.*)\)\s*;?\s*$")
+_LLK_CALL = re.compile(r"^(?:TTI_|TT_OP_|TT_)(\w+)\s*(?:\((.*)\))?\s*;?\s*$")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/")
 _NAMED_ARG = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\S+)")
 
 
 def _strip_comment(line: str) -> str:
+    # A /* ... */ comment becomes spaces so that columns stay true.
+    line = _BLOCK_COMMENT.sub(lambda m: " " * len(m.group(0)), line)
     for marker in ("#", "//"):
         pos = line.find(marker)
         if pos >= 0:
@@ -186,7 +201,7 @@ def _llk_word(call: re.Match, text: str, loc: Loc) -> int:
     op = isa.BY_LLK_NAME.get(name)
     if op is None:
         raise AsmError(loc, f"TTI_{name} is not a Wormhole SFPU instruction")
-    args = _split_args(call.group(2), loc.col + call.start(2))
+    args = _split_args(call.group(2), loc.col + call.start(2)) if call.group(2) is not None else []
     if len(args) != len(op.llk_args):
         names = ", ".join(a.name for a in op.llk_args) or "no arguments"
         raise AsmError(loc, f"TTI_{name} takes {len(op.llk_args)} arguments ({names}), got {len(args)}")
@@ -200,13 +215,19 @@ def _llk_word(call: re.Match, text: str, loc: Loc) -> int:
     return word
 
 
+def _head(text: str) -> tuple[str, str, int]:
+    """Split "name rest" at the first whitespace: (name, rest, offset of rest in text)."""
+    m = re.match(r"(\S+)(\s*)", text)
+    return m.group(1), text[m.end():], m.end()
+
+
 def _named_word(text: str, loc: Loc) -> int:
-    mnemonic, _, rest = text.partition(" ")
+    mnemonic, rest, rest_offset = _head(text)
     op = isa.OPCODES.get(mnemonic.upper())
     if op is None:
         raise AsmError(loc, f"unknown mnemonic {mnemonic!r}")
     values: dict[str, int] = {}
-    rest_col = loc.col + len(mnemonic) + 1
+    rest_col = loc.col + rest_offset
     pos = 0
     cleaned = rest.replace(",", " ")
     while pos < len(cleaned):
@@ -220,7 +241,12 @@ def _named_word(text: str, loc: Loc) -> int:
         name = m.group(1).lower()
         if name in values:
             raise AsmError(arg_loc, f"field {name} given twice")
-        values[name] = evaluate(m.group(2), Loc(loc.file, loc.line, rest_col + m.start(2)))
+        value = evaluate(m.group(2), Loc(loc.file, loc.line, rest_col + m.start(2)))
+        try:
+            isa.check_field(op, name, value)
+        except ValueError as e:
+            raise AsmError(arg_loc, str(e)) from None
+        values[name] = value
         pos = m.end()
     try:
         return isa.encode(op.mnemonic, **values)
@@ -229,22 +255,24 @@ def _named_word(text: str, loc: Loc) -> int:
 
 
 def _directive(text: str, loc: Loc) -> Instr | Directive:
-    name, _, rest = text[1:].partition(" ")
+    name, rest, rest_offset = _head(text[1:])
     name = name.lower()
-    rest_col = loc.col + len(name) + 2
+    rest_col = loc.col + 1 + rest_offset
     if name == "word":
-        value = evaluate(rest, Loc(loc.file, loc.line, rest_col))
+        value_loc = Loc(loc.file, loc.line, rest_col)
+        value = evaluate(rest, value_loc)
         if not 0 <= value <= 0xFFFFFFFF:
-            raise AsmError(loc, f".word value 0x{value:X} is not a 32-bit word")
+            raise AsmError(value_loc, f".word value 0x{value:X} is not a 32-bit word")
         try:
             isa.decode(value)
         except isa.DecodeError as e:
-            raise AsmError(loc, str(e)) from None
+            raise AsmError(value_loc, str(e)) from None
         return Instr(value, loc, text)
     if name not in DIRECTIVES:
         raise AsmError(loc, f"unknown directive .{name} (known: .word, {', '.join('.' + d for d in DIRECTIVES)})")
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []
+    arg_locs: list[Loc] = []
     options: dict[str, int] = {}
     for token_match in re.finditer(r"\S+", rest):
         token, tcol = token_match.group(0), rest_col + token_match.start()
@@ -256,17 +284,19 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
             options[key] = evaluate(val, tloc)
         else:
             args.append(evaluate(token, tloc))
+            arg_locs.append(tloc)
     if not lo <= len(args) <= hi or (name == "lreg" and len(args) not in (2, 33)):
         raise AsmError(loc, f".{name} expects {'2 or 33' if name == 'lreg' else lo} value(s): {DIRECTIVES[name][2]}")
     limit = DIRECTIVE_RANGES.get(name)
     if limit is not None and not 0 <= args[0] <= limit:
-        raise AsmError(loc, f".{name} value {args[0]} out of range 0..{limit}")
+        raise AsmError(arg_locs[0], f".{name} value {args[0]} out of range 0..{limit}")
     if name == "lreg":
         if not 0 <= args[0] <= 7:
-            raise AsmError(loc, f".lreg register {args[0]} out of range 0..7 (the constants are set with SFPCONFIG)")
-        for v in args[1:]:
+            raise AsmError(arg_locs[0], f".lreg register {args[0]} out of range 0..7 "
+                                        "(the constants are set with SFPCONFIG)")
+        for v, vloc in zip(args[1:], arg_locs[1:]):
             if not 0 <= v <= 0xFFFFFFFF:
-                raise AsmError(loc, f".lreg value {v} is not a 32-bit value")
+                raise AsmError(vloc, f".lreg value {v} is not a 32-bit value")
     return Directive(name, tuple(args), tuple(sorted(options.items())), loc, text)
 
 

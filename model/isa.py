@@ -301,6 +301,28 @@ class Instruction:
         return self.word & ~self.op.used_mask & 0xFFFFFFFF
 
 
+def check_field(op: Opcode, name: str, value: int) -> None:
+    """Raise ValueError if `name` is not a field of `op` or `value` does not fit it."""
+    for alias in op.aliases:
+        if alias.name == name:
+            if not 0 <= value < (1 << alias.width):
+                raise ValueError(f"{op.mnemonic}: field {name}={value} out of range 0..{(1 << alias.width) - 1}")
+            return
+    for comp in op.composites:
+        if comp.name == name:
+            try:
+                comp.split(value)
+            except ValueError as e:
+                raise ValueError(f"{op.mnemonic}: field {name}={value}: {e}") from None
+            return
+    f = op.field_map.get(name)
+    if f is None:
+        known = ", ".join(readable_field_names(op)) or "none"
+        raise ValueError(f"{op.mnemonic} has no field {name!r} (fields: {known})")
+    if not f.min <= value <= f.max:
+        raise ValueError(f"{op.mnemonic}: field {name}={value} out of range {f.min}..{f.max}")
+
+
 def encode(mnemonic: str, **values: int) -> int:
     """Build an instruction word from field values; missing fields are 0.
 

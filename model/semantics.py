@@ -503,8 +503,8 @@ def sfpencc(m: "Machine", x: Operands) -> None:
 
 @semantics("SFPPUSHC")
 def sfppushc(m: "Machine", x: Operands) -> None:
-    if x.ins.word & 0xF:
-        m.undefined("SFPPUSHC requires Mod1 = 0 on Wormhole")
+    if not m.guard(x).any():
+        return
     if len(m.state.flag_stack) >= 8:
         m.undefined("SFPPUSHC with the flag stack already holding 8 entries")
         return
@@ -658,7 +658,8 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
     elif mod1 == SHFT2_SHFLROR1:
         lanes = m.guard(x) & en
         vc_val = lr[x.vc].copy()
-        if (x.vd < 12 or x.macro) and lanes.any():
+        # The capture happens before, and regardless of, the lane-enable test.
+        if x.vd < 12 or x.macro:
             st.shft2_captured_vc = vc_val
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, vc_val[_ROR1], lanes)

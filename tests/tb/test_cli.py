@@ -1,0 +1,324 @@
+"""Tests for the `sfpu` command line (tb/cli.py).
+
+Final machine states are worked by hand from the spec (§1.1 constants,
+§2.3 SFPIADD/SFPENCC/SFPSETCC/SFPPUSHC, §4.3 SFPSWAP, §4.8 SFPLOADI,
+§4.9 SFPSTORE UINT16, §1.5 addressing, §2.2 SWAP interlock timing).
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model.asm import assemble
+from tb.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MASK32 = 0xFFFFFFFF
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------------
+# asm
+# ---------------------------------------------------------------------------
+
+PROGRAM = """\
+# three instructions, a directive and a comment
+.fp32_dest 1
+TTI_SFPMAD(12, 0, 13, 13, 0);
+sfpshft imm12=15 vc=0 vd=15 mod1=1   // TTI_SFPSHFT(15,0,15,1)
+
+.word 0x8F000000
+"""
+
+
+def test_asm_prints_one_word_per_instruction(tmp_path, capsys):
+    src = write(tmp_path / "p.s", PROGRAM)
+    code, out, err = run_cli(["asm", src], capsys)
+    assert code == 0, err
+    assert out == "0x840C0DD0\n0x7A00F0F1\n0x8F000000\n"
+
+
+def test_asm_output_file(tmp_path, capsys):
+    src = write(tmp_path / "p.s", PROGRAM)
+    hexfile = tmp_path / "p.hex"
+    code, out, err = run_cli(["asm", src, "-o", hexfile], capsys)
+    assert code == 0, err
+    assert out == ""
+    assert hexfile.read_text() == "0x840C0DD0\n0x7A00F0F1\n0x8F000000\n"
+    # and back again
+    code, out, err = run_cli(["disasm", "-f", hexfile], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert assemble("\n".join(lines)).words == [0x840C0DD0, 0x7A00F0F1, 0x8F000000]
+
+
+def test_asm_error_names_file_line_column(tmp_path, capsys):
+    src = write(tmp_path / "bad.s", "sfpnop\n\n  TTI_SFPMAD(1, 2, 3, 99, 0);\n")
+    code, out, err = run_cli(["asm", src], capsys)
+    assert code == 2
+    # 99 sits at column 23 of line 3
+    assert f"{src}:3:23:" in err
+    assert "lreg_dest" in err and "Traceback" not in err
+    assert out == ""
+
+
+def test_asm_missing_file(tmp_path, capsys):
+    code, out, err = run_cli(["asm", tmp_path / "nope.s"], capsys)
+    assert code == 2
+    assert "nope.s" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------
+# disasm
+# ---------------------------------------------------------------------------
+
+def test_disasm_words(capsys):
+    code, out, err = run_cli(["disasm", "840C0DD0", "7A00F0F1", "0x920000E1"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].split()[0] == "sfpmad"
+    assert set(lines[0].split()[1:]) == {"vd=13", "va=12", "vb=0", "vc=13", "mod1=0"}
+    assert lines[1].split()[0] == "sfpshft"
+    assert set(lines[1].split()[1:]) == {"vd=15", "vc=0", "imm12=15", "mod1=1"}
+    assert lines[2].split()[0] == "sfpswap"
+    assert set(lines[2].split()[1:]) == {"vd=14", "vc=0", "mod1=1"}
+    assert assemble(out).words == [0x840C0DD0, 0x7A00F0F1, 0x920000E1]
+
+
+def test_disasm_llk(capsys):
+    code, out, err = run_cli(["disasm", "--llk", "840C0DD0", "8E0000EE"], capsys)
+    assert code == 0, err
+    assert [l.replace(" ", "") for l in out.splitlines()] == ["TTI_SFPMAD(12,0,13,13,0);",
+                                                             "TTI_SFP_STOCH_RND(0,0,0,0,14,14);"]
+
+
+def test_disasm_file_with_comments(tmp_path, capsys):
+    f = write(tmp_path / "w.hex", "# words\n0x840C0DD0\n\n7A00F0F1 920000E1  # two on a line\n")
+    code, out, err = run_cli(["disasm", "-f", f, "--llk"], capsys)
+    assert code == 0, err
+    assert assemble(out).words == [0x840C0DD0, 0x7A00F0F1, 0x920000E1]
+
+
+def test_disasm_ignored_bits_prints_word(capsys):
+    code, out, err = run_cli(["disasm", "70003C00"], capsys)
+    assert code == 0, err
+    assert out.startswith(".word 0x70003C00")
+
+
+@pytest.mark.parametrize("token,needle", [("12345678", "0x12"), ("zz", "zz"), ("96000000", "0x96")])
+def test_disasm_rejects_bad_words(token, needle, capsys):
+    code, out, err = run_cli(["disasm", "840C0DD0", token], capsys)
+    assert code == 2
+    assert needle in err and "Traceback" not in err
+
+
+def test_disasm_bad_word_in_file_names_line(tmp_path, capsys):
+    f = write(tmp_path / "w.hex", "840C0DD0\n12345678\n")
+    code, out, err = run_cli(["disasm", "-f", f], capsys)
+    assert code == 2
+    assert f"{f}:2" in err
+
+
+def test_disasm_missing_file(tmp_path, capsys):
+    code, out, err = run_cli(["disasm", "-f", tmp_path / "nope.hex"], capsys)
+    assert code == 2
+    assert "nope.hex" in err
+
+
+# ---------------------------------------------------------------------------
+# run
+# ---------------------------------------------------------------------------
+
+L4_VALUES = [(i - 16) & MASK32 for i in range(32)]      # lanes 0-15 negative, 16-31 non-negative
+
+RUN_PROGRAM = f"""\
+.lreg 0 0x3F800000
+.lreg 4 {' '.join(hex(v) for v in L4_VALUES)}
+.lreg 5 7
+TTI_SFPLOADI(p_sfpu::LREG1, sfpi::SFPLOADI_MOD0_USHORT, 0x1234);
+sfpswap vd=5 vc=6 mod1=SFPSWAP_MOD1_SWAP
+sfpiadd vd=1 vc=1 imm12=-4 mod1=SFPIADD_MOD1_ARG_IMM|SFPIADD_MOD1_CC_NONE
+sfpmad vd=3 va=0 vb=10 vc=0 mod1=0
+sfpnop
+sfpstore vd=1 mod0=MOD0_FMT_UINT16 imm10=0
+sfpencc imm2=1 mod1=SFPENCC_MOD1_EI
+sfppushc
+sfpsetcc vc=4 mod1=SFPSETCC_MOD1_LREG_LT0
+"""
+
+
+def expected_run_state():
+    lregs = [[0] * 32 for _ in range(17)]
+    lregs[0] = [0x3F800000] * 32                 # .lreg 0
+    lregs[1] = [0x1234 - 4] * 32                 # LOADI USHORT 0x1234, then IADD imm -4
+    lregs[3] = [0x40000000] * 32                 # 1.0 * 1.0 + 1.0 = 2.0
+    lregs[4] = L4_VALUES
+    lregs[5] = [0] * 32                          # unconditional swap of L5=7 and L6=0
+    lregs[6] = [7] * 32
+    lregs[8] = [0x3F56594B] * 32                 # §1.1 constants
+    lregs[9] = [0] * 32
+    lregs[10] = [0x3F800000] * 32
+    lregs[11] = [0xBF800000] * 32
+    lregs[12] = [0x37800000] * 32
+    lregs[13] = [0xBF2CC4C7] * 32
+    lregs[14] = [0xBEB08FF9] * 32
+    lregs[15] = [2 * i for i in range(32)]
+    dst = [[0] * 16 for _ in range(1024)]
+    for lane in range(32):                        # UINT16 store, Addr 0: row lane/8, column (lane&7)*2
+        dst[lane // 8][(lane & 7) * 2] = 0x1230
+    return {
+        "lregs": lregs,
+        "lane_flags": [i < 16 for i in range(32)],            # SETCC LT0 on L4, all lanes enabled
+        "flag_enable": [True] * 32,                          # ENCC EI with Imm2 bit 0 = 1
+        "flag_stack": [{"lane_flags": [True] * 32, "flag_enable": [True] * 32}],   # pushed after ENCC
+        "prng": [0] * 32,
+        "dst": dst,
+        "cycles": 9 + 1,                                     # 9 instructions + 1 SWAP interlock stall
+    }
+
+
+def test_run_json_file(tmp_path, capsys):
+    src = write(tmp_path / "p.s", RUN_PROGRAM)
+    out_json = tmp_path / "out.json"
+    code, out, err = run_cli(["run", src, "--json", out_json], capsys)
+    assert code == 0, err
+    record = json.loads(out_json.read_text())
+    expected = expected_run_state()
+    assert set(record) == set(expected)
+    assert len(record["lregs"]) == 17 and all(len(r) == 32 for r in record["lregs"])
+    assert len(record["dst"]) == 1024 and all(len(r) == 16 for r in record["dst"])
+    for key in ("lane_flags", "flag_enable", "prng"):
+        assert len(record[key]) == 32
+    for key, value in expected.items():
+        assert record[key] == value, key
+    assert "9 instructions" in out
+
+
+def test_run_json_stdout(tmp_path, capsys):
+    src = write(tmp_path / "p.s", RUN_PROGRAM)
+    code, out, err = run_cli(["run", src, "--json", "-"], capsys)
+    assert code == 0, err
+    assert json.loads(out) == expected_run_state()
+
+
+def test_run_with_dst(tmp_path, capsys):
+    dst = (np.arange(1024 * 16, dtype=np.uint32).reshape(1024, 16) * 7 % 65536).astype(np.uint16)
+    npy = tmp_path / "dst.npy"
+    np.save(npy, dst)
+    src = write(tmp_path / "copy.s", "sfpload vd=2 mod0=MOD0_FMT_UINT16 imm10=0\n"
+                                      "sfpstore vd=2 mod0=MOD0_FMT_UINT16 imm10=2\n")
+    code, out, err = run_cli(["run", src, "--dst", npy, "--json", "-"], capsys)
+    assert code == 0, err
+    record = json.loads(out)
+    expected = dst.astype(int).tolist()
+    for lane in range(32):
+        row, col = lane // 8, (lane & 7) * 2      # §1.5: Addr 0 even columns, Addr 2 odd columns
+        assert record["lregs"][2][lane] == int(dst[row, col])
+        expected[row][col + 1] = int(dst[row, col])
+    assert record["dst"] == expected
+    assert record["cycles"] == 2
+
+
+@pytest.mark.parametrize("array,needle", [
+    (np.zeros((1024, 8), dtype=np.uint16), "shape"),
+    (np.zeros((512, 16), dtype=np.uint16), "shape"),
+    (np.zeros((1024, 16), dtype=np.int32), "dtype"),
+    (np.zeros((1024, 16), dtype=np.float32), "dtype"),
+])
+def test_run_rejects_bad_dst(tmp_path, capsys, array, needle):
+    npy = tmp_path / "dst.npy"
+    np.save(npy, array)
+    src = write(tmp_path / "p.s", "sfpnop\n")
+    code, out, err = run_cli(["run", src, "--dst", npy], capsys)
+    assert code == 2
+    assert needle in err and "dst.npy" in err
+    assert "Traceback" not in err
+
+
+def test_run_rejects_non_npy_dst(tmp_path, capsys):
+    bogus = write(tmp_path / "dst.npy", "not numpy")
+    src = write(tmp_path / "p.s", "sfpnop\n")
+    code, out, err = run_cli(["run", src, "--dst", bogus], capsys)
+    assert code == 2
+    assert "dst.npy" in err and "Traceback" not in err
+
+
+def test_run_missing_dst_file(tmp_path, capsys):
+    src = write(tmp_path / "p.s", "sfpnop\n")
+    code, out, err = run_cli(["run", src, "--dst", tmp_path / "none.npy"], capsys)
+    assert code == 2
+    assert "none.npy" in err
+
+
+def test_run_missing_program(tmp_path, capsys):
+    code, out, err = run_cli(["run", tmp_path / "missing.s"], capsys)
+    assert code == 2
+    assert "missing.s" in err and "Traceback" not in err
+
+
+def test_run_assembly_error(tmp_path, capsys):
+    src = write(tmp_path / "bad.s", "sfpnop\nsfpnop\nsfpfoo vd=1\n")
+    code, out, err = run_cli(["run", src], capsys)
+    assert code == 2
+    assert f"{src}:3:1:" in err and "sfpfoo" in err
+
+
+def test_run_undefined_behaviour(tmp_path, capsys):
+    # §1.2: SFPPOPC Mod1=0 on an empty flag stack is UB.
+    src = write(tmp_path / "ub.s", "sfpnop\n  sfppopc mod1=0\n")
+    code, out, err = run_cli(["run", src], capsys)
+    assert code == 3
+    assert f"{src}:2" in err
+    assert "Traceback" not in err
+
+
+def test_run_undefined_behaviour_lenient(tmp_path, capsys):
+    src = write(tmp_path / "ub.s", "sfpnop\nsfppopc mod1=0\n")
+    code, out, err = run_cli(["run", src, "--lenient", "--json", "-"], capsys)
+    assert code == 0
+    assert "warning" in err and f"{src}:2" in err
+    record = json.loads(out)
+    assert record["flag_stack"] == [] and record["cycles"] == 2
+
+
+def test_run_backend_not_available(tmp_path, capsys):
+    src = write(tmp_path / "p.s", "sfpnop\n")
+    code, out, err = run_cli(["run", src, "--backend", "icarus"], capsys)
+    assert code == 2
+    assert "not available yet" in err
+
+
+# ---------------------------------------------------------------------------
+# demo and the installed script
+# ---------------------------------------------------------------------------
+
+def test_demo(capsys):
+    code, out, err = run_cli(["demo"], capsys)
+    assert code == 0, err
+    assert "max relative error" in out
+
+
+def test_console_script_help():
+    script = Path(sys.executable).parent / "sfpu"
+    if not script.exists():
+        script = ROOT / ".venv" / "bin" / "sfpu"
+    proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    for word in ("asm", "disasm", "run", "demo"):
+        assert word in proc.stdout
