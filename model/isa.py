@@ -330,35 +330,25 @@ def encode(mnemonic: str, **values: int) -> int:
     op = OPCODES.get(mnemonic.upper())
     if op is None:
         raise ValueError(f"unknown mnemonic {mnemonic!r}")
+    for name, v in values.items():
+        check_field(op, name, v)
     values = dict(values)
     for alias in op.aliases:
         if alias.name in values:
             v = values.pop(alias.name)
-            if not 0 <= v < (1 << alias.width):
-                raise ValueError(f"{op.mnemonic}: field {alias.name}={v} out of range 0..{(1 << alias.width) - 1}")
-            if alias.of in values and values[alias.of] & ((1 << alias.width) - 1) != v:
+            low = (1 << alias.width) - 1
+            if alias.of in values and values[alias.of] & low != v:
                 raise ValueError(f"{op.mnemonic}: {alias.name} and {alias.of} disagree")
-            values[alias.of] = (values.get(alias.of, 0) & ~((1 << alias.width) - 1)) | v
+            values[alias.of] = (values.get(alias.of, 0) & ~low) | v
     for comp in op.composites:
         if comp.name in values:
-            v = values.pop(comp.name)
-            try:
-                parts = comp.split(v)
-            except ValueError as e:
-                raise ValueError(f"{op.mnemonic}: field {comp.name}={v}: {e}") from None
-            for raw_name, raw_value in parts.items():
+            for raw_name, raw_value in comp.split(values.pop(comp.name)).items():
                 if raw_name in values:
                     raise ValueError(f"{op.mnemonic}: give either {comp.name} or {raw_name}, not both")
                 values[raw_name] = raw_value
     word = op.opcode << 24
     for name, v in values.items():
-        f = op.field_map.get(name)
-        if f is None:
-            known = ", ".join(readable_field_names(op)) or "none"
-            raise ValueError(f"{op.mnemonic} has no field {name!r} (fields: {known})")
-        if not f.min <= v <= f.max:
-            raise ValueError(f"{op.mnemonic}: field {name}={v} out of range {f.min}..{f.max}")
-        word |= f.insert(v)
+        word |= op.field_map[name].insert(v)
     return word
 
 
