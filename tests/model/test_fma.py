@@ -113,6 +113,12 @@ DATAPATH_EXAMPLES = [
     # Same with z = 1.5+2^-23: 4.125 + 1.5625 ulp; k = 33*2^23 + 50 has bit 1
     # set too, but rounding up is right anyway (+2 ulp).
     (0x3FE00000, 0x3FC00003, 0x3FC00001, 0x40840002, "renormalise, harmless"),
+    # The product (1539/2^10) * (87211/2^16) = (2^27+1)/2^26 = 2 + 2^-26 is exact on the
+    # 27-bit product grid (2^27+1 units of 2^-26), but z = -(2+2^-22) has the
+    # larger exponent, the product is shifted one place right, and its last
+    # bit becomes a sticky 1: z - p = (2^26+8) - (2^26+1) = 7 units of 2^-25.
+    # Exact (and representable) result: -15*2^-26 (0xB4700000).
+    (0x3FC06000, 0x3FAA5580, 0xC0000001, 0xB4600000, "exact product loses a bit in alignment"),
     # A product whose exponent field ea+eb-127 is below 0 is dropped before
     # the add: 2^-64*2^-64 + 2^-126 gives 2^-126 (exact: 1.25*2^-126).
     (0x1F800000, 0x1F800000, 0x00800000, 0x00800000, "product 2^-128 dropped"),
@@ -281,8 +287,9 @@ def _fp32(sign: int, exp: int, sig: int) -> tuple[int, Fraction]:
        st.integers(0, 1), st.integers(-50, 50), st.integers(64, 127),
        st.integers(0, 1), st.integers(-8, 8), st.integers(64, 127))
 def test_exact_results_hypothesis(s1, e1, m1, s2, e2, m2, s3, de, m3):
-    # 7-bit significands: the product has <= 14 bits and c sits within 8
-    # binades of it, so a*b+c needs at most 24 bits - always representable.
+    # 7-bit significands: the product has <= 14 bits and c's leading bit is
+    # within 9 binades of the product's, so a*b+c spans at most 24 bits and
+    # is always representable (exponents are kept well inside the range).
     a, va = _fp32(s1, e1, m1)
     b, vb = _fp32(s2, e2, m2)
     p = va * vb
@@ -313,12 +320,13 @@ def _encode(r: Fraction) -> int:
 # Values are Fractions throughout.  The rules (section 5 plus the exact
 # datapath of the bit-perfect C model):
 #   * operands: exponent field 0 -> 0; Inf/NaN -> NaN/Inf handling below;
-#   * product: its exponent field is E = ea+eb-127 and its "grid" (weight of
-#     the lowest kept bit) is 2^(E-153), i.e. 27 bits below 2^(E-126); the
+#   * product: its exponent field is E = ea+eb-127, i.e. nominal leading bit
+#     2^(E-127) (the true one may be a place higher), and its "grid" (weight
+#     of the lowest kept bit) is 2^(E-153): 24 bits + 3 guard bits.  The
 #     exact product is cut to that grid, ORing 1 into the last place when
 #     anything was cut ("27 bits + sticky").  E < 0 or a zero product drops
 #     the product entirely (result z, or +0);
-#   * z sits on the grid 2^(ez-153) (24 bits + 3 guard bits);
+#   * z sits on the grid 2^(ez-153) likewise (its 3 guard bits are zero);
 #   * alignment: both go on the coarser grid; the finer one is cut to it
 #     with a sticky 1 - unless nothing at all survives, in which case it is 0;
 #   * exact sum; if it is >= 2^28 grid units the adder's 2-place renormalise
@@ -394,6 +402,7 @@ def _datapath(sa, ea, ma, sb, eb, mb, sc, ec, mc, nan_lane):
 
 
 def ref_wh(a: int, b: int, c: int) -> int:
+    """Reference WH result of a*b+c on FP32 bit patterns (see rules above)."""
     ops = []
     for v in (a, b, c):
         s, e, f = v >> 31, (v >> 23) & 0xFF, v & 0x7FFFFF
@@ -462,9 +471,12 @@ def _reference_vectors():
         p = np.float32(np.float64(np.uint32(a).view(np.float32)) * np.float64(np.uint32(b).view(np.float32)))
         c = (int(p.view(np.uint32)) + rnd.randrange(-3, 4)) ^ SIGN
         vec.append((a, b, c & 0xFFFFFFFF))
-    for _ in range(4000):                       # same-sign adds of equal exponent with
-        ea, eb = rnd.randrange(64, 190), rnd.randrange(64, 190)   # exact products:
-        s = rnd.getrandbits(1)                                    # 2-place renormalise
+    for _ in range(4000):
+        # same-sign add, equal exponents, exact product (a has a 4-bit
+        # significand): sums >= 2^28 grid units exercise the 2-place
+        # renormalisation with a clean bit 0
+        ea, eb = rnd.randrange(64, 190), rnd.randrange(64, 190)
+        s = rnd.getrandbits(1)
         a = rnd.getrandbits(1) << 31 | ea << 23 | rnd.randrange(8) << 20
         b = (s ^ a >> 31) << 31 | eb << 23 | rnd.getrandbits(23)
         vec.append((a, b, s << 31 | (ea + eb - 127) << 23 | rnd.getrandbits(23)))
