@@ -137,10 +137,12 @@ SFPLOADI_MODES = {0: "FLOATB", 1: "FLOATA", 2: "USHORT", 4: "SHORT", 8: "UPPER",
 @semantics("SFPLOADI")
 def sfploadi(m: "Machine", x: Operands) -> None:
     mod0, imm = x["mod0"], x["imm16"]
+    enabled = m.state.lane_enabled()
+    # The Mod0 switch sits inside `if (VD < 8)` and the lane-enable test.
+    if x.vd >= 8 or not enabled.any():
+        return
     if mod0 not in SFPLOADI_MODES:
         m.undefined(f"SFPLOADI Mod0={mod0} is not a defined mode (defined: {sorted(SFPLOADI_MODES)})")
-        return
-    if x.vd >= 8:
         return
     old = m.state.lregs[x.vd]
     if mod0 == 0:
@@ -156,7 +158,7 @@ def sfploadi(m: "Machine", x: Operands) -> None:
         value = (old & U32(0x0000FFFF)) | U32(imm << 16)
     else:
         value = (old & U32(0xFFFF0000)) | U32(imm)
-    m.write_lreg(x.vd, value, m.state.lane_enabled())
+    m.write_lreg(x.vd, value, enabled)
 
 
 # ---------------------------------------------------------------------------
