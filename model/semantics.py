@@ -616,8 +616,8 @@ def sfpswap(m: "Machine", x: Operands) -> None:
     dest_index = st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX)
     plain = swap & ~dest_index
     indexed = swap & dest_index
-    value_limit = {True: 4, False: 8}
-    for mask, limit in ((plain, value_limit[False]), (indexed, value_limit[True])):
+    # With ENABLE_DEST_INDEX only L0-L3 receive values; L4-L7 carry the index payload.
+    for mask, limit in ((plain, 8), (indexed, 4)):
         if not mask.any():
             continue
         # VC is written first, so with VC == VD the VD write lands last.
