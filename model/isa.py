@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class Unit(enum.Enum):

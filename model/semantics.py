@@ -306,13 +306,9 @@ def sfpnot(m: "Machine", x: Operands) -> None:
 
 
 def _clz32(v: np.ndarray) -> np.ndarray:
-    out = np.full(v.shape, 32, dtype=np.int64)
-    nz = v != 0
-    out[nz] = 31 - np.floor(np.log2(v[nz].astype(np.float64))).astype(np.int64)
-    # log2 of values just below a power of two can round up in float64; correct it.
-    top = np.where(nz, (v.astype(np.uint64) >> (31 - out).clip(0, 31).astype(np.uint64)), 1)
-    out = np.where(nz & (top == 0), out - 1, out)
-    return out
+    """Leading zeros of 32-bit values (32 for 0). float64 holds every uint32
+    exactly, so frexp's exponent is the bit length."""
+    return 32 - np.frexp(v.astype(np.float64))[1].astype(np.int64)
 
 
 def _refine_flags(m: "Machine", x: Operands, cond: np.ndarray | None, invert: bool) -> None:
