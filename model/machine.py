@@ -96,9 +96,11 @@ class Machine:
         vd = ins.get("vd")
         if vd is not None and vd >= 12 and ins.mnemonic != "SFPCONFIG":
             self._backdoor_template_write(vd - 12, word)
-        return self.execute_operands(regular_operands(ins))
+        SEMANTICS[ins.mnemonic](self, regular_operands(ins))
+        return self.effects
 
     def execute_operands(self, x: Operands) -> Effects:
+        """Execute an instruction whose operands are already resolved (SFPLOADMACRO's path)."""
         self.effects = Effects()
         SEMANTICS[x.ins.mnemonic](self, x)
         return self.effects
