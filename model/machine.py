@@ -13,6 +13,7 @@ docs/decisions.md describes.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +22,7 @@ from . import dst_format as dfmt
 from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
-from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState
+from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs
 
 U32 = np.uint32
 
@@ -45,13 +46,65 @@ class DstWrite:
 
 
 @dataclass
+class ConfigWrite:
+    name: str              # SfpuState attribute: lane_config, macro_templates, ...
+    index: int | None      # row of a two-dimensional attribute
+    values: np.ndarray     # uint32[32]
+    lanes: np.ndarray      # bool[32]
+
+
+@dataclass
 class Effects:
-    """What one executed instruction changed."""
+    """What one executed instruction changed, as a log that `apply_effects`
+    can replay onto another state. The cycle model runs each instruction of a
+    cycle against the state at the start of that cycle and then replays the
+    logs, so that every read of a cycle sees the state before its writes."""
     lreg_writes: list[LRegWrite] = field(default_factory=list)
     dst_writes: list[DstWrite] = field(default_factory=list)
-    flags_changed: bool = False
-    stack_changed: bool = False
-    config_changed: bool = False
+    config_writes: list[ConfigWrite] = field(default_factory=list)
+    flags: tuple[np.ndarray, np.ndarray] | None = None   # final (lane_flags, use_flags)
+    stack: list[FlagStackEntry] | None = None            # final flag stack
+    prng: np.ndarray | None = None                       # final PRNG state
+    tensix: TensixRegs | None = None                     # counters after an ADDR_MOD update
+    shft2_captured_vc: np.ndarray | None = None
+    load_address: int | None = None                      # Dst address of an SFPLOAD/SFPLOADMACRO
+
+    @property
+    def flags_changed(self) -> bool:
+        return self.flags is not None
+
+    @property
+    def stack_changed(self) -> bool:
+        return self.stack is not None
+
+    @property
+    def config_changed(self) -> bool:
+        return bool(self.config_writes)
+
+
+def apply_effects(state: SfpuState, effects: Effects) -> None:
+    """Replay `effects` onto `state`, in the order they happened."""
+    lr = state.lregs
+    for w in effects.lreg_writes:
+        lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
+    for w in effects.dst_writes:
+        cols = [c for c in range(16) if w.col_mask >> c & 1]
+        state.dst[w.row, cols] = w.values[cols]
+    for w in effects.config_writes:
+        target = getattr(state, w.name)
+        if w.index is not None:
+            target = target[w.index]
+        target[...] = np.where(w.lanes, w.values, target)
+    if effects.flags is not None:
+        state.lane_flags, state.use_flags = effects.flags
+    if effects.stack is not None:
+        state.flag_stack = list(effects.stack)
+    if effects.prng is not None:
+        state.prng = effects.prng
+    if effects.tensix is not None:
+        state.tensix = copy.copy(effects.tensix)
+    if effects.shft2_captured_vc is not None:
+        state.shft2_captured_vc = effects.shft2_captured_vc
 
 
 def regular_operands(ins: Instruction) -> Operands:
@@ -135,38 +188,53 @@ class Machine:
 
     def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
         st = self.state
-        if not (np.array_equal(lane_flags, st.lane_flags) and np.array_equal(use_flags, st.use_flags)):
-            self.effects.flags_changed = True
+        if np.array_equal(lane_flags, st.lane_flags) and np.array_equal(use_flags, st.use_flags):
+            return
         st.lane_flags = np.asarray(lane_flags, dtype=bool).copy()
         st.use_flags = np.asarray(use_flags, dtype=bool).copy()
+        self.effects.flags = (st.lane_flags, st.use_flags)
 
     def push_flags(self) -> None:
         st = self.state
-        st.flag_stack.append(FlagStackEntry(st.lane_flags.copy(), st.use_flags.copy()))
-        self.effects.stack_changed = True
+        st.flag_stack = st.flag_stack + [FlagStackEntry(st.lane_flags.copy(), st.use_flags.copy())]
+        self.effects.stack = st.flag_stack
 
     def pop_flags(self) -> FlagStackEntry:
-        self.effects.stack_changed = True
-        return self.state.flag_stack.pop()
+        st = self.state
+        top = st.flag_stack[-1]
+        st.flag_stack = st.flag_stack[:-1]
+        self.effects.stack = st.flag_stack
+        return top
 
     def overwrite_stack_bottom(self) -> None:
-        stack = self.state.flag_stack
-        top = stack[-1]
-        stack[0] = FlagStackEntry(top.lane_flags.copy(), top.use_flags.copy())
-        self.effects.stack_changed = True
+        st = self.state
+        top = st.flag_stack[-1]
+        st.flag_stack = [FlagStackEntry(top.lane_flags.copy(), top.use_flags.copy())] + st.flag_stack[1:]
+        self.effects.stack = st.flag_stack
 
     def advance_prng(self, lanes: np.ndarray) -> np.ndarray:
         """Advance the PRNG of the given lanes; return every lane's old state."""
         old, new = prng_advance(self.state.prng)
         self.state.prng = np.where(lanes, new, old).astype(U32)
+        self.effects.prng = self.state.prng
         return old
+
+    def apply_addr_mod(self, addr_mod: int) -> None:
+        """SFPLOAD/SFPSTORE's ApplyPartialAddrMod on the thread's counters."""
+        self.state.tensix.apply_partial_addr_mod(addr_mod)
+        self.effects.tensix = copy.copy(self.state.tensix)
+
+    def capture_shft2_vc(self, values: np.ndarray) -> None:
+        self.state.shft2_captured_vc = values
+        self.effects.shft2_captured_vc = values
 
     def write_config(self, name: str, index: int | None, values: np.ndarray, lanes: np.ndarray) -> None:
         target = getattr(self.state, name)
         if index is not None:
             target = target[index]
+        values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,)).copy()
         target[...] = np.where(lanes, values, target)
-        self.effects.config_changed = True
+        self.effects.config_writes.append(ConfigWrite(name, index, values, np.asarray(lanes, dtype=bool).copy()))
 
     # -- Dst ----------------------------------------------------------------
 

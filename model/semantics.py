@@ -119,7 +119,8 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
             capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
                 & st.lane_config_bit(LaneConfigBit.CAPTURE_DEFAULT_DEST_INDEX)
             m.write_lreg(vd + 4, ((rows << 4) | cols).astype(U32), capture)
-    st.tensix.apply_partial_addr_mod(addr_mod)
+    m.apply_addr_mod(addr_mod)
+    m.effects.load_address = addr
     return addr
 
 
@@ -177,7 +178,7 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     value = dfmt.store_convert(mod0, st.lregs[x.vd])
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
     if not x.macro:
-        st.tensix.apply_partial_addr_mod(x["addr_mod"])
+        m.apply_addr_mod(x["addr_mod"])
 
 
 # ---------------------------------------------------------------------------
@@ -616,11 +617,13 @@ def sfpswap(m: "Machine", x: Operands) -> None:
     for mask, limit in ((plain, 8), (indexed, 4)):
         if not mask.any():
             continue
-        # VC is written first, so with VC == VD the VD write lands last.
-        if vc < limit:
-            m.write_lreg(vc, d_val, mask)
+        # With VC == VD the VC write lands last: the two values only differ
+        # under a macro (VD's operand then comes through VB), and the fast-exp
+        # kernel's clamp relies on the VC result (the maximum) being kept.
         if vd < limit:
             m.write_lreg(vd, c_val, mask)
+        if vc < limit:
+            m.write_lreg(vc, d_val, mask)
     if indexed.any():
         vca, vda = 4 + (vc & 3), 4 + (vd & 3)
         a_val, b_val = st.lregs[vca].copy(), st.lregs[vda].copy()
@@ -649,7 +652,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         else:
             vc_val = lr[x.vc].copy()
             if x.vd < 12 or x.macro:
-                st.shft2_captured_vc = vc_val
+                m.capture_shft2_vc(vc_val)
             l3 = vc_val[_ROR1]
         for i, value in enumerate((old[1], old[2], old[3], l3)):
             m.write_lreg(i, value, lanes)
@@ -658,7 +661,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         vc_val = lr[x.vc].copy()
         # The capture happens before, and regardless of, the lane-enable test.
         if x.vd < 12 or x.macro:
-            st.shft2_captured_vc = vc_val
+            m.capture_shft2_vc(vc_val)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, vc_val[_ROR1], lanes)
     elif mod1 == SHFT2_SHFLSHR1:

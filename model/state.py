@@ -142,6 +142,16 @@ class SfpuState:
     def copy(self) -> "SfpuState":
         return copy.deepcopy(self)
 
+    def fork(self) -> "SfpuState":
+        """A copy for one instruction to execute on. Only the arrays the write
+        helpers of `model.machine.Machine` modify in place are duplicated; the
+        others are replaced, never mutated, so they can be shared."""
+        twin = copy.copy(self)
+        for name in ("lregs", "dst", "lane_config", "macro_templates", "macro_sequences", "macro_misc"):
+            setattr(twin, name, getattr(self, name).copy())
+        twin.tensix = copy.copy(self.tensix)     # its counters change in place
+        return twin
+
     def lane_config_bit(self, bit: int) -> np.ndarray:
         """LaneConfig bit `bit` of every lane, as bool[32]."""
         return ((self.lane_config >> bit) & 1).astype(bool)
