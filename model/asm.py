@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import isa
+from .hazards import RULES
 from .llk_symbols import SYMBOLS
 
 
@@ -50,7 +51,7 @@ class Instr:
 @dataclass(frozen=True)
 class Directive:
     name: str
-    args: tuple[int, ...]
+    args: tuple[int, ...]          # rule names (str) for .allow
     options: tuple[tuple[str, int], ...]
     loc: Loc
     text: str
@@ -268,8 +269,11 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
         except isa.DecodeError as e:
             raise AsmError(value_loc, str(e)) from None
         return Instr(value, loc, text)
+    if name == "allow":
+        return _allow_directive(rest, rest_col, loc, text)
     if name not in DIRECTIVES:
-        raise AsmError(loc, f"unknown directive .{name} (known: .word, {', '.join('.' + d for d in DIRECTIVES)})")
+        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, "
+                            f"{', '.join('.' + d for d in DIRECTIVES)})")
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []
     arg_locs: list[Loc] = []
@@ -298,6 +302,20 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
             if not 0 <= v <= 0xFFFFFFFF:
                 raise AsmError(vloc, f".lreg value {v} is not a 32-bit value")
     return Directive(name, tuple(args), tuple(sorted(options.items())), loc, text)
+
+
+def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive:
+    """`.allow RULE...`: hazard rules the cycle model reports without stopping."""
+    rules = []
+    for token_match in re.finditer(r"[^\s,]+", rest):
+        rule = token_match.group(0)
+        if rule not in RULES:
+            raise AsmError(Loc(loc.file, loc.line, rest_col + token_match.start()),
+                           f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
+        rules.append(rule)
+    if not rules:
+        raise AsmError(loc, ".allow expects one or more hazard rule names")
+    return Directive("allow", tuple(rules), (), loc, text)
 
 
 def assemble(source: str, filename: str = "<input>") -> Program:

@@ -108,13 +108,15 @@ class Opcode:
     opcode: int
     fields: tuple[Field, ...]
     unit: Unit
-    latency: int = 1
+    latency: int = 1                             # 2: the LReg result is written at the end of T+1
+    two_cycles: bool = False                     # holds its sub-unit for T and T+1
+    interlock: bool = False                      # the thread may issue only SFPNOP at T+1
     macro_units: frozenset[Unit] = frozenset()   # sub-units that can run it from SFPLOADMACRO
     llk_name: str = ""                           # TTI_<llk_name>(...), filled in below
     llk_args: tuple[LlkArg, ...] = ()
     aliases: tuple[Alias, ...] = ()
     composites: tuple[Composite, ...] = ()        # the readable form shows these instead of their parts
-    two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that take two cycles
+    two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
 
@@ -234,8 +236,10 @@ _TABLE = [
     Opcode("SFPNOP", 0x8F, (), L, macro_units=frozenset({S, M, R}), must_be_zero=0x80,
            doc="occupy a sub-unit for one cycle"),
     _simple("SFPCAST", 0x90, (MOD1, VD, VC), doc="sign-magnitude int32 -> FP32"),
-    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), latency=2, doc="write LoadMacroConfig, constants, LaneConfig"),
-    _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, doc="swap or min/max, two cycles with interlock"),
+    # SFPCONFIG writes at the end of T; only a DISABLE_BACKDOOR_LOAD change may be seen late (a hazard rule).
+    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), doc="write LoadMacroConfig, constants, LaneConfig"),
+    _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
+            doc="swap or min/max, two cycles with interlock"),
     Opcode("SFPLOADMACRO", 0x93,
            (Field("vd_hi", 0, 1), Field("imm9", 1, 9), Field("addr_mod", 14, 2, Kind.MOD),
             Field("mod0", 16, 4, Kind.MOD), Field("vd_lo", 20, 2), Field("macro", 22, 2, Kind.MOD)),
@@ -294,6 +298,16 @@ class Instruction:
     @property
     def fields(self) -> dict[str, int]:
         return dict(self.values)
+
+    @property
+    def latency(self) -> int:
+        """Cycles from issue until the LReg result can be read."""
+        return 2 if self.get("mod1") in self.op.two_cycle_mod1 else self.op.latency
+
+    @property
+    def two_cycles(self) -> bool:
+        """Holds its sub-unit at T+1 as well (SFPSWAP, SFPSHFT2 modes 2-4)."""
+        return self.op.two_cycles or self.get("mod1") in self.op.two_cycle_mod1
 
     @property
     def ignored_bits(self) -> int:

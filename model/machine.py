@@ -110,6 +110,8 @@ def apply_effects(state: SfpuState, effects: Effects) -> None:
 def regular_operands(ins: Instruction) -> Operands:
     """Operands of an instruction issued by the thread (not by SFPLOADMACRO)."""
     mn = ins.mnemonic
+    if mn == "SFPLOADMACRO":
+        return Operands(ins, (ins["vd_hi"] << 2) | ins["vd_lo"])
     vd = ins.get("vd", 0)
     vc = ins.get("vc")
     vb = ins.get("vb")

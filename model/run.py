@@ -1,9 +1,9 @@
-"""Run an assembled program on the functional model and report the final state.
+"""Run an assembled program on the cycle-exact model and report the result.
 
-Directives in the program set the Tensix registers at the point where they
-appear. Cycles follow the issue rules of the timing contract: one instruction
-per cycle, plus one stall cycle when SFPSWAP is followed by anything other
-than SFPNOP (the hardware interlock).
+Directives in the program take effect at the start of the cycle in which the
+next instruction is presented (`.allow` adds hazard rules to report without
+stopping). After the last instruction the model runs idle cycles until every
+macro-scheduled instruction has run and every result has been written.
 """
 
 from __future__ import annotations
@@ -13,20 +13,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .asm import Directive, Instr, Program
-from .isa import decode
-from .machine import Machine, UndefinedBehaviour
+from .cycle import CycleModel
+from .hazards import Hazard, HazardError
+from .machine import UndefinedBehaviour
 from .prng import prng_seed
 from .state import LANES, SfpuState
-
-SFPNOP_WORD = 0x8F000000
+from .trace import CycleRecord
 
 
 @dataclass
 class RunResult:
     state: SfpuState
-    cycles: int
+    cycles: int                # until the last result is written
+    issue_cycles: int          # until the last instruction is accepted
     instructions: int
-    warnings: list[str] = field(default_factory=list)
+    trace: list[CycleRecord] = field(default_factory=list)
+    hazards: list[Hazard] = field(default_factory=list)
+    issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> source instruction
+
+    @property
+    def warnings(self) -> list[str]:
+        return [str(h) for h in self.hazards]
 
 
 def apply_directive(state: SfpuState, d: Directive) -> None:
@@ -58,37 +65,43 @@ def apply_directive(state: SfpuState, d: Directive) -> None:
         raise AssertionError(d.name)
 
 
-def macro_schedules_anything(state: SfpuState, word: int) -> bool:
-    macro = decode(word)["macro"]
-    return bool((state.macro_sequences[macro] & np.uint32(0x07070707)).any())
+def run_program(program: Program, state: SfpuState | None = None, strict: bool = True,
+                allow: set[str] | frozenset[str] = frozenset(), keep_trace: bool = True) -> RunResult:
+    model = CycleModel(state if state is not None else SfpuState(), strict=strict, allow=set(allow))
+    trace: list[CycleRecord] = []
+    issued_from: dict[int, Instr] = {}
+    issue_cycles = 0
 
+    def keep(record: CycleRecord) -> None:
+        if keep_trace:
+            trace.append(record)
 
-def run_program(program: Program, state: SfpuState | None = None, strict: bool = True) -> RunResult:
-    machine = Machine(state, strict=strict)
-    cycles = instructions = 0
-    previous_was_swap = False
     for item in program.items:
         if isinstance(item, Directive):
-            apply_directive(machine.state, item)
+            if item.name == "allow":
+                model.allow.update(item.args)
+            else:
+                apply_directive(model.state, item)
             continue
         assert isinstance(item, Instr)
-        mnemonic = decode(item.word).mnemonic
-        if previous_was_swap and item.word != SFPNOP_WORD:
-            cycles += 1          # SFPSWAP interlock: only SFPNOP is accepted right after it
-        machine.where = f"{item.loc} (cycle {cycles}, {item.text})"
-        machine.execute(item.word)
-        if mnemonic == "SFPLOADMACRO" and macro_schedules_anything(machine.state, item.word):
-            machine.undefined("SFPLOADMACRO schedules instructions; their timing is modelled by the cycle "
-                              "model, not the functional run (only the load was performed)")
-        cycles += 1
-        instructions += 1
-        previous_was_swap = mnemonic == "SFPSWAP"
-    return RunResult(machine.state, cycles, instructions, machine.warnings)
+        model.context = f"{item.loc}: {item.text.strip()}"
+        while True:
+            record = model.step(item.word)
+            keep(record)
+            if record.issued is not None:
+                issued_from[record.cycle] = item
+                issue_cycles = model.cycle
+                break
+    model.context = "after the last instruction"
+    for record in model.drain():
+        keep(record)
+    return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
+                     model.hazards, issued_from)
 
 
-def state_to_json(state: SfpuState, cycles: int | None = None) -> dict:
+def state_to_json(state: SfpuState) -> dict:
     """The final-state record `sfpu run --json` writes (see README)."""
-    out = {
+    return {
         "lregs": state.lregs.astype(int).tolist(),
         "lane_flags": state.lane_flags.astype(bool).tolist(),
         "flag_enable": state.use_flags.astype(bool).tolist(),
@@ -97,9 +110,6 @@ def state_to_json(state: SfpuState, cycles: int | None = None) -> dict:
         "prng": state.prng.astype(int).tolist(),
         "dst": state.dst.astype(int).tolist(),
     }
-    if cycles is not None:
-        out["cycles"] = cycles
-    return out
 
 
-__all__ = ["RunResult", "run_program", "apply_directive", "state_to_json", "UndefinedBehaviour"]
+__all__ = ["RunResult", "run_program", "apply_directive", "state_to_json", "UndefinedBehaviour", "HazardError"]

@@ -1,8 +1,9 @@
-"""The `sfpu` command line: assemble, disassemble, run programs, and the demo."""
+"""The `sfpu` command line: assemble, disassemble, run programs, show their timeline, and the demo."""
 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import json
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 
 from model import isa
 from model.asm import AsmError, assemble_file, disassemble
+from model.hazards import RULES
 from model.machine import UndefinedBehaviour
 from model.run import run_program, state_to_json
 from model.state import DST_COLS, DST_ROWS, SfpuState
@@ -82,24 +84,41 @@ def cmd_disasm(args) -> int:
     return 0
 
 
-def cmd_run(args) -> int:
+def _run(args):
     if args.backend != "model":
         raise CliError(f"backend {args.backend!r} is not available yet; use --backend model")
     program = _read_program(args.program)
     state = SfpuState()
     if args.dst:
         state.dst = _load_dst(args.dst)
-    result = run_program(program, state, strict=not args.lenient)
-    for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
-    record = state_to_json(result.state, result.cycles)
-    if args.json == "-":
+    unknown = [r for r in args.allow if r not in RULES]
+    if unknown:
+        raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+    return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+
+
+def _write_json(record, where: str) -> None:
+    if where == "-":
         json.dump(record, sys.stdout)
         sys.stdout.write("\n")
     else:
-        if args.json:
-            Path(args.json).write_text(json.dumps(record))
-        print(f"{result.instructions} instructions, {result.cycles} cycles")
+        Path(where).write_text(json.dumps(record))
+
+
+def cmd_run(args) -> int:
+    result = _run(args)
+    for hazard in result.hazards:
+        print(f"{'allowed' if hazard.allowed else 'warning'}: {hazard}", file=sys.stderr)
+    record = state_to_json(result.state)
+    record.update(cycles=result.cycles, issue_cycles=result.issue_cycles, instructions=result.instructions,
+                  hazards=[h.to_json() for h in result.hazards])
+    if args.trace:
+        record["trace"] = [r.to_json() for r in result.trace]
+    if args.json:
+        _write_json(record, args.json)
+    if args.json != "-":
+        print(f"{result.instructions} instructions, {result.cycles} cycles "
+              f"(last instruction accepted in cycle {result.issue_cycles - 1})")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():
@@ -107,9 +126,54 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_timeline(args) -> int:
+    from tb import timeline
+    result = _run(args)
+    if args.json:
+        _write_json([r.to_json() for r in result.trace], args.json)
+        return 0
+    if args.csv:
+        sys.stdout.write(timeline.format_csv(result.trace))
+        return 0
+    first, _, last = (args.cycles or "").partition(":")
+    print(timeline.format_table(result.trace, int(first or 0), int(last) if last else None))
+    busy = timeline.utilisation(result.trace)
+    print(f"\n{result.instructions} instructions issued, {result.cycles} cycles; cycles each sub-unit started "
+          "work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
+    full = timeline.full_cycles(result.trace)
+    if full:
+        print(f"all five sub-units busy in {len(full)} cycles ({_ranges(full)})")
+    for hazard in result.hazards:
+        if not hazard.allowed:
+            print(f"hazard: {hazard}")
+    allowed = Counter(h.rule for h in result.hazards if h.allowed)
+    if allowed:
+        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()))
+    return 0
+
+
+def _ranges(cycles: list[int]) -> str:
+    spans, start = [], cycles[0]
+    for a, b in zip(cycles, cycles[1:] + [None]):
+        if b != a + 1:
+            spans.append(f"{start}-{a}" if a != start else str(a))
+            start = b
+    return ", ".join(spans)
+
+
 def cmd_demo(args) -> int:
     from tb.demo import run_demo
     return run_demo()
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("program")
+    p.add_argument("--backend", choices=BACKENDS, default="model")
+    p.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    p.add_argument("--lenient", action="store_true",
+                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
+    p.add_argument("--allow", action="append", default=[], metavar="RULE",
+                   help="report this hazard rule without stopping (repeatable)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,13 +192,18 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_disasm)
 
     r = sub.add_parser("run", help="run a program from reset and report the final state")
-    r.add_argument("program")
-    r.add_argument("--backend", choices=BACKENDS, default="model")
-    r.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    _run_options(r)
     r.add_argument("--json", metavar="OUT", help="write the final state as JSON ('-' for standard output)")
-    r.add_argument("--lenient", action="store_true",
-                   help="warn on undefined behaviour instead of stopping (see docs/decisions.md)")
+    r.add_argument("--trace", action="store_true", help="include the per-cycle trace in the JSON")
     r.set_defaults(func=cmd_run)
+
+    t = sub.add_parser("timeline", help="print what each sub-unit does in each cycle")
+    _run_options(t)
+    form = t.add_mutually_exclusive_group()
+    form.add_argument("--json", metavar="OUT", help="write the trace records as JSON ('-' for standard output)")
+    form.add_argument("--csv", action="store_true", help="print the table as CSV")
+    t.add_argument("--cycles", metavar="A:B", help="print only cycles A to B")
+    t.set_defaults(func=cmd_timeline)
 
     m = sub.add_parser("demo", help="run the example exp kernel on the golden model")
     m.set_defaults(func=cmd_demo)
@@ -149,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sfpu: error: {e}", file=sys.stderr)
         return 2
     except UndefinedBehaviour as e:
-        print(f"sfpu: undefined behaviour: {e}", file=sys.stderr)
+        print(f"sfpu: stopped: {e}", file=sys.stderr)
         return 3
 
 

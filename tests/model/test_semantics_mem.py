@@ -951,18 +951,16 @@ SCHEDULING = """
 """
 
 
-def test_loadmacro_that_schedules_raises_in_strict_mode():
-    with pytest.raises(UndefinedBehaviour):
-        run(SCHEDULING)
-
-
-def test_loadmacro_that_schedules_still_loads_in_lenient_mode():
+def test_loadmacro_that_schedules_loads_and_runs_its_nop():
     state = SfpuState()
     fill16_pattern(Machine(state))
-    res = run(SCHEDULING, strict=False, state=state)
-    assert res.warnings
+    res = run(SCHEDULING, state=state)
+    assert not res.hazards
     rows, cols = lane_rows_cols(0)
     assert [int(v) for v in res.state.lregs[2]] == [r * 16 + c for r, c in zip(rows, cols)]
+    macro_cycle = max(res.issued_from)
+    nop = res.trace[macro_cycle + 1].units["simple"]
+    assert (nop.mnemonic, nop.origin, nop.macro_cycle) == ("SFPNOP", "macro", macro_cycle)
 
 
 def test_loadmacro_other_macro_index_scheduling_does_not_matter():

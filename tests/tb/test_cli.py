@@ -190,6 +190,9 @@ def expected_run_state():
         "prng": [0] * 32,
         "dst": dst,
         "cycles": 9 + 1,                                     # 9 instructions + 1 SWAP interlock stall
+        "issue_cycles": 9 + 1,                               # the last result lands in the last issue cycle
+        "instructions": 9,
+        "hazards": [],
     }
 
 

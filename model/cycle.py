@@ -1,0 +1,473 @@
+"""The cycle-exact golden model: the timing contract of docs/timing.md.
+
+`CycleModel.step(word)` advances one cycle with `word` presented by the thread
+(or None) and returns that cycle's `CycleRecord`. Within a cycle:
+
+1. SFPLOADMACRO-scheduled instructions whose counter has reached 0 are due on
+   their sub-units (Simple, MAD, Round, Store).
+2. The thread's word is accepted unless the SFPSWAP interlock holds it. It is
+   discarded if a due macro instruction claims its sub-unit.
+3. Every executing instruction runs against the state at the start of the
+   cycle (each on its own fork) and its effects are replayed at the end of the
+   cycle: LReg results of two-cycle instructions (MAD class, SFPSWAP, SFPSHFT2
+   modes 2-4) one cycle later, everything else at the end of this cycle.
+4. Pending counters count down (per cycle, or per accepted instruction when
+   any pending instruction has the instruction delay kind), then an accepted
+   SFPLOADMACRO schedules its instructions.
+5. The hazard rules of `model.hazards` are checked on what ran.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from . import isa
+from .hazards import RULES, Hazard, HazardError
+from .isa import Instruction, Unit, decode
+from .machine import Effects, LRegWrite, Machine, apply_effects, regular_operands
+from .reads import lreg_reads
+from .semantics import Operands
+from .state import LANES, LaneConfigBit, SfpuState
+from .trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask
+
+SFPNOP_WORD = isa.encode("SFPNOP")
+MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)   # sequence byte i drives MACRO_UNITS[i]
+EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
+NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
+
+# Instructions SFPSHFT2 modes 2-4 forbid in the following cycle (besides the register rules).
+SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SFPEXEXP", "SFPEXMAN", "SFPIADD",
+                                  "SFPLZ", "SFPMOV", "SFPNOT", "SFPOR", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN",
+                                  "SFPSHFT", "SFPSTOCHRND", "SFPXOR"})
+SHFT2_ONE_CYCLE_MODES = frozenset({0, 1, 5, 6})
+
+
+@dataclass
+class Execution:
+    """An instruction executing on a sub-unit in the current cycle."""
+    unit: Unit
+    x: Operands
+    origin: str                       # "thread" or "macro"
+    macro_cycle: int | None = None
+    source: str = ""                  # the program line of the instruction or of its SFPLOADMACRO
+    effects: Effects | None = None
+    reads: frozenset[int] = frozenset()
+
+    @property
+    def mnemonic(self) -> str:
+        return self.x.ins.mnemonic
+
+    @property
+    def is_nop(self) -> bool:
+        return self.mnemonic == "SFPNOP"
+
+    def label(self) -> str:
+        return f"{self.origin} {self.mnemonic} on {self.unit.value}"
+
+
+@dataclass
+class Pending:
+    """An instruction SFPLOADMACRO scheduled for a sub-unit."""
+    unit: Unit
+    x: Operands
+    counter: int
+    by_instructions: bool             # UnitDelayKind: WaitForElapsedInstructions
+    macro_cycle: int
+    source: str = ""
+
+
+@dataclass
+class Landing:
+    """LReg writes of a two-cycle instruction, landing at the end of the next cycle."""
+    execution: Execution
+    writes: list[LRegWrite]
+
+
+@dataclass
+class CycleModel:
+    state: SfpuState = field(default_factory=SfpuState)
+    strict: bool = True
+    allow: set[str] = field(default_factory=set)
+    cycle: int = 0
+    issued_instructions: int = 0
+    pending: list[Pending] = field(default_factory=list)
+    hazards: list[Hazard] = field(default_factory=list)
+    context: str = ""                 # where the presented word comes from, for error messages
+
+    def __post_init__(self):
+        self.machine = Machine(self.state, strict=self.strict)
+        self._landing: list[Landing] = []
+        self._previous: list[Execution] = []        # what started in the previous cycle
+        self._interlock = False                     # the thread's SFPSWAP was accepted last cycle
+        self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
+        for rule in self.allow:
+            if rule not in RULES:
+                raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
+
+    # -- public ---------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Work remains: macro instructions pending or results in flight."""
+        return bool(self.pending or self._landing)
+
+    def step(self, word: int | None) -> CycleRecord:
+        """Advance one cycle with `word` presented by the thread (None: nothing)."""
+        c = self.cycle
+        rec = CycleRecord(c)
+        self._record = rec
+        start = self.state
+
+        due = self._take_due()
+        ins = decode(word) if word is not None else None
+        accepted = ins is not None and not (self._interlock and word != SFPNOP_WORD)
+        if ins is not None and not accepted:
+            rec.stalled = word
+        executions = [self._macro_execution(p) for p in due.values()]
+        thread = None
+        if accepted:
+            rec.issued = word
+            self.issued_instructions += 1
+            thread = Execution(ins.op.unit, regular_operands(ins), "thread", source=self.context)
+            if ins.op.unit in due:
+                self._hazard("discarded", ins.op.unit, f"{ins.mnemonic} from the thread was discarded: "
+                             f"{due[ins.op.unit].x.ins.mnemonic} from the SFPLOADMACRO of cycle "
+                             f"{due[ins.op.unit].macro_cycle} runs on {ins.op.unit.value}")
+                thread = None
+            else:
+                executions.append(thread)
+        executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
+        for e in executions:
+            e.reads = lreg_reads(e.x, start)
+            rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
+
+        # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
+        config = _MacroConfig(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
+        self._check_before(executions, thread)
+        direct = self._execute(executions, thread, word)
+        self._commit(executions, direct)
+        self._check_after(executions)
+        self._count_down(accepted)
+        if config is not None:
+            self._schedule(thread, config)
+
+        self._previous = executions
+        self._interlock = thread is not None and thread.x.ins.op.interlock
+        self.cycle += 1
+        return rec
+
+    def drain(self) -> list[CycleRecord]:
+        """Run idle cycles until nothing is pending or in flight."""
+        records = []
+        while self.busy:
+            waiting = all(p.counter > 0 for p in self.pending) and self._instruction_kind_pending()
+            if waiting and not self._landing:
+                self._record = records[-1] if records else CycleRecord(self.cycle)
+                names = ", ".join(f"{p.x.ins.mnemonic} on {p.unit.value}" for p in self.pending)
+                self._hazard("macro-left-pending", None, f"{names} still wait for SFPU instructions")
+                self.pending.clear()
+                break
+            records.append(self.step(None))
+        return records
+
+    # -- the steps of a cycle -------------------------------------------------
+
+    def _take_due(self) -> dict[Unit, Pending]:
+        due: dict[Unit, Pending] = {}
+        for p in [p for p in self.pending if p.counter == 0]:
+            self.pending.remove(p)
+            if p.unit in due:
+                self._hazard("macro-conflict", p.unit, f"{due[p.unit].x.ins.mnemonic} (macro of cycle "
+                             f"{due[p.unit].macro_cycle}) and {p.x.ins.mnemonic} (macro of cycle {p.macro_cycle})"
+                             " are both due; the later one runs", p.source)
+            due[p.unit] = p
+        return due
+
+    def _macro_execution(self, p: Pending) -> Execution:
+        return Execution(p.unit, p.x, "macro", p.macro_cycle, p.source)
+
+    def _execute(self, executions: list[Execution], thread: Execution | None, word: int | None) -> bool:
+        """Run each instruction against the start-of-cycle state. A lone
+        one-cycle instruction with nothing landing writes the state directly;
+        otherwise each runs on its own fork and `_commit` replays the effects.
+        Returns whether the state was written directly."""
+        m = self.machine
+        start = self.state
+        direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
+        for e in executions:
+            m.state = start if direct else start.fork()
+            m.where = f"{e.source + ': ' if e.source else ''}cycle {self.cycle}, {e.label()}"
+            n_warnings = len(m.warnings)
+            e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
+            for message in m.warnings[n_warnings:]:
+                self._hazard("undefined", e.unit, message.removeprefix(m.where + ": "), e.source)
+        m.state = start
+        return direct
+
+    def _commit(self, executions: list[Execution], direct: bool) -> None:
+        """Land this cycle's writes on the state, and queue the two-cycle results."""
+        st = self.state
+        before_flags = (st.lane_flags, st.use_flags)
+        before_stack = st.flag_stack
+        backdoor_before = st.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
+
+        # Results of last cycle's two-cycle instructions land first and this
+        # cycle's writes follow, so on a conflict (a hazard) the younger wins.
+        writes = [(l.execution, w) for l in self._landing for w in l.writes]
+        self._landing = []
+        for e in executions:
+            if e.x.ins.latency > 1:
+                if e.effects.lreg_writes:
+                    self._landing.append(Landing(e, e.effects.lreg_writes))
+            else:
+                writes += [(e, w) for w in e.effects.lreg_writes]
+        self._land_lreg_writes(writes, apply=not direct)
+        if not direct:
+            for e in executions:
+                apply_effects(st, replace(e.effects, lreg_writes=[]))
+
+        rec = self._record
+        rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
+        if not (np.array_equal(st.lane_flags, before_flags[0]) and np.array_equal(st.use_flags, before_flags[1])):
+            rec.flags = FlagsRecord(lane_mask(st.lane_flags), lane_mask(st.use_flags))
+        if not _same_stack(st.flag_stack, before_stack):
+            rec.stack = tuple(FlagsRecord(lane_mask(e.lane_flags), lane_mask(e.use_flags)) for e in st.flag_stack)
+        self._backdoor_changed = not np.array_equal(
+            backdoor_before, st.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
+
+    def _land_lreg_writes(self, writes: list[tuple[Execution, LRegWrite]], apply: bool) -> None:
+        """Apply LReg writes in order, flag two instructions writing one lane,
+        and record the merged result per register."""
+        lr = self.state.lregs
+        lanes_by_reg: dict[int, np.ndarray] = {}
+        writer: dict[int, tuple[np.ndarray, Execution]] = {}     # lanes written so far, last writer
+        for e, w in writes:
+            if apply:
+                lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
+            if w.reg in writer:
+                lanes, other = writer[w.reg]
+                if other is not e and (lanes & w.mask).any():
+                    self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
+                                 f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
+            lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
+            writer[w.reg] = (lanes_by_reg[w.reg], e)
+        self._record.lreg_writes = [
+            LRegWriteRecord(reg, lane_mask(mask), tuple(int(v) if on else 0 for v, on in zip(lr[reg], mask)))
+            for reg, mask in sorted(lanes_by_reg.items())]
+
+    def _count_down(self, accepted: bool) -> None:
+        if accepted or not self._instruction_kind_pending():
+            for p in self.pending:
+                p.counter -= 1
+
+    def _instruction_kind_pending(self) -> bool:
+        return any(p.by_instructions for p in self.pending)
+
+    # -- SFPLOADMACRO ---------------------------------------------------------
+
+    def _schedule(self, thread: Execution, config: "_MacroConfig") -> None:
+        """Schedule the macro's instructions from LoadMacroConfig as it was at
+        the start of the cycle (lane 0's copy; the others must agree)."""
+        ins = thread.x.ins
+        macro, mod0 = ins["macro"], ins["mod0"]
+        vd = (ins["vd_hi"] << 2) | ins["vd_lo"]
+        imm10 = (ins["imm9"] << 1) | ins["vd_hi"]
+        address = thread.effects.load_address
+        sequence = config.macro_sequences[macro]
+        misc = config.macro_misc
+        for i, unit in enumerate(MACRO_UNITS):
+            lane_bytes = (sequence >> np.uint32(8 * i)) & np.uint32(0xFF)
+            byte = int(lane_bytes[0])
+            delay, select = (byte >> 3) & 7, byte & 7
+            kinds = (misc >> np.uint32(8 + i)) & np.uint32(1)
+            self._check_uniform(unit, lane_bytes, kinds, config, select, macro)
+            if delay != NO_DELAY_FORGET:
+                self.pending = [p for p in self.pending if not (p.unit == unit and p.counter == delay)]
+            if select == 0:
+                continue
+            x = self._macro_operands(unit, byte, select, config, vd, mod0, imm10, macro, address)
+            if x is not None:
+                self.pending.append(Pending(unit, x, delay, bool(kinds[0]), self.cycle, self.context))
+
+    def _check_uniform(self, unit: Unit, lane_bytes, kinds, config: "_MacroConfig", select: int, macro: int) -> None:
+        if unit == Unit.STORE:
+            stores = (lane_bytes & 7) != 0
+            if stores.any() and not stores.all():
+                self._hazard("store-not-all-lanes", unit.value,
+                             f"Sequence[{macro}] schedules a store in lanes {_lanes(stores)} only")
+                return
+        parts = [lane_bytes, kinds]
+        if select >= 4:
+            parts.append(config.macro_templates[select - 4])
+        if unit == Unit.STORE:
+            parts.append(config.macro_misc & np.uint32(0xF | (0x10 << macro)))
+        for values in parts:
+            if not (values == values[0]).all():
+                self._hazard("macro-config-not-uniform", unit.value,
+                             f"Sequence[{macro}] byte, delay kind, template or store Mod0 differ between lanes")
+                return
+
+    def _macro_operands(self, unit: Unit, byte: int, select: int, config: "_MacroConfig", vd: int, mod0: int,
+                        imm10: int, macro: int, address: int) -> Operands | None:
+        """The scheduled instruction with SFPLOADMACRO's overrides applied."""
+        if select == 1:
+            self._hazard("macro-select-reserved", unit.value, f"Sequence[{macro}] byte 0x{byte:02X} selects 1")
+            return None
+        if select == 2:
+            template = decode(SFPNOP_WORD)
+        elif select == 3:
+            template = decode(isa.encode("SFPSTORE", vd=0))
+        else:
+            word = int(config.macro_templates[select - 4][0])
+            try:
+                template = decode(word)
+            except isa.DecodeError as error:
+                self._hazard("macro-template-invalid", unit.value,
+                             f"InstructionTemplate[{select - 4}] = 0x{word:08X}: {error}")
+                return None
+        if unit not in template.op.macro_units:
+            if unit == Unit.STORE:
+                self._hazard("macro-store-not-sfpstore", unit.value,
+                             f"Sequence[{macro}] gives the Store sub-unit {template.mnemonic}; nothing is scheduled")
+                return None
+            template = decode(SFPNOP_WORD)
+        if unit == Unit.STORE:
+            return _store_operands(template, byte, vd, mod0, imm10, macro, config, address)
+        return _override_operands(template, byte, vd)
+
+    # -- hazards ----------------------------------------------------------------
+
+    def _check_before(self, executions: list[Execution], thread: Execution | None) -> None:
+        by_unit = {e.unit: e for e in executions}
+        landing_regs = {w.reg: l.execution for l in self._landing for w in l.writes
+                        if l.execution.mnemonic != "SFPSHFT2"}
+        for e in executions:
+            for reg in sorted(e.reads & landing_regs.keys()):
+                producer = landing_regs[reg]
+                self._hazard("read-in-flight", e.unit.value, f"{e.label()} reads L{reg}, which "
+                             f"{producer.label()} of the previous cycle writes only at the end of this cycle", e.source)
+        simple, rnd = by_unit.get(Unit.SIMPLE), by_unit.get(Unit.ROUND)
+        if simple and rnd and not simple.is_nop and not rnd.is_nop and (simple.x.vd == 16) == (rnd.x.vd == 16):
+            self._hazard("simple-round-vd16", None, f"{simple.label()} (VD={simple.x.vd}) and "
+                         f"{rnd.label()} (VD={rnd.x.vd}) run together")
+        if simple and simple.mnemonic == "SFPSWAP" and simple.origin == "macro":
+            mad = by_unit.get(Unit.MAD)
+            if not (mad and mad.is_nop and mad.origin == "macro"):
+                self._hazard("swap-mad-nop", Unit.MAD.value, "SFPSWAP scheduled on Simple without SFPNOP "
+                             "scheduled on MAD for the same cycle", simple.source)
+        for prev in self._previous:
+            if prev.mnemonic == "SFPSWAP":
+                for e in (simple, rnd):
+                    if e and not e.is_nop:
+                        self._hazard("swap-next-cycle", e.unit.value,
+                                     f"{e.label()} runs in the cycle after SFPSWAP", e.source)
+            if prev.mnemonic == "SFPSHFT2" and prev.x.ins.two_cycles:
+                self._check_shft2_next(prev, executions)
+        if thread is not None and self._backdoor_changed:
+            vd = thread.x.ins.get("vd")
+            if vd is not None and vd >= 12:
+                self._hazard("config-backdoor-next", thread.unit.value, f"{thread.mnemonic} VD={vd} follows an "
+                             "SFPCONFIG that changed DISABLE_BACKDOOR_LOAD; the new value is used")
+
+    def _check_shft2_next(self, prev: Execution, executions: list[Execution]) -> None:
+        mode = prev.x.ins["mod1"]
+        for e in executions:
+            ins = e.x.ins
+            if e.mnemonic in SHFT2_NEXT_FORBIDDEN or (
+                    e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES):
+                self._hazard("shft2-next-cycle", e.unit.value,
+                             f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
+            elif mode == 2 and e.reads & {0, 1, 2, 3}:
+                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
+                             f"{_regs(e.reads & {0, 1, 2, 3})} in the cycle after SFPSHFT2 mode 2", e.source)
+            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in e.reads:
+                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
+                             f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
+
+    def _check_after(self, executions: list[Execution]) -> None:
+        for prev in self._previous:
+            if prev.mnemonic == "SFPSHFT2" and prev.x.ins["mod1"] == 2:
+                for e in executions:
+                    regs = {w.reg for w in e.effects.lreg_writes} & {1, 2, 3}
+                    if regs:
+                        self._hazard("shft2-next-cycle", e.unit.value,
+                                     f"{e.label()} writes {_regs(regs)} in the cycle after SFPSHFT2 mode 2",
+                                     e.source)
+
+    def _hazard(self, rule: str, unit, message: str, source: str | None = None) -> None:
+        unit_name = unit.value if isinstance(unit, Unit) else unit
+        allowed = rule in self.allow
+        hazard = Hazard(rule, self.cycle, unit_name, message, allowed, self.context if source is None else source)
+        self._record.hazards.append(hazard)
+        self.hazards.append(hazard)
+        if self.strict and not allowed:
+            raise HazardError(hazard)
+
+
+class _MacroConfig:
+    """LoadMacroConfig as it was at the start of the SFPLOADMACRO's cycle."""
+
+    def __init__(self, state: SfpuState):
+        self.macro_sequences = state.macro_sequences.copy()
+        self.macro_templates = state.macro_templates.copy()
+        self.macro_misc = state.macro_misc.copy()
+
+
+def _override_operands(template: Instruction, byte: int, vd: int) -> Operands:
+    """Simple/MAD/Round: bit 7 routes the loaded VD to VB (else to VC), the
+    other of VB/VC falls back to the template's VD if the instruction has no
+    such field, and bit 6 sends the result to L16."""
+    t_vd = template.get("vd", 0)
+    vb, vc = _template_vb(template), template.get("vc")
+    if byte & 0x80:
+        vb = vd
+        vc = t_vd if vc is None else vc
+    else:
+        vc = vd
+        vb = t_vd if vb is None else vb
+    return Operands(template, 16 if byte & 0x40 else vd, vb, vc, macro=True)
+
+
+def _template_vb(template: Instruction) -> int | None:
+    if template.mnemonic == "SFPSHFT2":
+        return template["imm12"] & 15           # VB shares bits [15:12] with Imm12
+    return template.get("vb")
+
+
+def _store_operands(template: Instruction, byte: int, vd: int, mod0: int, imm10: int, macro: int,
+                    config: "_MacroConfig", address: int) -> Operands:
+    """Store: bit 6 reads L16, bit 7 keeps the template's VD, else the loaded
+    VD; Mod0 is the macro's or Misc.StoreMod0; the address is the one the
+    SFPLOADMACRO computed, and no ADDR_MOD applies."""
+    misc = int(config.macro_misc[0])
+    store_mod0 = mod0 if misc >> (4 + macro) & 1 else misc & 0xF
+    store_vd = 16 if byte & 0x40 else template["vd"] if byte & 0x80 else vd
+    word = isa.encode("SFPSTORE", vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
+    return Operands(decode(word), store_vd, macro=True, store_addr=address)
+
+
+def _merge_dst_writes(effects_list) -> list[DstWriteRecord]:
+    rows: dict[int, tuple[int, list[int]]] = {}
+    for eff in effects_list:
+        for w in eff.dst_writes:
+            cols, values = rows.get(w.row, (0, [0] * 16))
+            for c in range(16):
+                if w.col_mask >> c & 1:
+                    values[c] = int(w.values[c])
+            rows[w.row] = (cols | w.col_mask, values)
+    return [DstWriteRecord(row, cols, tuple(values)) for row, (cols, values) in sorted(rows.items())]
+
+
+def _same_stack(a, b) -> bool:
+    return len(a) == len(b) and all(np.array_equal(x.lane_flags, y.lane_flags) and
+                                    np.array_equal(x.use_flags, y.use_flags) for x, y in zip(a, b))
+
+
+def _lanes(mask: np.ndarray) -> str:
+    return ",".join(str(i) for i in np.flatnonzero(mask))
+
+
+def _regs(regs) -> str:
+    return ", ".join(f"L{r}" for r in sorted(regs))

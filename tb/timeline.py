@@ -1,0 +1,97 @@
+"""The cycle-by-cycle table of a run: `sfpu timeline`.
+
+One row per cycle: the instruction the thread issued (or the one held back by
+a stall), what each sub-unit starts that cycle, and the hazards. Instructions
+scheduled by SFPLOADMACRO are prefixed with `@T`, the cycle of their
+SFPLOADMACRO; the second cycle of a two-cycle instruction shows as `(...)`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from model.asm import disassemble
+from model.isa import decode
+from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
+
+COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
+# Fields that say nothing when zero; dropping them keeps the table narrow.
+_ZERO_FIELD = re.compile(r" (mod0|mod1|imm\w*|addr_mod|use_imm5|stochastic)=0(?= |$)")
+
+
+def compact(text: str) -> str:
+    return _ZERO_FIELD.sub("", text)
+
+
+def _unit_cell(a: UnitActivity) -> str:
+    """A macro's instruction in full, with its SFPLOADMACRO's cycle; the
+    thread's by mnemonic, as the thread column already shows it in full."""
+    if a.origin == "macro":
+        return f"@{a.macro_cycle} {compact(a.text).removeprefix('sfp')}"
+    return a.mnemonic.lower().removeprefix("sfp")
+
+
+def _two_cycles(a: UnitActivity) -> bool:
+    ins = decode(a.word)
+    if a.mnemonic != ins.mnemonic:      # a macro's SFPNOP substitute
+        return False
+    return ins.two_cycles
+
+
+def rows(trace: list[CycleRecord]) -> list[dict[str, str]]:
+    out = []
+    previous: CycleRecord | None = None
+    for rec in trace:
+        row = {"cycle": str(rec.cycle)}
+        if rec.issued is not None:
+            row["thread"] = compact(disassemble(rec.issued))
+        elif rec.stalled is not None:
+            row["thread"] = "stall: " + compact(disassemble(rec.stalled))
+        else:
+            row["thread"] = ""
+        for unit in UNIT_ORDER:
+            a = rec.units.get(unit)
+            if a is not None:
+                row[unit] = _unit_cell(a)
+            elif previous is not None and unit in previous.units and _two_cycles(previous.units[unit]):
+                row[unit] = f"({previous.units[unit].mnemonic.lower().removeprefix('sfp')})"
+            else:
+                row[unit] = ""
+        row["hazards"] = " ".join(h.rule + ("(allowed)" if h.allowed else "") for h in rec.hazards)
+        out.append(row)
+        previous = rec
+    return out
+
+
+def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = None) -> str:
+    table = [r for r in rows(trace) if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
+    columns = [c for c in COLUMNS if c in ("cycle", "thread") or any(r[c] for r in table)]
+    widths = {c: max([len(c)] + [len(r[c]) for r in table]) for c in columns}
+    lines = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
+    lines.append("  ".join("-" * widths[c] for c in columns))
+    for r in table:
+        lines.append("  ".join(r[c].ljust(widths[c]) if c != "cycle" else r[c].rjust(widths[c])
+                               for c in columns).rstrip())
+    return "\n".join(lines)
+
+
+def format_csv(trace: list[CycleRecord]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows(trace))
+    return buffer.getvalue()
+
+
+def utilisation(trace: list[CycleRecord]) -> dict[str, int]:
+    """Cycles in which each sub-unit started an instruction other than SFPNOP."""
+    return {unit: sum(1 for rec in trace if unit in rec.units and rec.units[unit].mnemonic != "SFPNOP")
+            for unit in UNIT_ORDER}
+
+
+def full_cycles(trace: list[CycleRecord]) -> list[int]:
+    """Cycles in which all five sub-units start real work."""
+    return [rec.cycle for rec in trace
+            if all(u in rec.units and rec.units[u].mnemonic != "SFPNOP" for u in UNIT_ORDER)]

@@ -1,0 +1,220 @@
+"""The spec's two worked SFPLOADMACRO examples, cycle by cycle (spec §3.5, §3.6).
+
+Example A is the synthetic single macro; example B is tt-llk's Wormhole fast
+exp (FAST_APPROX + CLAMP_NEGATIVE) with eight sanitising macros and eight
+back-to-back computing macros. Cycle numbers and occupants come from the
+spec's tables; values come from fma_wh on the inputs and from the kernel's
+non-macro twin, which issues the same operations one at a time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model import dst_format as dfmt
+from model.asm import assemble, assemble_file
+from model.fma import fma_wh
+from model.run import run_program
+from model.state import SfpuState
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+LANE = np.arange(32)
+
+
+def fp32_positions(address: int) -> tuple[np.ndarray, np.ndarray]:
+    """Dst32b row and column of each lane for an SFPLOAD/SFPSTORE address."""
+    return (address & ~3) + LANE // 8, (LANE & 7) * 2 + ((address >> 1) & 1)
+
+
+def put_fp32(state: SfpuState, address: int, values: np.ndarray) -> None:
+    rows, cols = fp32_positions(address)
+    hi, lo = dfmt.split_dst32(dfmt.shuffle_fp32(values.astype(np.float32).view(np.uint32)))
+    a, b = dfmt.dst32_rows(rows)
+    state.dst[a, cols] = hi
+    state.dst[b, cols] = lo
+
+
+def get_fp32_bits(state: SfpuState, address: int) -> np.ndarray:
+    rows, cols = fp32_positions(address)
+    a, b = dfmt.dst32_rows(rows)
+    return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(np.uint32)
+
+
+def occupant(record, unit: str):
+    a = record.units.get(unit)
+    return None if a is None else (a.origin, a.mnemonic, a.macro_cycle)
+
+
+# ---------------------------------------------------------------------------
+# Example A (§3.5): load at T, MAD at T+1 (written at the end of T+2), store at T+3
+# ---------------------------------------------------------------------------
+
+def run_example_a():
+    state = SfpuState()
+    x = np.linspace(-3.0, 3.0, 32).astype(np.float32)
+    put_fp32(state, 8, x)
+    result = run_program(assemble_file(str(EXAMPLES / "macro_example_a.s")), state)
+    return result, x
+
+
+def test_example_a_cycle_by_cycle():
+    result, x = run_example_a()
+    t = max(result.issued_from)              # the SFPLOADMACRO is the last instruction
+    trace = result.trace
+    assert result.issued_from[t].text.startswith("sfploadmacro")
+    assert occupant(trace[t], "load") == ("thread", "SFPLOADMACRO", None)
+    assert occupant(trace[t + 1], "mad") == ("macro", "SFPMAD", t)
+    assert occupant(trace[t + 3], "store") == ("macro", "SFPSTORE", t)
+    # Nothing else runs on the macro's behalf.
+    for c in range(t + 1, len(trace)):
+        expected = {t + 1: {"mad"}, t + 3: {"store"}}.get(c, set())
+        assert set(trace[c].units) == expected, c
+    mad = trace[t + 1].units["mad"]
+    assert (mad.vd, mad.vb, mad.vc) == (2, 0, 2)      # VC := loaded VD, VB stays the template's L0
+    # The load lands at the end of T, the MAD's result at the end of T+2.
+    assert [w.reg for w in trace[t].lreg_writes] == [2]
+    assert trace[t + 1].lreg_writes == []
+    assert [w.reg for w in trace[t + 2].lreg_writes] == [2]
+    assert result.cycles == t + 4
+
+
+def test_example_a_values():
+    result, x = run_example_a()
+    l12 = np.full(32, 0x37800000, dtype=np.uint32)          # reset value of L12, 1/65536
+    l0 = np.full(32, 0x40000000, dtype=np.uint32)           # 2.0, set by the program
+    expected = fma_wh(l12, l0, x.view(np.uint32))
+    np.testing.assert_array_equal(result.state.lregs[2], expected)
+    np.testing.assert_array_equal(get_fp32_bits(result.state, 8), expected)
+    t = max(result.issued_from)
+    store = result.trace[t + 3]
+    rows = {w.row for w in store.dst_writes}
+    hi, lo = dfmt.dst32_rows(np.arange(8, 12))
+    assert rows == set(hi) | set(lo)                         # rows 8-11 of the Dst32b view
+    assert all(w.cols == 0x5555 for w in store.dst_writes)   # even columns
+
+
+# ---------------------------------------------------------------------------
+# Example B (§3.6): the fast-exp kernel
+# ---------------------------------------------------------------------------
+
+ADDRESSES = tuple(range(0, 16, 2))
+
+TWIN = """
+.fp32_dest 1
+TTI_SFPLOADI(0, 0xA, 0x0000);
+TTI_SFPLOADI(0, 0x8, 0xC2B1);
+TTI_SFPCONFIG(0, 14, 0);
+TTI_SFPLOADI(0, 0xA, 0xAA3B);
+TTI_SFPLOADI(0, 0x8, 0x43B8);
+TTI_SFPCONFIG(0, 12, 0);
+TTI_SFPLOADI(0, 0xA, 0xE9A3);
+TTI_SFPLOADI(0, 0x8, 0x46FD);
+TTI_SFPCONFIG(0, 13, 0);
+""" + "".join(f"""
+TTI_SFPLOAD(0, 0, 3, {a});
+TTI_SFPSWAP(0, 14, 0, 9);
+TTI_SFPMAD(12, 0, 13, 0, 0);
+TTI_SFPNOP;
+TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 6);
+TTI_SFPSHFT(15, 0, 0, 1);
+TTI_SFPSTORE(0, 0, 3, {a});
+""" for a in ADDRESSES)
+
+
+def exp_inputs() -> dict[int, np.ndarray]:
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-10.0, 10.0, 32 * len(ADDRESSES)).astype(np.float32)
+    x[:6] = [-100.0, -88.5, -88.4, 0.0, 1.0, 88.0]          # clamped, at and near the clamp
+    return {a: x[i * 32:(i + 1) * 32] for i, a in enumerate(ADDRESSES)}
+
+
+def run_exp(program: str | Path):
+    state = SfpuState()
+    inputs = exp_inputs()
+    for a, values in inputs.items():
+        put_fp32(state, a, values)
+    prog = assemble_file(str(program)) if isinstance(program, Path) else assemble(program)
+    return run_program(prog, state), inputs
+
+
+@pytest.fixture(scope="module")
+def exp_macro():
+    return run_exp(EXAMPLES / "exp_fast_macro.s")
+
+
+def macro_cycles(result, macro: int) -> list[int]:
+    return [c for c, item in sorted(result.issued_from.items())
+            if item.text.startswith(f"TTI_SFPLOADMACRO({macro * 4}") or
+            item.text.startswith(f"TTI_SFPLOADMACRO({macro * 4 + 1}") or
+            item.text.startswith(f"TTI_SFPLOADMACRO({macro * 4 + 2}") or
+            item.text.startswith(f"TTI_SFPLOADMACRO({macro * 4 + 3}")]
+
+
+def test_exp_phase1_sanitise_schedule(exp_macro):
+    result, _ = exp_macro
+    trace = result.trace
+    sanitise = macro_cycles(result, 1)
+    assert len(sanitise) == 8 and all(b - a == 2 for a, b in zip(sanitise, sanitise[1:]))
+    for t in sanitise:
+        swap = trace[t + 1].units["simple"]
+        assert occupant(trace[t + 1], "simple") == ("macro", "SFPSWAP", t)
+        assert (swap.vd, swap.vb, swap.vc) == (swap.vd, 14, swap.vd)    # compares the loaded register with L14
+        assert occupant(trace[t + 3], "store") == ("macro", "SFPSTORE", t)
+        # The documentation asks for SFPNOP in the MAD slot; the kernel has none.
+        assert [h.rule for h in trace[t + 1].hazards] == ["swap-mad-nop"]
+        assert trace[t + 1].hazards[0].allowed
+
+
+def test_exp_phase2_steady_state(exp_macro):
+    """In any cycle c: Load = macro c, MAD = macro c-1, Round = macro c-3,
+    Simple = macro c-4, Store = macro c-5 (spec §3.6)."""
+    result, _ = exp_macro
+    trace = result.trace
+    compute = macro_cycles(result, 0)
+    assert len(compute) == 8 and compute == list(range(compute[0], compute[0] + 8))
+    offsets = {"mad": 1, "round": 3, "simple": 4, "store": 5}
+    expected_mnemonic = {"mad": "SFPMAD", "round": "SFPSTOCHRND", "simple": "SFPSHFT", "store": "SFPSTORE"}
+    for t in compute:
+        assert occupant(trace[t], "load") == ("thread", "SFPLOADMACRO", None)
+        for unit, d in offsets.items():
+            assert occupant(trace[t + d], unit) == ("macro", expected_mnemonic[unit], t), (unit, t)
+        assert trace[t + 4].units["simple"].vd == 16 and trace[t + 5].units["store"].vd == 16
+        assert trace[t + 3].units["round"].vd == trace[t].units["load"].vd
+    # Throughput: cycles in which all five sub-units start work, one row group completing in each.
+    full = [r.cycle for r in trace
+            if all(u in r.units and r.units[u].mnemonic != "SFPNOP" for u in ("load", "simple", "mad", "round", "store"))]
+    assert full == [compute[0] + 5, compute[0] + 6, compute[0] + 7]
+    stores = [r.cycle for r in trace if "store" in r.units and r.units["store"].macro_cycle in compute]
+    assert stores == list(range(compute[0] + 5, compute[0] + 13))    # one row group per cycle
+    assert result.cycles == compute[-1] + 6
+
+
+def test_exp_no_unexpected_hazards(exp_macro):
+    result, _ = exp_macro
+    assert {h.rule for h in result.hazards} == {"swap-mad-nop"}
+    assert all(h.allowed for h in result.hazards)
+
+
+def test_exp_macro_matches_twin_bit_for_bit(exp_macro):
+    macro, _ = exp_macro
+    twin, _ = run_exp(TWIN)
+    assert not twin.hazards
+    for a in ADDRESSES:
+        np.testing.assert_array_equal(get_fp32_bits(macro.state, a), get_fp32_bits(twin.state, a))
+    # The macro kernel issues 8 + 8 + 8 + 1 kernel instructions; the twin 7 per row group.
+    assert twin.instructions - 9 == 7 * len(ADDRESSES)
+
+
+def test_exp_accuracy_and_clamp(exp_macro):
+    result, inputs = exp_macro
+    for a, x in inputs.items():
+        y = get_fp32_bits(result.state, a).view(np.float32).astype(np.float64)
+        ref = np.exp(np.maximum(x.astype(np.float64), -88.5))
+        finite = ref > 1e-30
+        # Schraudolph's approximation: a few percent.
+        assert np.all(np.abs(y[finite] - ref[finite]) <= 0.05 * ref[finite])
+    y0 = get_fp32_bits(result.state, 0).view(np.float32)
+    assert y0[0] == y0[1]              # -100 is clamped to -88.5 before exp
