@@ -114,9 +114,9 @@ def random_state(rng: np.random.Generator, tame: bool = False) -> SfpuState:
     if tame:
         config |= U32(1 << LaneConfigBit.DISABLE_BACKDOOR_LOAD)
     else:
-        config |= bools(rng, "some").astype(U32) << U32(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
-        for bit in (LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU, LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST):
-            config |= bools(rng, rng.choice(["none", "some"])).astype(U32) << U32(bit)
+        for bit in (LaneConfigBit.DISABLE_BACKDOOR_LOAD, LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU,
+                    LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST):
+            config |= bools(rng, rng.choice(["none", "all", "some"])).astype(U32) << U32(bit)
         if rng.random() < 0.3:
             config |= rng.integers(0, 16, LANES).astype(U32) << U32(LaneConfigBit.ROW_MASK_LO)
     st.lane_config = config

@@ -5,6 +5,8 @@ Final machine states are worked by hand from the spec (§1.1 constants,
 §4.9 SFPSTORE UINT16, §1.5 addressing, §2.2 SWAP interlock timing).
 """
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -15,6 +17,8 @@ import pytest
 
 from model.asm import assemble
 from tb.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 ROOT = Path(__file__).resolve().parents[2]
 MASK32 = 0xFFFFFFFF
@@ -325,3 +329,77 @@ def test_console_script_help():
     assert proc.returncode == 0, proc.stderr
     for word in ("asm", "disasm", "run", "demo"):
         assert word in proc.stdout
+
+
+# ---------------------------------------------------------------------------
+# run --trace, timeline
+# ---------------------------------------------------------------------------
+
+EXAMPLE_A = str(EXAMPLES / "macro_example_a.s")
+EXP_MACRO = str(EXAMPLES / "exp_fast_macro.s")
+MAD_THEN_READ = "sfpmad vd=1 va=10 vb=10 vc=10\nsfpmov vd=2 vc=1\n"
+
+
+def test_run_json_trace(tmp_path, capsys):
+    code, out, err = run_cli(["run", EXAMPLE_A, "--json", "-", "--trace"], capsys)
+    assert code == 0, err
+    record = json.loads(out)
+    trace = record["trace"]
+    assert [c["cycle"] for c in trace] == list(range(record["cycles"]))
+    macro = [c["cycle"] for c in trace if c["issued"] is not None and (c["issued"] >> 24) == 0x93]
+    assert len(macro) == 1
+    t = macro[0]
+    assert trace[t + 1]["units"]["mad"]["origin"] == "macro"
+    assert trace[t + 1]["units"]["mad"]["macro_cycle"] == t
+    assert trace[t + 3]["units"]["store"]["mnemonic"] == "SFPSTORE"
+    assert [w["reg"] for w in trace[t + 2]["lreg_writes"]] == [2]
+
+
+def test_run_reports_cycles(capsys):
+    code, out, err = run_cli(["run", EXAMPLE_A], capsys)
+    assert code == 0, err
+    assert "7 instructions, 10 cycles" in out
+
+
+def test_timeline_table_shows_pipeline(capsys):
+    code, out, err = run_cli(["timeline", EXP_MACRO, "--cycles", "43:45"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:7] == ["cycle", "thread", "load", "simple", "mad", "round", "store"]
+    rows = [l for l in lines if l.strip()[:2] in ("43", "44", "45")]
+    assert len(rows) == 3
+    for row in rows:
+        for part in ("@", "shft vd=16", "mad vd=", "stochrnd", "store vd=16"):
+            assert part in row, (part, row)
+    assert "all five sub-units busy in 3 cycles (43-45)" in out
+    assert "allowed by the program: swap-mad-nop x8" in out
+
+
+def test_timeline_csv_and_json(tmp_path, capsys):
+    code, out, err = run_cli(["timeline", EXAMPLE_A, "--csv"], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[7]["mad"].startswith("@6 mad vd=2")
+    assert rows[9]["store"].startswith("@6 store vd=2")
+    out_json = tmp_path / "t.json"
+    code, out, err = run_cli(["timeline", EXAMPLE_A, "--json", out_json], capsys)
+    assert code == 0, err
+    records = json.loads(out_json.read_text())
+    assert len(records) == 10 and records[9]["units"]["store"]["origin"] == "macro"
+
+
+def test_hazard_stops_strict_run_with_cycle_and_rule(tmp_path, capsys):
+    src = write(tmp_path / "h.s", MAD_THEN_READ)
+    code, out, err = run_cli(["run", src], capsys)
+    assert code == 3
+    assert f"{src}:2:1" in err and "cycle 1" in err and "read-in-flight" in err
+
+
+def test_hazard_lenient_and_allow(tmp_path, capsys):
+    src = write(tmp_path / "h.s", MAD_THEN_READ)
+    code, out, err = run_cli(["timeline", src, "--lenient"], capsys)
+    assert code == 0 and "read-in-flight" in out
+    code, out, err = run_cli(["run", src, "--allow", "read-in-flight"], capsys)
+    assert code == 0 and "allowed" in err
+    code, out, err = run_cli(["run", src, "--allow", "no-such-rule"], capsys)
+    assert code == 2 and "unknown hazard rule" in err
