@@ -254,7 +254,7 @@ class CycleModel:
             lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
         self._record.lreg_writes = [
-            LRegWriteRecord(reg, lane_mask(mask), tuple(int(v) if on else 0 for v, on in zip(lr[reg], mask)))
+            LRegWriteRecord(reg, lane_mask(mask), tuple(np.where(mask, lr[reg], 0).tolist()))
             for reg, mask in sorted(lanes_by_reg.items())]
 
     def _count_down(self, accepted: bool) -> None:

@@ -54,9 +54,11 @@ def _resolved_mod0(mod0: int, state: SfpuState) -> int:
 
 
 def _load(vd: int, mod0: int, state: SfpuState) -> Reads:
-    # Only LO16_ONLY and HI16_ONLY keep half of the old VD.
+    # Only LO16_ONLY and HI16_ONLY keep half of the old VD, and only where
+    # BLOCK_SFPU_RD_FROM_DEST lets the load write.
     merges = _resolved_mod0(mod0, state) in (dfmt.Mod0Fmt.LO16_ONLY, dfmt.Mod0Fmt.HI16_ONLY)
-    return _if(vd < 8 and merges, vd)
+    blocked = state.lane_config_bit(LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST).all()
+    return _if(vd < 8 and merges and not blocked, vd)
 
 
 def sfpload(x: Operands, state: SfpuState) -> Reads:
@@ -74,8 +76,11 @@ def sfploadi(x: Operands, state: SfpuState) -> Reads:
 
 
 def sfpstore(x: Operands, state: SfpuState) -> Reads:
-    # MOD0_FMT_ZERO stores 0 whatever VD holds.
-    return _if(_resolved_mod0(x["mod0"], state) != dfmt.Mod0Fmt.ZERO, x.vd)
+    # MOD0_FMT_ZERO stores 0 whatever VD holds; BLOCK_DEST_WR_FROM_SFPU in
+    # every lane stores nothing.
+    zero = _resolved_mod0(x["mod0"], state) == dfmt.Mod0Fmt.ZERO
+    blocked = state.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU).all()
+    return _if(not zero and not blocked, x.vd)
 
 
 # ---------------------------------------------------------------------------
@@ -298,7 +303,19 @@ READS: dict[str, Callable[[Operands, SfpuState], Reads]] = {
 }
 
 
+def _backdoor_only(x: Operands, state: SfpuState) -> bool:
+    """A thread instruction with VD 12-15 runs only in lanes with
+    DISABLE_BACKDOOR_LOAD set (`Machine.guard`); with the bit clear everywhere
+    it only writes its own word into a macro template. SFPCONFIG's VD names a
+    target instead, and VD 12-15 of the others selects nothing they could
+    write outside the guard."""
+    return (not x.macro and 12 <= x.vd <= 15 and x.ins.mnemonic != "SFPCONFIG"
+            and not state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD).any())
+
+
 def lreg_reads(x: Operands, state: SfpuState) -> frozenset[int]:
     """The LRegs whose values `x` can depend on when it executes on `state`
     (the state at the start of its cycle)."""
+    if _backdoor_only(x, state):
+        return frozenset()
     return frozenset(READS[x.ins.mnemonic](x, state))

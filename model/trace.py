@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import isa
 from .hazards import Hazard
 from .semantics import Operands
@@ -34,9 +36,12 @@ from .semantics import Operands
 UNIT_ORDER = ("load", "simple", "mad", "round", "store")
 
 
+_LANE_BITS = 1 << np.arange(32, dtype=np.uint64)
+
+
 def lane_mask(mask) -> int:
     """bool[32] -> int with bit i set for lane i."""
-    return sum(1 << i for i, on in enumerate(mask) if on)
+    return int(_LANE_BITS[np.asarray(mask, dtype=bool)].sum())
 
 
 @dataclass(frozen=True)
