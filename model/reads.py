@@ -9,13 +9,15 @@ immediate-form SFPIADD, the sources of an instruction whose VD is not
 writable, ...) is left out. Constants (L8-L15) and L16 are reported like any
 other register; the caller decides what can be in flight.
 
-A few sets are lane-conservative: they may name a register whose value only
-matters in lanes that turn out not to be written (disabled lanes, lanes whose
-indirect destination is a constant). The comments say where.
+Sets are lane-conservative where that is much simpler: a register may be
+named whose value matters only in lanes the instruction does not write (lanes
+disabled by predication or ROW_MASK, in general; see also the comments on
+INDIRECT_VA/VD, SFPSWAP's ENABLE_DEST_INDEX and SFPSETCC).
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Callable
 
 import numpy as np
@@ -27,8 +29,8 @@ from .semantics import (CONFIG_IMM16_IS_VALUE, INDIRECT_VA, INDIRECT_VD, MOV_FRO
                         SHFT2_SHFT_LREG, Operands)
 from .state import LaneConfigBit, SfpuState
 
-Reads = set[int]
-NONE: Reads = set()
+Reads = Set[int]
+NONE: Reads = frozenset()
 _FP32_1_0, _FP32_2_0 = 0x3F800000, 0x40000000
 
 
@@ -163,9 +165,9 @@ def sfpxor(x: Operands, state: SfpuState) -> Reads:
 
 def sfpiadd(x: Operands, state: SfpuState) -> Reads:
     # VC - VB with VB == VC is 0 whatever the register holds (the flags follow the result).
-    if x["mod1"] & 3 == 2 and x.vb == x.vc:
+    if (x["mod1"] & 3) == 2 and x.vb == x.vc:
         return NONE
-    return _to_vd(_imm_or_vb)(x, state)
+    return _imm_or_vb(x) if _written(x.vd) else NONE
 
 
 def sfpmov(x: Operands, state: SfpuState) -> Reads:
@@ -176,7 +178,8 @@ def sfpmov(x: Operands, state: SfpuState) -> Reads:
 def sfpsetcc(x: Operands, state: SfpuState) -> Reads:
     # Writes flags whatever VD is. Mod1 bit 3 (clear) and bit 0 (from Imm1)
     # ignore VC, and so does every lane with predication off (its flag
-    # becomes 0): VC matters only if some lane has UseLaneFlagsForLaneEnable.
+    # becomes 0): VC matters only if some lane has UseLaneFlagsForLaneEnable
+    # (lane-conservative when only some do).
     return _if(not x["mod1"] & 9 and bool(state.use_flags.any()), x.vc)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -220,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     except UndefinedBehaviour as e:
         print(f"sfpu: stopped: {e}", file=sys.stderr)
         return 3
+    except BrokenPipeError:          # output piped into a command that stopped reading
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":
