@@ -15,34 +15,13 @@ import numpy as np
 import pytest
 
 from model import dst_format as dfmt
-from model.asm import assemble, assemble_file
+from model.asm import assemble_file
 from model.fma import fma_wh
 from model.run import run_program
 from model.state import SfpuState
+from tb.dst_io import get_fp32_bits, put_fp32
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-LANE = np.arange(32)
-
-
-def fp32_positions(address: int) -> tuple[np.ndarray, np.ndarray]:
-    """Dst32b row and column of each lane for an SFPLOAD/SFPSTORE address."""
-    return (address & ~3) + LANE // 8, (LANE & 7) * 2 + ((address >> 1) & 1)
-
-
-def put_fp32(state: SfpuState, address: int, values: np.ndarray) -> None:
-    rows, cols = fp32_positions(address)
-    hi, lo = dfmt.split_dst32(dfmt.shuffle_fp32(values.astype(np.float32).view(np.uint32)))
-    a, b = dfmt.dst32_rows(rows)
-    state.dst[a, cols] = hi
-    state.dst[b, cols] = lo
-
-
-def get_fp32_bits(state: SfpuState, address: int) -> np.ndarray:
-    rows, cols = fp32_positions(address)
-    a, b = dfmt.dst32_rows(rows)
-    return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(np.uint32)
-
-
 def occupant(record, unit: str):
     a = record.units.get(unit)
     return None if a is None else (a.origin, a.mnemonic, a.macro_cycle)
@@ -102,26 +81,7 @@ def test_example_a_values():
 
 ADDRESSES = tuple(range(0, 16, 2))
 
-TWIN = """
-.fp32_dest 1
-TTI_SFPLOADI(0, 0xA, 0x0000);
-TTI_SFPLOADI(0, 0x8, 0xC2B1);
-TTI_SFPCONFIG(0, 14, 0);
-TTI_SFPLOADI(0, 0xA, 0xAA3B);
-TTI_SFPLOADI(0, 0x8, 0x43B8);
-TTI_SFPCONFIG(0, 12, 0);
-TTI_SFPLOADI(0, 0xA, 0xE9A3);
-TTI_SFPLOADI(0, 0x8, 0x46FD);
-TTI_SFPCONFIG(0, 13, 0);
-""" + "".join(f"""
-TTI_SFPLOAD(0, 0, 3, {a});
-TTI_SFPSWAP(0, 14, 0, 9);
-TTI_SFPMAD(12, 0, 13, 0, 0);
-TTI_SFPNOP;
-TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 6);
-TTI_SFPSHFT(15, 0, 0, 1);
-TTI_SFPSTORE(0, 0, 3, {a});
-""" for a in ADDRESSES)
+TWIN = EXAMPLES / "exp_fast_macro_twin.s"
 
 
 def exp_inputs() -> dict[int, np.ndarray]:
@@ -131,13 +91,12 @@ def exp_inputs() -> dict[int, np.ndarray]:
     return {a: x[i * 32:(i + 1) * 32] for i, a in enumerate(ADDRESSES)}
 
 
-def run_exp(program: str | Path):
+def run_exp(program: Path):
     state = SfpuState()
     inputs = exp_inputs()
     for a, values in inputs.items():
         put_fp32(state, a, values)
-    prog = assemble_file(str(program)) if isinstance(program, Path) else assemble(program)
-    return run_program(prog, state), inputs
+    return run_program(assemble_file(str(program)), state), inputs
 
 
 @pytest.fixture(scope="module")

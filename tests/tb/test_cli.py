@@ -319,6 +319,8 @@ def test_demo(capsys):
     code, out, err = run_cli(["demo"], capsys)
     assert code == 0, err
     assert "max relative error" in out
+    assert "1 row group of 32 lanes per cycle" in out
+    assert "macro kernel and twin leave Dst bit-identical" in out
 
 
 def test_console_script_help():
@@ -327,7 +329,7 @@ def test_console_script_help():
         script = ROOT / ".venv" / "bin" / "sfpu"
     proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    for word in ("asm", "disasm", "run", "demo"):
+    for word in ("asm", "disasm", "run", "timeline", "demo"):
         assert word in proc.stdout
 
 
