@@ -97,11 +97,14 @@ class CycleModel:
     context: str = ""                 # where the presented word comes from, for error messages
 
     def __post_init__(self):
-        self.machine = Machine(self.state, strict=self.strict)
+        # The machine only reports undefined behaviour; whether it stops the run
+        # is decided here, like every other hazard (so `.allow undefined` works).
+        self.machine = Machine(self.state, strict=False)
         self._landing: list[Landing] = []
         self._previous: list[Execution] = []        # what started in the previous cycle
         self._interlock = False                     # the thread's SFPSWAP was accepted last cycle
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
+        self._last_record: CycleRecord | None = None
         for rule in self.allow:
             if rule not in RULES:
                 raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
@@ -146,8 +149,9 @@ class CycleModel:
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
         config = _MacroConfig(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
+        before = _Observed(start)
         direct = self._execute(executions, thread, word)
-        self._commit(executions, direct)
+        self._commit(executions, direct, before)
         self._check_after(executions)
         self._count_down(accepted)
         if config is not None:
@@ -156,6 +160,7 @@ class CycleModel:
         self._previous = executions
         self._interlock = thread is not None and thread.x.ins.op.interlock
         self.cycle += 1
+        self._last_record = rec
         return rec
 
     def drain(self) -> list[CycleRecord]:
@@ -164,7 +169,8 @@ class CycleModel:
         while self.busy:
             waiting = all(p.counter > 0 for p in self.pending) and self._instruction_kind_pending()
             if waiting and not self._landing:
-                self._record = records[-1] if records else CycleRecord(self.cycle)
+                # Reported in the last cycle that ran.
+                self._record = self._last_record or CycleRecord(self.cycle)
                 names = ", ".join(f"{p.x.ins.mnemonic} on {p.unit.value}" for p in self.pending)
                 self._hazard("macro-left-pending", None, f"{names} still wait for SFPU instructions")
                 self.pending.clear()
@@ -178,10 +184,11 @@ class CycleModel:
         due: dict[Unit, Pending] = {}
         for p in [p for p in self.pending if p.counter == 0]:
             self.pending.remove(p)
-            if p.unit in due:
-                self._hazard("macro-conflict", p.unit, f"{due[p.unit].x.ins.mnemonic} (macro of cycle "
-                             f"{due[p.unit].macro_cycle}) and {p.x.ins.mnemonic} (macro of cycle {p.macro_cycle})"
-                             " are both due; the later one runs", p.source)
+            # The forget rule keeps this from happening: all counters count
+            # together, so two instructions due together had equal counts when
+            # the later was scheduled, and the earlier was forgotten (a Delay of
+            # 7 forgets nothing, but every pending count is below 7 by then).
+            assert p.unit not in due, "two macro instructions due on one sub-unit"
             due[p.unit] = p
         return due
 
@@ -206,12 +213,9 @@ class CycleModel:
         m.state = start
         return direct
 
-    def _commit(self, executions: list[Execution], direct: bool) -> None:
+    def _commit(self, executions: list[Execution], direct: bool, before: "_Observed") -> None:
         """Land this cycle's writes on the state, and queue the two-cycle results."""
         st = self.state
-        before_flags = (st.lane_flags, st.use_flags)
-        before_stack = st.flag_stack
-        backdoor_before = st.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
         # Results of last cycle's two-cycle instructions land first and this
         # cycle's writes follow, so on a conflict (a hazard) the younger wins.
@@ -230,12 +234,12 @@ class CycleModel:
 
         rec = self._record
         rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
-        if not (np.array_equal(st.lane_flags, before_flags[0]) and np.array_equal(st.use_flags, before_flags[1])):
-            rec.flags = FlagsRecord(lane_mask(st.lane_flags), lane_mask(st.use_flags))
-        if not _same_stack(st.flag_stack, before_stack):
-            rec.stack = tuple(FlagsRecord(lane_mask(e.lane_flags), lane_mask(e.use_flags)) for e in st.flag_stack)
-        self._backdoor_changed = not np.array_equal(
-            backdoor_before, st.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
+        after = _Observed(st)
+        if after.flags != before.flags:
+            rec.flags = FlagsRecord(*after.flags)
+        if after.stack != before.stack:
+            rec.stack = tuple(FlagsRecord(*entry) for entry in after.stack)
+        self._backdoor_changed = after.backdoor != before.backdoor
 
     def _land_lreg_writes(self, writes: list[tuple[Execution, LRegWrite]], apply: bool) -> None:
         """Apply LReg writes in order, flag two instructions writing one lane,
@@ -248,7 +252,7 @@ class CycleModel:
                 lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
             if w.reg in writer:
                 lanes, other = writer[w.reg]
-                if other is not e and (lanes & w.mask).any():
+                if other is not e and (lanes & w.mask).any() and not _shft2_l0_overwrite(other, w.reg):
                     self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
             lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
@@ -399,11 +403,22 @@ class CycleModel:
     def _hazard(self, rule: str, unit, message: str, source: str | None = None) -> None:
         unit_name = unit.value if isinstance(unit, Unit) else unit
         allowed = rule in self.allow
-        hazard = Hazard(rule, self.cycle, unit_name, message, allowed, self.context if source is None else source)
+        hazard = Hazard(rule, self._record.cycle, unit_name, message, allowed,
+                        self.context if source is None else source)
         self._record.hazards.append(hazard)
         self.hazards.append(hazard)
         if self.strict and not allowed:
             raise HazardError(hazard)
+
+
+class _Observed:
+    """The parts of the state whose changes a cycle's record reports, as plain
+    integers (the state may be written in place, so nothing is kept by reference)."""
+
+    def __init__(self, state: SfpuState):
+        self.flags = (lane_mask(state.lane_flags), lane_mask(state.use_flags))
+        self.stack = tuple((lane_mask(e.lane_flags), lane_mask(e.use_flags)) for e in state.flag_stack)
+        self.backdoor = lane_mask(state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
 
 
 class _MacroConfig:
@@ -448,6 +463,12 @@ def _store_operands(template: Instruction, byte: int, vd: int, mod0: int, imm10:
     return Operands(decode(word), store_vd, macro=True, store_addr=address)
 
 
+def _shft2_l0_overwrite(earlier: Execution, reg: int) -> bool:
+    """SFPSHFT2 mode 2 forbids the next cycle to write L1-L3 but not L0: a
+    write of L0 then simply replaces the shift's L0 result."""
+    return reg == 0 and earlier.mnemonic == "SFPSHFT2" and earlier.x.ins["mod1"] == 2
+
+
 def _merge_dst_writes(effects_list) -> list[DstWriteRecord]:
     rows: dict[int, tuple[int, list[int]]] = {}
     for eff in effects_list:
@@ -458,11 +479,6 @@ def _merge_dst_writes(effects_list) -> list[DstWriteRecord]:
                     values[c] = int(w.values[c])
             rows[w.row] = (cols | w.col_mask, values)
     return [DstWriteRecord(row, cols, tuple(values)) for row, (cols, values) in sorted(rows.items())]
-
-
-def _same_stack(a, b) -> bool:
-    return len(a) == len(b) and all(np.array_equal(x.lane_flags, y.lane_flags) and
-                                    np.array_equal(x.use_flags, y.use_flags) for x, y in zip(a, b))
 
 
 def _lanes(mask: np.ndarray) -> str:

@@ -28,8 +28,6 @@ RULES: dict[str, str] = {
         "the cycle after SFPSWAP runs something other than SFPNOP on the Simple or Round sub-unit",
     "discarded":
         "a macro-scheduled instruction reached the sub-unit of the thread's instruction, which was discarded",
-    "macro-conflict":
-        "two macro-scheduled instructions reach the same sub-unit in the same cycle (Delay 7 forgets nothing)",
     "macro-select-reserved":
         "a sequence byte selects 1, which is undefined",
     "macro-template-invalid":
