@@ -1,0 +1,1 @@
+"""The Wormhole B0 SFPU in Amaranth HDL. Imports only `model.isa` from the model."""

@@ -1,0 +1,85 @@
+"""Instruction decode, generated from the ISA table.
+
+`Decoder` turns a 32-bit word into the `Decoded` record every sub-unit
+consumes: the opcode, the sub-unit the thread's instruction runs on, the
+register operands as thread issue resolves them (`VB = VD` and `VC = VD`
+where the functional models say so, SFPSHFT2's VB from Imm12), and the timing
+class (two-cycle result, two-cycle occupancy, interlock). SFPLOADMACRO's
+overrides of VD/VB/VC are applied by the scheduler, not here.
+"""
+
+from amaranth import Module
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from model import isa
+
+from .isa import Opcode, Unit, opcode, unit
+
+Decoded = data.StructLayout({
+    "opcode": Opcode,
+    "known": 1,            # an SFPU opcode of the table
+    "unit": Unit,
+    "vd": 5,               # 0-15 from the word; 16 (L16) only through a macro
+    "vb": 4,
+    "vc": 4,
+    "latency2": 1,         # the LReg result is written at the end of T+1
+    "two_cycles": 1,       # holds its sub-unit at T+1 as well
+    "interlock": 1,        # the thread may issue only SFPNOP at T+1
+    "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
+})
+
+
+def _field(word, op: isa.Opcode, name: str):
+    f = op.field_map[name]
+    return word[f.lo:f.lo + f.width]
+
+
+class Decoder(wiring.Component):
+    word: In(32)
+    decoded: Out(Decoded)
+
+    def elaborate(self, platform):
+        m = Module()
+        word, d = self.word, self.decoded
+        m.d.comb += d.opcode.eq(word[24:32])
+        with m.Switch(word[24:32]):
+            for op in isa.OPCODES.values():
+                with m.Case(opcode(op.mnemonic)):
+                    m.d.comb += [d.known.eq(1), d.unit.eq(unit(op.unit)), d.interlock.eq(op.interlock)]
+                    if op.must_be_zero:
+                        m.d.comb += d.reserved_bits.eq((word & op.must_be_zero) != 0)
+                    self._operands(m, op)
+                    self._timing(m, op)
+        return m
+
+    def _operands(self, m: Module, op: isa.Opcode) -> None:
+        word, d = self.word, self.decoded
+        if op.mnemonic == "SFPLOADMACRO":
+            vd = word[20:22] | (word[0] << 2)          # VD = (VDHi << 2) | VDLo
+        elif op.has("vd"):
+            vd = _field(word, op, "vd")
+        else:
+            vd = None
+        if vd is not None:
+            m.d.comb += d.vd.eq(vd)
+        if op.has("vb"):
+            m.d.comb += d.vb.eq(_field(word, op, "vb"))
+        elif op.mnemonic == "SFPSHFT2":
+            m.d.comb += d.vb.eq(_field(word, op, "imm12")[0:4])   # VB shares bits [15:12] with Imm12
+        elif op.mnemonic in isa.IMPLICIT_VB_IS_VD:
+            m.d.comb += d.vb.eq(vd)
+        if op.has("vc"):
+            m.d.comb += d.vc.eq(_field(word, op, "vc"))
+        elif op.mnemonic in isa.IMPLICIT_VC_IS_VD:
+            m.d.comb += d.vc.eq(vd)
+
+    def _timing(self, m: Module, op: isa.Opcode) -> None:
+        d = self.decoded
+        m.d.comb += [d.latency2.eq(op.latency > 1), d.two_cycles.eq(op.two_cycles)]
+        if op.two_cycle_mod1:
+            mod1 = _field(self.word, op, "mod1")
+            slow = 0
+            for value in sorted(op.two_cycle_mod1):
+                slow = slow | (mod1 == value)
+            m.d.comb += [d.latency2.eq(slow), d.two_cycles.eq(slow)]
