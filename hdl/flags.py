@@ -1,0 +1,133 @@
+"""Lane predication: LaneFlags, UseLaneFlagsForLaneEnable, LaneEnabled and
+the 8-entry flag stack, with Wormhole's documented flaws.
+
+Only the Simple sub-unit changes flags, so one operation arrives per cycle
+(`op`), already past the backdoor guard (`guard`: the lanes where
+`VD < 12 || DISABLE_BACKDOOR_LOAD` holds). The stack has one depth for all
+lanes: a push or pop happens when any lane passes the guard, as in the golden
+model, and each entry holds every lane's two bits.
+"""
+
+from amaranth import Const, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
+from amaranth.lib.wiring import In, Out
+
+LANES = 32
+DEPTH = 8
+ALL = Const((1 << LANES) - 1, LANES)
+
+
+class FlagOp(enum.Enum, shape=3):
+    NONE = 0
+    SETCC = 1      # LaneFlags = UseLaneFlags & cond, in enabled lanes
+    REFINE = 2     # SFPIADD/SFPLZ/SFPEXEXP with VD < 8: LaneFlags = cond (if valid), then maybe inverted
+    ENCC = 3
+    PUSHC = 4
+    POPC = 5
+    COMPC = 6
+
+
+StackEntry = data.StructLayout({"lane_flags": LANES, "use_flags": LANES})
+
+
+def _boolean_op(mod1, a, b):
+    """SFPPOPC's Mod1 1-12 combinations of the flags (a) with the stack top (b)."""
+    table = {1: b, 2: ~b, 3: a & b, 4: a | b, 5: a & ~b, 6: a | ~b, 7: ~a & b, 8: ~a | b,
+             9: ~a & ~b, 10: ~a | ~b, 11: a ^ b, 12: ~(a ^ b)}
+    result = a
+    for code, value in table.items():
+        result = Mux(mod1 == code, value, result)
+    return result
+
+
+class FlagUnit(wiring.Component):
+    op: In(FlagOp)
+    mod1: In(4)
+    imm2: In(2)                 # SFPENCC: bit 0 = E (enable), bit 1 = R (flags)
+    cond: In(LANES)             # SETCC test / REFINE condition, per lane
+    cond_valid: In(1)           # REFINE: the mode sets the flags from cond
+    invert: In(1)               # REFINE: the mode inverts the flags afterwards
+    guard: In(LANES)
+    row_masked: In(LANES)       # LaneConfig[lane & 7].ROW_MASK bit of the lane's row
+
+    lane_flags: Out(LANES)
+    use_flags: Out(LANES)
+    enabled: Out(LANES)         # LaneEnabled
+    depth: Out(4)
+    stack: Out(data.ArrayLayout(StackEntry, DEPTH))   # entry 0 is the bottom
+    undefined: Out(1)           # push onto a full stack, or pop from an empty one
+
+    def elaborate(self, platform):
+        m = Module()
+        flags = Signal(LANES, name="lane_flags_q")
+        use = Signal(LANES, name="use_flags_q")
+        depth = Signal(range(DEPTH + 1), name="depth_q")
+        stack = Signal(data.ArrayLayout(StackEntry, DEPTH), name="stack_q")
+        m.d.comb += [self.lane_flags.eq(flags), self.use_flags.eq(use), self.depth.eq(depth),
+                     self.stack.eq(stack),
+                     self.enabled.eq(~self.row_masked & (~use | flags))]
+
+        empty, full = depth == 0, depth == DEPTH
+        top = Signal(StackEntry)
+        with m.Switch(depth):
+            for d in range(1, DEPTH + 1):
+                with m.Case(d):
+                    m.d.comb += top.eq(stack[d - 1])
+        any_lane = self.guard.any()
+        lanes = self.guard
+
+        def update(new_flags, new_use, where):
+            m.d.sync += [flags.eq((new_flags & where) | (flags & ~where)),
+                         use.eq((new_use & where) | (use & ~where))]
+
+        with m.Switch(self.op):
+            with m.Case(FlagOp.SETCC):
+                update(use & self.cond, use, lanes & self.enabled)
+            with m.Case(FlagOp.REFINE):
+                after_cond = Mux(self.cond_valid, self.cond, flags)
+                update(Mux(self.invert, ~after_cond, after_cond), use, self.enabled)
+            with m.Case(FlagOp.ENCC):
+                e, r = self.imm2[0], self.imm2[1]
+                new_use = Mux(self.mod1[1], e.replicate(LANES), Mux(self.mod1[0], ~use, use))
+                new_flags = Mux(self.mod1[3], r.replicate(LANES), ALL)
+                update(new_flags, new_use, lanes)
+            with m.Case(FlagOp.PUSHC):
+                with m.If(any_lane):
+                    with m.If(full):
+                        m.d.comb += self.undefined.eq(1)       # the push is dropped
+                    with m.Else():
+                        with m.Switch(depth):
+                            for d in range(DEPTH):
+                                with m.Case(d):
+                                    m.d.sync += [stack[d].lane_flags.eq(flags), stack[d].use_flags.eq(use)]
+                        m.d.sync += depth.eq(depth + 1)
+            with m.Case(FlagOp.POPC):
+                with m.If(any_lane):
+                    self._popc(m, flags, use, depth, stack, top, empty, full, lanes, update)
+            with m.Case(FlagOp.COMPC):
+                top_flags = Mux(empty, ALL, top.lane_flags)
+                top_use = Mux(empty, ALL, top.use_flags)
+                update(top_use & use & top_flags & ~flags, use, lanes)
+        return m
+
+    def _popc(self, m, flags, use, depth, stack, top, empty, full, lanes, update):
+        top_flags = Mux(empty, 0, top.lane_flags)
+        top_use = Mux(empty, 0, top.use_flags)
+        with m.If(self.mod1 == 0):
+            with m.If(empty):
+                m.d.comb += self.undefined.eq(1)               # nothing happens
+            with m.Else():
+                m.d.sync += depth.eq(depth - 1)
+                update(top_flags, top_use, lanes)
+        with m.Else():
+            with m.If(full):
+                # Wormhole flaw: a non-popping SFPPOPC on a full stack copies the top over the bottom.
+                m.d.sync += stack[0].eq(top)
+            with m.If(self.mod1 <= 12):
+                update(_boolean_op(self.mod1, flags, top_flags), top_use, lanes)
+            with m.Elif(self.mod1 == 13):
+                update(~flags, use, lanes)
+            with m.Elif(self.mod1 == 14):
+                update(ALL, ALL, lanes)
+            with m.Else():
+                update(0, ALL, lanes)
