@@ -8,7 +8,7 @@ from amaranth.back import verilog
 
 from hdl.decoder import Decoder
 from hdl.isa import Opcode, Unit, mnemonic, opcode
-from hdl_sim import evaluate
+from tests.hdl.hdl_sim import evaluate
 from model import isa
 from model.machine import regular_operands
 

@@ -12,7 +12,7 @@ import pytest
 from model import isa
 from model.asm import AsmError, Directive, Instr, Loc, assemble, assemble_line, disassemble
 
-from test_isa import SPEC, readable_from_raw, random_raw, spec_used_mask, word_from_raw
+from tests.model.test_isa import SPEC, readable_from_raw, random_raw, spec_used_mask, word_from_raw
 
 LOC = Loc("t.s", 1, 1)
 
