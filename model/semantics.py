@@ -329,7 +329,7 @@ def _refine_flags(m: "Machine", x: Operands, cond: np.ndarray | None, invert: bo
 @semantics("SFPLZ")
 def sfplz(m: "Machine", x: Operands) -> None:
     mod1 = x["mod1"]
-    c = m.state.lregs[x.vc]
+    c = m.state.lregs[x.vc].copy()       # the flag test below must see VC from before the write
     if mod1 & 4:
         c = c & ~SIGN
     if not _writes_vd(x.vd):

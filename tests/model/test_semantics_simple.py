@@ -18,7 +18,7 @@ from model.asm import assemble
 from model.isa import decode, encode
 from model.machine import Machine, UndefinedBehaviour
 from model.semantics import Operands
-from model.state import FlagStackEntry
+from model.state import FlagStackEntry, SfpuState
 
 LANES = 32
 LANE = np.arange(LANES)
@@ -1780,3 +1780,14 @@ def test_shft2_shft_imm_encoding_overlap():
     word = encode("SFPSHFT2", vd=2, imm12=-3, mod1=6)
     assert word == 0x94FFD026
     assert decode(word)["imm12"] == -3
+
+
+def test_sfplz_flag_tests_the_input_when_vd_is_vc():
+    """The SFPLZ page sets LaneFlags from `c`, read before LReg[VD] is
+    written, so VD == VC must not matter. The inputs whose count differs in
+    zero-ness from the input: 0 (count 32) and bit 31 set (count 0)."""
+    inputs = np.array([0x00000000, 0x80000000, 0xFFFFFFFF, 0x00010000] * 8, dtype=np.uint32)
+    state = SfpuState()
+    state.lregs[4] = inputs
+    Machine(state).execute(encode("SFPLZ", vd=4, vc=4, mod1=2))       # CC_NE0
+    assert list(state.lane_flags) == list(inputs != 0)
