@@ -1,0 +1,174 @@
+"""The SFPLOADMACRO scheduler: per sub-unit delay slots.
+
+Each sub-unit (Simple, MAD, Round, Store) has eight slots; slot k holds the
+instruction that runs after k more counts, so slot 0 is what runs this cycle.
+At the end of a cycle that counts, every slot moves down by one; a cycle
+counts unless some waiting instruction has the instruction delay kind and
+the thread issued nothing. An SFPLOADMACRO then writes its instruction for a
+sub-unit into slot Delay, which is the documented forget rule: whatever
+would have run at the same time is replaced (and slot 7 is always free by
+then, so Delay 7's exemption changes nothing).
+
+The scheduled instruction is the template with SFPLOADMACRO's overrides
+applied (docs/timing.md): VD, VB and VC per bits 6 and 7 of the sequence
+byte, and for the store its VD, Mod0, Imm10 and the address the load used.
+"""
+
+from amaranth import Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from model import isa
+
+from .isa import field_layout, opcode
+
+MACRO_UNITS = (isa.Unit.SIMPLE, isa.Unit.MAD, isa.Unit.ROUND, isa.Unit.STORE)
+SLOTS = 8
+SFPNOP_WORD = isa.encode("SFPNOP")
+STORE = 3                          # index of the Store sub-unit in MACRO_UNITS
+
+Scheduled = data.StructLayout({
+    "valid": 1,
+    "word": 32,               # the template (SFPNOP if the sub-unit cannot run it), or the store's word
+    "vd": 5,                  # 16 = L16
+    "vb": 4,
+    "vc": 4,
+    "store_addr": 10,         # the SFPLOADMACRO's address, for the store
+    "macro_cycle": 32,        # the SFPLOADMACRO's cycle, for the trace
+    "by_instructions": 1,     # UnitDelayKind: counts issued instructions
+})
+
+
+class MacroScheduler(wiring.Component):
+    # The SFPLOADMACRO accepted this cycle.
+    issue: In(1)
+    macro: In(2)
+    vd: In(3)
+    mod0: In(4)
+    imm10: In(10)
+    address: In(10)           # the Dst address its load computed
+    accepted: In(1)           # the thread's instruction was accepted this cycle
+    cycle: In(32)
+    # LoadMacroConfig at the start of the cycle (lane 0's copy).
+    sequence: In(data.ArrayLayout(32, 4))
+    templates: In(data.ArrayLayout(32, 4))
+    misc: In(12)
+
+    due: Out(data.ArrayLayout(Scheduled, 4))          # Simple, MAD, Round, Store, this cycle
+    select_reserved: Out(4)                           # a sequence byte selects 1
+    template_invalid: Out(4)                          # the selected template is no SFPU instruction
+    store_not_sfpstore: Out(1)                        # the Store byte selects something else
+
+    def elaborate(self, platform):
+        m = Module()
+        slots = [[Signal(Scheduled, name=f"slot_{u.value}_{k}") for k in range(SLOTS)] for u in MACRO_UNITS]
+        for i in range(len(MACRO_UNITS)):
+            m.d.comb += self.due[i].eq(slots[i][0])
+
+        # -- counting ---------------------------------------------------------------
+        waiting_for_instructions = Signal()
+        m.d.comb += waiting_for_instructions.eq(
+            _any(s.valid & s.by_instructions for unit_slots in slots for s in unit_slots[1:]))
+        count = Signal()
+        m.d.comb += count.eq(self.accepted | ~waiting_for_instructions)
+        for unit_slots in slots:
+            with m.If(count):
+                for k in range(SLOTS - 1):
+                    m.d.sync += unit_slots[k].eq(unit_slots[k + 1])
+                m.d.sync += unit_slots[SLOTS - 1].valid.eq(0)
+            with m.Else():
+                m.d.sync += unit_slots[0].valid.eq(0)       # it ran this cycle
+
+        # -- scheduling -------------------------------------------------------------
+        sequence = Signal(32)
+        m.d.comb += sequence.eq(self.sequence[self.macro])
+        for i, unit in enumerate(MACRO_UNITS):
+            byte = sequence[8 * i:8 * i + 8]
+            select, delay = byte[0:3], byte[3:6]
+            new = Signal(Scheduled, name=f"new_{unit.value}")
+            m.d.comb += [new.store_addr.eq(self.address), new.macro_cycle.eq(self.cycle),
+                         new.by_instructions.eq(self.misc[8 + i])]
+            if unit == isa.Unit.STORE:
+                self._store(m, new, byte)
+            else:
+                self._override(m, new, byte, i, unit)
+            with m.If(self.issue):
+                with m.Switch(delay):              # the count is shifted first, so slot `delay` is free
+                    for d in range(SLOTS):
+                        with m.Case(d):
+                            m.d.sync += slots[i][d].eq(new)
+        return m
+
+    def _template(self, m: Module, select, i: int):
+        """The 32-bit word select 4-7 picks; flags select 1 and unknown opcodes."""
+        word = Signal(32, name=f"template_{i}")
+        m.d.comb += word.eq(self.templates[select[0:2]])
+        known = _any(word[24:32] == op.opcode for op in isa.OPCODES.values())
+        with m.If(self.issue & (select == 1)):
+            m.d.comb += self.select_reserved[i].eq(1)
+        with m.If(self.issue & select[2] & ~known):
+            m.d.comb += self.template_invalid[i].eq(1)
+        return word, known
+
+    def _override(self, m: Module, new, byte, i: int, unit: isa.Unit) -> None:
+        select = byte[0:3]
+        word, known = self._template(m, select, i)
+        runnable = _any(word[24:32] == op.opcode for op in isa.OPCODES.values() if unit in op.macro_units)
+        # What the sub-unit runs: the template, or SFPNOP in its place (whose
+        # missing fields then feed the overrides, as in the model).
+        effective = Signal(32, name=f"effective_{i}")
+        m.d.comb += effective.eq(Mux(select[2] & runnable, word, SFPNOP_WORD))
+        t_vd, t_vb, t_vc = Signal(4, name=f"t_vd_{i}"), Signal(4, name=f"t_vb_{i}"), Signal(4, name=f"t_vc_{i}")
+        has_vb, has_vc = Signal(name=f"has_vb_{i}"), Signal(name=f"has_vc_{i}")
+        word = effective
+        with m.Switch(word[24:32]):
+            for op in isa.OPCODES.values():
+                with m.Case(op.opcode):
+                    if op.has("vd"):
+                        m.d.comb += t_vd.eq(_field(word, op, "vd"))
+                    if op.has("vb"):
+                        m.d.comb += [t_vb.eq(_field(word, op, "vb")), has_vb.eq(1)]
+                    elif op.mnemonic == "SFPSHFT2":
+                        m.d.comb += [t_vb.eq(_field(word, op, "imm12")[0:4]), has_vb.eq(1)]
+                    if op.has("vc"):
+                        m.d.comb += [t_vc.eq(_field(word, op, "vc")), has_vc.eq(1)]
+        to_vb, to_l16 = byte[7], byte[6]
+        m.d.comb += [
+            # Select 3 (SFPSTORE) is one more instruction these sub-units cannot run: SFPNOP.
+            new.valid.eq((select == 2) | (select == 3) | (select[2] & known)),
+            new.word.eq(effective),
+            new.vd.eq(Mux(to_l16, 16, self.vd)),
+            new.vb.eq(Mux(to_vb, self.vd, Mux(has_vb, t_vb, t_vd))),
+            new.vc.eq(Mux(to_vb, Mux(has_vc, t_vc, t_vd), self.vd)),
+        ]
+
+    def _store(self, m: Module, new, byte) -> None:
+        select = byte[0:3]
+        word, known = self._template(m, select, STORE)
+        store_op = isa.OPCODES["SFPSTORE"]
+        is_store = word[24:32] == store_op.opcode
+        with m.If(self.issue & ((select == 2) | (select[2] & known & ~is_store))):
+            m.d.comb += self.store_not_sfpstore.eq(1)
+        template_vd = Mux(select == 3, 0, _field(word, store_op, "vd"))
+        vd = Mux(byte[6], 16, Mux(byte[7], template_vd, self.vd))
+        mod0 = Mux(self.misc[4:8].bit_select(self.macro, 1), self.mod0, self.misc[0:4])
+        store_word = Signal(field_layout("SFPSTORE"), name="store_word")
+        m.d.comb += [store_word.opcode.eq(opcode("SFPSTORE")), store_word.vd.eq(vd[0:4]),
+                     store_word.mod0.eq(mod0), store_word.imm10.eq(self.imm10)]
+        m.d.comb += [
+            new.valid.eq((select == 3) | (select[2] & is_store)),
+            new.word.eq(store_word),
+            new.vd.eq(vd),
+        ]
+
+
+def _field(word, op: isa.Opcode, name: str):
+    f = op.field_map[name]
+    return word[f.lo:f.lo + f.width]
+
+
+def _any(conditions) -> Const:
+    result = Const(0, 1)
+    for c in conditions:
+        result = result | c
+    return result
