@@ -12,7 +12,7 @@ from model.asm import assemble_file
 from model.run import run_program
 from model.state import SfpuState
 from tb import timeline
-from tb.dst_io import get_fp32_bits, put_fp32
+from tb.dst_io import get_bits32, put_fp32
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KERNEL = EXAMPLES / "exp_fast_macro.s"
@@ -25,7 +25,7 @@ def run_kernel(path: Path, x: np.ndarray):
     for i, a in enumerate(ADDRESSES):
         put_fp32(state, a, x[i * 32:(i + 1) * 32])
     result = run_program(assemble_file(str(path)), state)
-    y = np.concatenate([get_fp32_bits(result.state, a) for a in ADDRESSES])
+    y = np.concatenate([get_bits32(result.state, a) for a in ADDRESSES])
     return result, y
 
 

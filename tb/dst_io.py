@@ -16,17 +16,22 @@ def fp32_positions(address: int) -> tuple[np.ndarray, np.ndarray]:
     return (address & ~3) + LANE // 8, (LANE & 7) * 2 + ((address >> 1) & 1)
 
 
-def put_fp32(state: SfpuState, address: int, values: np.ndarray) -> None:
-    """32 FP32 values where an FP32 SFPLOAD of `address` (Fp32 Dst mode) reads them."""
+def put_bits32(state: SfpuState, address: int, bits) -> None:
+    """32 lane values (uint32 bit patterns) where a 32-bit SFPLOAD of `address`
+    (FP32 or INT32, Fp32 Dst mode) reads them."""
     rows, cols = fp32_positions(address)
-    hi, lo = dfmt.split_dst32(dfmt.shuffle_fp32(np.asarray(values, dtype=np.float32).view(np.uint32)))
+    hi, lo = dfmt.split_dst32(dfmt.shuffle_fp32(np.asarray(bits, dtype=np.uint32)))
     a, b = dfmt.dst32_rows(rows)
     state.dst[a, cols] = hi
     state.dst[b, cols] = lo
 
 
-def get_fp32_bits(state: SfpuState, address: int) -> np.ndarray:
-    """The 32 FP32 bit patterns an FP32 SFPSTORE to `address` wrote."""
+def put_fp32(state: SfpuState, address: int, values) -> None:
+    put_bits32(state, address, np.asarray(values, dtype=np.float32).view(np.uint32))
+
+
+def get_bits32(state: SfpuState, address: int) -> np.ndarray:
+    """The 32 bit patterns a 32-bit SFPSTORE to `address` wrote."""
     rows, cols = fp32_positions(address)
     a, b = dfmt.dst32_rows(rows)
     return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(np.uint32)

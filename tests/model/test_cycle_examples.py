@@ -19,7 +19,7 @@ from model.asm import assemble_file
 from model.fma import fma_wh
 from model.run import run_program
 from model.state import SfpuState
-from tb.dst_io import get_fp32_bits, put_fp32
+from tb.dst_io import get_bits32, put_fp32
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def occupant(record, unit: str):
@@ -66,7 +66,7 @@ def test_example_a_values():
     l0 = np.full(32, 0x40000000, dtype=np.uint32)           # 2.0, set by the program
     expected = fma_wh(l12, l0, x.view(np.uint32))
     np.testing.assert_array_equal(result.state.lregs[2], expected)
-    np.testing.assert_array_equal(get_fp32_bits(result.state, 8), expected)
+    np.testing.assert_array_equal(get_bits32(result.state, 8), expected)
     t = max(result.issued_from)
     store = result.trace[t + 3]
     rows = {w.row for w in store.dst_writes}
@@ -162,7 +162,7 @@ def test_exp_macro_matches_twin_bit_for_bit(exp_macro):
     twin, _ = run_exp(TWIN)
     assert not twin.hazards
     for a in ADDRESSES:
-        np.testing.assert_array_equal(get_fp32_bits(macro.state, a), get_fp32_bits(twin.state, a))
+        np.testing.assert_array_equal(get_bits32(macro.state, a), get_bits32(twin.state, a))
     # The macro kernel issues 8 + 8 + 8 + 1 kernel instructions; the twin 7 per row group.
     assert twin.instructions - 9 == 7 * len(ADDRESSES)
 
@@ -170,10 +170,10 @@ def test_exp_macro_matches_twin_bit_for_bit(exp_macro):
 def test_exp_accuracy_and_clamp(exp_macro):
     result, inputs = exp_macro
     for a, x in inputs.items():
-        y = get_fp32_bits(result.state, a).view(np.float32).astype(np.float64)
+        y = get_bits32(result.state, a).view(np.float32).astype(np.float64)
         ref = np.exp(np.maximum(x.astype(np.float64), -88.5))
         finite = ref > 1e-30
         # Schraudolph's approximation: a few percent.
         assert np.all(np.abs(y[finite] - ref[finite]) <= 0.05 * ref[finite])
-    y0 = get_fp32_bits(result.state, 0).view(np.float32)
+    y0 = get_bits32(result.state, 0).view(np.float32)
     assert y0[0] == y0[1]              # -100 is clamped to -88.5 before exp

@@ -31,6 +31,7 @@ from model.machine import Machine, UndefinedBehaviour
 from model.run import run_program
 from model.state import SfpuState
 from model.trace import FlagsRecord, LRegWriteRecord
+from tb.dst_io import get_bits32, put_bits32
 
 LANES = 32
 LANE = np.arange(LANES)
@@ -107,26 +108,6 @@ def fp(x: float) -> int:
     return int(np.float32(x).view(U32))
 
 
-def dst_position(address: int) -> tuple[np.ndarray, np.ndarray]:
-    """Dst32b row and column of each lane for an SFPLOAD/SFPSTORE address (spec §1.5)."""
-    return (address & ~3) + LANE // 8, (LANE & 7) * 2 + ((address >> 1) & 1)
-
-
-def put32(state: SfpuState, address: int, values) -> None:
-    """Write 32 lane values where an INT32/FP32 SFPLOAD at `address` reads them."""
-    rows, cols = dst_position(address)
-    hi, lo = dfmt.split_dst32(dfmt.shuffle_fp32(np.asarray(values, dtype=U32)))
-    a, b = dfmt.dst32_rows(rows)
-    state.dst[a, cols] = hi
-    state.dst[b, cols] = lo
-
-
-def get32(state: SfpuState, address: int) -> np.ndarray:
-    rows, cols = dst_position(address)
-    a, b = dfmt.dst32_rows(rows)
-    return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(U32)
-
-
 def random_u32(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 32, LANES, dtype=np.uint64).astype(U32)
 
@@ -138,7 +119,7 @@ def random_floats(seed: int) -> np.ndarray:
 def dst_state(*blocks: tuple[int, np.ndarray]) -> SfpuState:
     state = SfpuState()
     for address, values in blocks:
-        put32(state, address, values)
+        put_bits32(state, address, values)
     return state
 
 
@@ -607,9 +588,9 @@ def test_thread_store_colliding_with_macro_store_is_discarded():
     rec = result.trace[t + 2]
     assert (rec.units["store"].origin, rec.units["store"].vd) == ("macro", 2)
     assert rules(result.trace) == ["discarded"]
-    np.testing.assert_array_equal(get32(result.state, 8), z)            # thread's store never happened
+    np.testing.assert_array_equal(get_bits32(result.state, 8), z)            # thread's store never happened
     assert result.state.tensix.rwc_dst == 0                             # nor its ADDR_MOD
-    np.testing.assert_array_equal(get32(result.state, 0), x)            # the macro stored the loaded L2
+    np.testing.assert_array_equal(get_bits32(result.state, 0), x)            # the macro stored the loaded L2
 
 
 # ---------------------------------------------------------------------------
@@ -637,7 +618,7 @@ def test_l16_result_and_store_of_l16(unit):
     store = result.trace[t + 3].units["store"]
     assert (store.origin, store.vd) == ("macro", 16)
     np.testing.assert_array_equal(result.state.lregs[16], expected)
-    np.testing.assert_array_equal(get32(result.state, 0), expected)
+    np.testing.assert_array_equal(get_bits32(result.state, 0), expected)
     np.testing.assert_array_equal(result.state.lregs[2], x)            # the loaded register is kept
     assert not result.hazards
 
@@ -693,12 +674,12 @@ def test_store_byte_bit7_keeps_template_vd(select, bit7, template, stored_reg):
     result = run(setup + ".lreg 0 0x01020304\n.lreg 5 0x05060708\n" + lm() + "\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
     assert result.trace[t + 2].units["store"].vd == stored_reg
-    np.testing.assert_array_equal(get32(result.state, 0), result.state.lregs[stored_reg])
+    np.testing.assert_array_equal(get_bits32(result.state, 0), result.state.lregs[stored_reg])
     expected = {0: 0x01020304, 5: 0x05060708}.get(stored_reg)
     if expected is not None:
-        assert (get32(result.state, 0) == expected).all()
+        assert (get_bits32(result.state, 0) == expected).all()
     else:
-        np.testing.assert_array_equal(get32(result.state, 0), x)
+        np.testing.assert_array_equal(get_bits32(result.state, 0), x)
 
 
 # ---------------------------------------------------------------------------
@@ -712,7 +693,7 @@ def test_store_uses_the_macros_mod0_when_uses_load_mod0_for_store():
     result = run(setup + lm(0) + "\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
     assert decode(result.trace[t + 2].units["store"].word)["mod0"] == INT32
-    np.testing.assert_array_equal(get32(result.state, 0), x + U32(1))
+    np.testing.assert_array_equal(get_bits32(result.state, 0), x + U32(1))
 
 
 def test_store_uses_misc_store_mod0_otherwise():
@@ -725,7 +706,7 @@ def test_store_uses_misc_store_mod0_otherwise():
     t = issue_cycle(result, "sfploadmacro")
     assert decode(result.trace[t + 2].units["store"].word)["mod0"] == ZERO
     assert {(w.row, w.cols) for w in result.trace[t + 2].dst_writes} == {(r, 0x5555) for r in range(4)}
-    np.testing.assert_array_equal(get32(result.state, 0), dfmt.unshuffle_fp32(dfmt.shuffle_fp32(x) & U32(0xFFFF)))
+    np.testing.assert_array_equal(get_bits32(result.state, 0), dfmt.unshuffle_fp32(dfmt.shuffle_fp32(x) & U32(0xFFFF)))
 
 
 def test_store_address_is_the_one_the_sfploadmacro_computed():
@@ -739,12 +720,12 @@ def test_store_address_is_the_one_the_sfploadmacro_computed():
     result = run(setup + body, dst_state((0, x), (4, y), (8, z)))
     t = issue_cycle(result, "sfploadmacro")
     assert unit_cycles(result.trace, "store") == [t + 3]
-    np.testing.assert_array_equal(get32(result.state, 0), x + U32(1))
+    np.testing.assert_array_equal(get_bits32(result.state, 0), x + U32(1))
     np.testing.assert_array_equal(result.state.lregs[5], y)
     np.testing.assert_array_equal(result.state.lregs[6], z)
-    np.testing.assert_array_equal(get32(result.state, 4), y)
-    np.testing.assert_array_equal(get32(result.state, 8), z)
-    assert (get32(result.state, 12) == 0).all()
+    np.testing.assert_array_equal(get_bits32(result.state, 4), y)
+    np.testing.assert_array_equal(get_bits32(result.state, 8), z)
+    assert (get_bits32(result.state, 12) == 0).all()
     assert result.state.tensix.rwc_dst == 12                # the macro store applied no ADDR_MOD
     assert not result.hazards
 
@@ -824,7 +805,7 @@ def test_store_template_with_vd_13_stores_l13():
     result = run(setup + lm() + "\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
     assert result.trace[t + 1].units["store"].vd == 13
-    assert (get32(result.state, 0) == 0xBF2CC4C7).all()
+    assert (get_bits32(result.state, 0) == 0xBF2CC4C7).all()
     assert (result.state.macro_templates[1] == 0).all()
 
 
@@ -1106,7 +1087,7 @@ def test_macro_simple_sees_old_value_of_register_the_thread_loads_that_cycle():
     t = issue_cycle(result, "sfploadmacro")
     assert set(result.trace[t + 1].units) == {"load", "simple"}
     np.testing.assert_array_equal(result.state.lregs[16], x + U32(1))
-    np.testing.assert_array_equal(get32(result.state, 0), x + U32(1))
+    np.testing.assert_array_equal(get_bits32(result.state, 0), x + U32(1))
     assert (result.state.lregs[2] == 100).all()
     assert not result.hazards
 
@@ -1117,7 +1098,7 @@ def test_thread_store_sees_old_value_of_register_a_macro_writes_that_cycle():
                  "\nsfpstore vd=2 mod0=4 imm10=8\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
     assert set(result.trace[t + 1].units) == {"simple", "store"}
-    np.testing.assert_array_equal(get32(result.state, 8), x)
+    np.testing.assert_array_equal(get_bits32(result.state, 8), x)
     np.testing.assert_array_equal(result.state.lregs[2], x + U32(1))
     assert not result.hazards
 
