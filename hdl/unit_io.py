@@ -1,0 +1,63 @@
+"""What every sub-unit wrapper receives and produces: the contract between
+the sub-units (Load, Simple, MAD, Round, Store) and the `Sfpu` top.
+
+Each cycle the top hands each sub-unit at most one instruction as an `Issue`:
+the thread's accepted word, or an SFPLOADMACRO-scheduled one with its
+overrides already applied. Every sub-unit reads the state as it was at the
+start of the cycle (`lregs`, `enabled`, `lane_config`, ...) and asks for its
+writes through `WritePort`s (`hdl.lregs`), which the top hands to the LReg
+file in the model's order: results landing from last cycle's two-cycle
+instructions first, then Load, Simple, MAD and Round, so on a conflict the
+younger write wins.
+
+A sub-unit with two-cycle results keeps them in its own pipeline registers
+and presents them on its `landing` ports in the next cycle; its `write`
+ports carry what lands at the end of the current cycle.
+"""
+
+from amaranth import Cat, Signal
+from amaranth.lib import data
+
+from .isa import Opcode
+from .lregs import LANES, NUM_LREGS, LaneValues, WritePort  # noqa: F401  (re-exported for the sub-units)
+
+Issue = data.StructLayout({
+    "valid": 1,             # an instruction starts on this sub-unit this cycle
+    "macro": 1,             # scheduled by SFPLOADMACRO (the backdoor guard passes in every lane)
+    "opcode": Opcode,
+    "word": 32,             # the instruction word: the thread's, the macro's template, or the macro's SFPSTORE
+    "vd": 5,                # 16 = L16 (macro only)
+    "vb": 4,                # as `hdl.decoder.Decoded` resolves them for the thread, or the macro's overrides
+    "vc": 4,
+    "store_addr": 10,       # a macro SFPSTORE: the Dst address its SFPLOADMACRO computed
+})
+
+LRegValues = data.ArrayLayout(LaneValues, NUM_LREGS)     # every LReg as the cycle reads it
+LaneConfig = data.ArrayLayout(18, LANES)                 # LaneConfig of each lane
+
+# LaneConfig bit positions (the same as model.state.LaneConfigBit).
+ENABLE_FP16A_INF = 0
+DISABLE_BACKDOOR_LOAD = 1
+ENABLE_DEST_INDEX = 2
+CAPTURE_DEFAULT_DEST_INDEX = 3
+BLOCK_DEST_WR_FROM_SFPU = 4
+BLOCK_SFPU_RD_FROM_DEST = 5
+DEST_RD_COL_EXCHANGE = 6
+DEST_WR_COL_EXCHANGE = 7
+EXCHANGE_SRCB_SRCC = 8
+ROW_MASK_LO = 12
+
+
+def lane_config_bit(lane_config, bit: int):
+    """One LaneConfig bit of every lane, as a 32-bit lane mask (bit i = lane i)."""
+    return Cat(*[lane_config[lane][bit] for lane in range(LANES)])
+
+
+def backdoor_guard(m, issue, lane_config, name: str = "guard") -> Signal:
+    """Lanes passing `VD < 12 || DISABLE_BACKDOOR_LOAD` (all lanes under a macro):
+    the lanes where an instruction with VD 12-15 executes rather than only
+    loading a macro template."""
+    guard = Signal(LANES, name=name)
+    passes = issue.macro | (issue.vd < 12)
+    m.d.comb += guard.eq(passes.replicate(LANES) | lane_config_bit(lane_config, DISABLE_BACKDOOR_LOAD))
+    return guard
