@@ -27,6 +27,7 @@ Decoded = data.StructLayout({
     "two_cycles": 1,       # holds its sub-unit at T+1 as well
     "interlock": 1,        # the thread may issue only SFPNOP at T+1
     "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
+    "has_vd": 1,           # the word has a VD field (VD 12-15 then loads a macro template)
 })
 
 
@@ -63,6 +64,8 @@ class Decoder(wiring.Component):
             vd = None
         if vd is not None:
             m.d.comb += d.vd.eq(vd)
+        if op.has("vd"):
+            m.d.comb += d.has_vd.eq(1)
         if op.has("vb"):
             m.d.comb += d.vb.eq(_field(word, op, "vb"))
         elif op.mnemonic == "SFPSHFT2":

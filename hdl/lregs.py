@@ -50,6 +50,7 @@ class LRegFile(wiring.Component):
             "transpose_lanes": In(LANES),        # the lanes it may write
             "value": Out(LaneValues).array(NUM_LREGS),
             "transposed": Out(2),                # the mapping of L0-L3 (bit 0) and L4-L7 (bit 1)
+            "written": Out(LANES).array(NUM_LREGS),  # lanes of each register written at the end of this cycle
         })
 
     def elaborate(self, platform):
@@ -109,10 +110,15 @@ class LRegFile(wiring.Component):
                 with m.If(condition if mapped is None else condition & mapped):
                     m.d.sync += sink.eq(value)
 
+        hits = {reg: [[] for _ in range(LANES)] for reg in range(NUM_LREGS)}
+
         def apply_port(port) -> None:
             for reg in (*range(8), *PROGRAMMABLE_RESET, L16):
                 for lane in range(LANES):
-                    store(reg, lane, port.data[lane], port.en[lane] & (port.reg[lane] == reg))
+                    hit = Signal(name=f"hit_{len(hits[reg][lane])}_l{reg}_lane{lane}")
+                    m.d.comb += hit.eq(port.en[lane] & (port.reg[lane] == reg))
+                    hits[reg][lane].append(hit)
+                    store(reg, lane, port.data[lane], hit)
 
         def apply_transpose_move() -> None:
             for reg in range(8):
@@ -127,4 +133,11 @@ class LRegFile(wiring.Component):
         apply_transpose_move()
         for port in self.write[self.transpose_position:]:
             apply_port(port)
+
+        # SFPTRANSP writes all of L0-L7 in its lanes, whether it moves data or flips the mapping.
+        for reg in range(8):
+            for lane in range(LANES):
+                hits[reg][lane].append(self.transpose & self.transpose_lanes[lane])
+        for reg in range(NUM_LREGS):
+            m.d.comb += self.written[reg].eq(Cat(*[Cat(*h).any() if h else Const(0, 1) for h in hits[reg]]))
         return m

@@ -58,12 +58,14 @@ class MacroScheduler(wiring.Component):
     select_reserved: Out(4)                           # a sequence byte selects 1
     template_invalid: Out(4)                          # the selected template is no SFPU instruction
     store_not_sfpstore: Out(1)                        # the Store byte selects something else
+    pending: Out(1)                                   # some instruction waits in a slot
 
     def elaborate(self, platform):
         m = Module()
         slots = [[Signal(Scheduled, name=f"slot_{u.value}_{k}") for k in range(SLOTS)] for u in MACRO_UNITS]
         for i in range(len(MACRO_UNITS)):
             m.d.comb += self.due[i].eq(slots[i][0])
+        m.d.comb += self.pending.eq(_any(s.valid for unit_slots in slots for s in unit_slots))
 
         # -- counting ---------------------------------------------------------------
         waiting_for_instructions = Signal()

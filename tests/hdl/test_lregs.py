@@ -42,6 +42,19 @@ def random_program(rng, cycles: int):
     return steps
 
 
+def written_reference(ports, transpose, lanes) -> list[int]:
+    """Lane mask of each register written in one cycle: the port writes, and
+    every lane of L0-L7 an SFPTRANSP may write."""
+    written = [0] * 17
+    for en, regs, _ in ports:
+        for lane in np.flatnonzero(en):
+            written[regs[lane]] |= 1 << int(lane)
+    if transpose:
+        for reg in range(8):
+            written[reg] |= int(sum(1 << int(i) for i in np.flatnonzero(lanes)))
+    return written
+
+
 def reference(steps, transpose_position: int):
     lr = reset_lregs()
     history = []
@@ -70,7 +83,7 @@ def test_random_writes_and_transposes(seed):
     steps = random_program(rng, 60)
     dut = LRegFile(PORTS, transpose_position=1)
     expected = reference(steps, 1)
-    seen, mappings = [], set()
+    seen, mappings, written = [], set(), []
 
     async def bench(ctx):
         for ports, transpose, lanes in steps:
@@ -82,6 +95,7 @@ def test_random_writes_and_transposes(seed):
                     ctx.set(port.data[lane], int(values[lane]))
             ctx.set(dut.transpose, int(transpose))
             ctx.set(dut.transpose_lanes, int(sum(1 << i for i in np.flatnonzero(lanes))))
+            written.append([ctx.get(dut.written[r]) for r in range(17)])
             await ctx.tick()
             seen.append(np.array([[ctx.get(dut.value[r][lane]) for lane in range(LANES)]
                                   for r in range(17)], dtype=np.uint32))
@@ -93,6 +107,8 @@ def test_random_writes_and_transposes(seed):
     for cycle, (got, want) in enumerate(zip(seen, expected)):
         np.testing.assert_array_equal(got, want, err_msg=f"cycle {cycle}")
     assert len(mappings) > 1          # both the remapping and the masked move were exercised
+    for cycle, (step, got) in enumerate(zip(steps, written)):
+        assert got == written_reference(*step), f"cycle {cycle}"
 
 
 def test_transpose_twice_with_all_lanes_is_the_identity_and_flips_the_mapping():
