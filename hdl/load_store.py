@@ -1,0 +1,206 @@
+"""The Load and Store sub-units: SFPLOAD, SFPLOADI, SFPLOADMACRO's load, SFPSTORE.
+
+Both are purely combinational wrappers around one `LoadConvert` or
+`StoreConvert` per lane (`hdl.dst_convert`): they work out the Dst address
+(`hdl.tensix.dst_address`), the lanes that take part, and ask Dst (through the
+top) for the data or hand it the data; the top applies the LReg writes, the
+Dst writes and the ADDR_MOD step at the clock edge.
+
+Model references (`model.semantics`): `load` / `sfpload` / `sfploadmacro`,
+`sfploadi`, `sfpstore`. Points worth knowing:
+
+* SFPLOAD with VD >= 8 writes nothing (this covers the backdoor VD 12-15), but
+  still steps the counters: `m.apply_addr_mod` is unconditional.
+* INT32_ALL ignores LaneEnabled and uses only the low two counter bits.
+* SFPLOAD to L0-L3 may also capture each lane's Dst position into VD + 4
+  (ENABLE_DEST_INDEX and CAPTURE_DEFAULT_DEST_INDEX).
+* SFPLOADMACRO's load: VD = (VDHi << 2) | VDLo as the decoder resolves it,
+  and Imm10 = (Imm9 << 1) | VDHi, which is simply bits [9:0] of the word, as
+  SFPLOAD's Imm10 is.
+* A macro SFPSTORE (issue.macro) uses the address its SFPLOADMACRO computed,
+  steps no counter, reads issue.vd (possibly L16) and passes the backdoor guard
+  in every lane.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
+from .isa import Opcode
+from .tensix import TensixView, dst_address, resolve_mod0
+from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
+                      DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
+                      Issue, LaneConfig, LaneValues, LRegValues, WritePort, backdoor_guard, lane_config_bit)
+
+__all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
+
+LANES_PER_ROW = 8
+RawLanes = data.ArrayLayout(32, LANES)
+LOADI_MODES = (0, 1, 2, 4, 8, 10)   # FLOATB, FLOATA, USHORT, SHORT, UPPER, LOWER
+
+
+def _mem_fields(word):
+    """Imm10, AddrMod and Mod0 of an SFPLOAD / SFPSTORE / SFPLOADMACRO word."""
+    return word[0:10], word[14:16], word[16:20]
+
+
+def _col_exchange(lane_config, bit: int):
+    """The column-exchange bit of LaneConfig[lane & 7], as a 32-lane mask."""
+    return Cat(*[lane_config[lane % LANES_PER_ROW][bit] for lane in range(LANES)])
+
+
+class LoadUnit(wiring.Component):
+    issue: In(Issue)
+    lregs: In(LRegValues)
+    enabled: In(LANES)
+    lane_config: In(LaneConfig)
+    tensix: In(TensixView)
+    dst_raw: In(RawLanes)
+
+    write: Out(WritePort).array(2)       # 0: VD, 1: VD + 4 (the Dst index capture)
+    dst_addr: Out(10)
+    dst_width32: Out(1)
+    dst_col_exchange: Out(LANES)
+    apply_addr_mod: Out(1)
+    addr_mod: Out(2)
+    address: Out(10)
+    undefined: Out(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        issue, vd = self.issue, self.issue.vd
+        loads_dst = Signal()        # SFPLOAD or SFPLOADMACRO
+        loadi = Signal()
+        m.d.comb += [loads_dst.eq(issue.valid & ((issue.opcode == Opcode.LOAD) | (issue.opcode == Opcode.LOADMACRO))),
+                     loadi.eq(issue.valid & (issue.opcode == Opcode.LOADI))]
+        writes_vd = Signal()
+        m.d.comb += writes_vd.eq(vd < 8)
+        old = Signal(LaneValues)    # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half)
+        m.d.comb += old.eq(self.lregs[vd[:3]])
+
+        # -- Dst address and access ---------------------------------------------------
+        imm10, addr_mod, mod0_field = _mem_fields(issue.word)
+        mod0 = resolve_mod0(m, mod0_field, self.tensix)
+        address = dst_address(m, imm10, mod0, self.tensix)
+        m.d.comb += [
+            self.dst_addr.eq(address), self.address.eq(address),
+            self.dst_width32.eq(is_dst32(mod0, "load")),
+            self.dst_col_exchange.eq(_col_exchange(self.lane_config, DEST_RD_COL_EXCHANGE)),
+            self.apply_addr_mod.eq(loads_dst), self.addr_mod.eq(addr_mod),
+        ]
+
+        # INT32_ALL loads ignore LaneEnabled.
+        active = Signal(LANES)
+        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.enabled)
+        m.d.comb += active.eq(~lane_config_bit(self.lane_config, BLOCK_SFPU_RD_FROM_DEST) & lane_enable)
+
+        converted = Signal(LaneValues)
+        for lane in range(LANES):
+            convert = m.submodules[f"convert{lane}"] = LoadConvert()
+            m.d.comb += [convert.mod0.eq(mod0), convert.raw.eq(self.dst_raw[lane]), convert.old.eq(old[lane]),
+                         convert.fp16a_inf.eq(self.lane_config[lane][ENABLE_FP16A_INF]),
+                         converted[lane].eq(convert.value)]
+
+        # -- SFPLOADI -----------------------------------------------------------------------
+        loadi_value, loadi_defined = self._loadi(m, old)
+        loadi_writes = Signal()
+        m.d.comb += [loadi_writes.eq(loadi & writes_vd & self.enabled.any()),
+                     self.undefined.eq(loadi_writes & ~loadi_defined)]
+
+        # -- port 0: VD -------------------------------------------------------------------------
+        vd_port = self.write[0]
+        m.d.comb += vd_port.en.eq(Mux(loads_dst & writes_vd, active, 0)
+                                  | Mux(loadi_writes & loadi_defined, self.enabled, 0))
+        for lane in range(LANES):
+            m.d.comb += [vd_port.reg[lane].eq(vd),
+                         vd_port.data[lane].eq(Mux(loadi, loadi_value[lane], converted[lane]))]
+
+        # -- port 1: VD + 4 takes (row << 4) | column of each lane's 16-bit Dst position --------
+        index_port = self.write[1]
+        capture = Signal(LANES)
+        m.d.comb += capture.eq(lane_config_bit(self.lane_config, ENABLE_DEST_INDEX)
+                               & lane_config_bit(self.lane_config, CAPTURE_DEFAULT_DEST_INDEX) & active)
+        m.d.comb += index_port.en.eq(Mux(loads_dst & (vd < 4), capture, 0))
+        odd = Signal(LANES)
+        m.d.comb += odd.eq(address[1].replicate(LANES) | self.dst_col_exchange)
+        for lane in range(LANES):
+            k, j = divmod(lane, LANES_PER_ROW)
+            row = Cat(Const(k, 2), address[2:10])
+            m.d.comb += [index_port.reg[lane].eq(vd + 4),
+                         index_port.data[lane].eq(Cat(odd[lane], Const(j, 3), row))]
+        return m
+
+    def _loadi(self, m: Module, old):
+        """SFPLOADI's value for every lane, and whether its Mod0 is a defined mode."""
+        word = self.issue.word
+        imm, mode = word[0:16], word[16:20]
+        defined = Signal()
+        m.d.comb += defined.eq(mode.matches(*LOADI_MODES))
+        # FLOATA: FP16 fields rebiased to FP32 (no special cases for E = 0 or 31).
+        floata = Cat(Const(0, 13), imm[0:10], (imm[10:15] + 112)[:8], imm[15])
+        uniform = Signal(32)        # the value of the modes that ignore the old register
+        with m.Switch(mode):
+            with m.Case(0):
+                m.d.comb += uniform.eq(Cat(Const(0, 16), imm))
+            with m.Case(1):
+                m.d.comb += uniform.eq(floata)
+            with m.Case(2):
+                m.d.comb += uniform.eq(imm)
+            with m.Case(4):
+                m.d.comb += uniform.eq(imm.as_signed())
+        value = Signal(LaneValues)
+        for lane in range(LANES):
+            with m.Switch(mode):
+                with m.Case(8):      # UPPER
+                    m.d.comb += value[lane].eq(Cat(old[lane][:16], imm))
+                with m.Case(10):     # LOWER
+                    m.d.comb += value[lane].eq(Cat(imm, old[lane][16:]))
+                with m.Default():
+                    m.d.comb += value[lane].eq(uniform)
+        return value, defined
+
+
+class StoreUnit(wiring.Component):
+    issue: In(Issue)
+    lregs: In(LRegValues)
+    enabled: In(LANES)
+    lane_config: In(LaneConfig)
+    tensix: In(TensixView)
+
+    dst_lanes: Out(LANES)
+    dst_addr: Out(10)
+    dst_width32: Out(1)
+    dst_col_exchange: Out(LANES)
+    dst_raw: Out(RawLanes)
+    apply_addr_mod: Out(1)
+    addr_mod: Out(2)
+
+    def elaborate(self, platform):
+        m = Module()
+        issue = self.issue
+        store = Signal()
+        m.d.comb += store.eq(issue.valid & (issue.opcode == Opcode.STORE))
+
+        imm10, addr_mod, mod0_field = _mem_fields(issue.word)
+        mod0 = resolve_mod0(m, mod0_field, self.tensix)
+        thread_address = dst_address(m, imm10, mod0, self.tensix)
+        m.d.comb += [
+            self.dst_addr.eq(Mux(issue.macro, issue.store_addr, thread_address)),
+            self.dst_width32.eq(is_dst32(mod0, "store")),
+            self.dst_col_exchange.eq(_col_exchange(self.lane_config, DEST_WR_COL_EXCHANGE)),
+            self.apply_addr_mod.eq(store & ~issue.macro), self.addr_mod.eq(addr_mod),
+        ]
+
+        guard = backdoor_guard(m, issue, self.lane_config)
+        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.enabled)   # INT32_ALL ignores it
+        m.d.comb += self.dst_lanes.eq(Mux(store, guard & lane_enable, 0)
+                                      & ~lane_config_bit(self.lane_config, BLOCK_DEST_WR_FROM_SFPU))
+
+        source = Signal(LaneValues)      # VD: any register, L16 included under a macro
+        m.d.comb += source.eq(self.lregs[issue.vd])
+        for lane in range(LANES):
+            convert = m.submodules[f"convert{lane}"] = StoreConvert()
+            m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),
+                         self.dst_raw[lane].eq(convert.raw)]
+        return m

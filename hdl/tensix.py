@@ -1,0 +1,179 @@
+"""The Tensix registers the SFPU reads, and the Dst address arithmetic.
+
+SFPLOAD and SFPSTORE reach outside the SFPU: their Dst address adds the
+thread's Dst read/write counter (RWC), the Dst base and offset registers, and
+after the access they step the thread's counters by one ADDR_MOD slot
+(ApplyPartialAddrMod: no fidelity-phase update). `TensixRegs` holds the few
+registers and counters involved, as `model.state.TensixRegs` does; the outside
+world sets them through `config` (one field per cycle, the RTL form of the
+model's directives). The comb helpers `dst_address` and `resolve_mod0` are the
+model's `_dst_address` and `resolve_mod0`, shared by the Load and Store units.
+
+Widths are those the model masks to: 10-bit Dst counters, offsets and
+increments, 6-bit SrcA/SrcB counters; a bias increment only matters through
+its low two bits, so two are kept.
+"""
+
+from amaranth import Cat, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
+from amaranth.lib.wiring import In, Out
+
+from model import state as model_state
+from model.dst_format import Mod0Fmt, resolve_srcb
+
+from .dst_convert import Mod0
+
+__all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs",
+           "pack_addr_mod", "dst_address", "resolve_mod0"]
+
+DST_BITS = 10
+SRC_BITS = 6
+ADDR_MOD_SLOTS = 8
+
+# SrcB format codes for which MOD0_FMT_SRCB means BF16 (otherwise FP16) without Fp32 Dst.
+SRCB_AS_BF16 = tuple(f for f in range(16) if resolve_srcb(False, f) == Mod0Fmt.BF16)
+
+
+class ConfigField(enum.Enum, shape=4):
+    """Which register a `ConfigWrite` sets (`index` is used by ADDR_MOD only)."""
+    FP32_DEST = 0
+    SRCB_FORMAT = 1
+    DEST_OFFSET = 2
+    DEST_BASE = 3
+    ADDR_MOD_SET_BASE = 4
+    RWC_DST = 5            # sets the counter and its carry register, like the `.rwc_dst` directive
+    ADDR_MOD = 6           # index = slot 0-7, value = a packed AddrModLayout
+    PRNG_SEED = 7          # not a Tensix register: the top routes it to the PRNG
+
+
+ConfigWrite = data.StructLayout({"valid": 1, "field": ConfigField, "index": 3, "value": 32})
+
+AddrModLayout = data.StructLayout({
+    "srca_incr": SRC_BITS, "srca_cr": 1, "srca_clear": 1,
+    "srcb_incr": SRC_BITS, "srcb_cr": 1, "srcb_clear": 1,
+    "dst_incr": DST_BITS, "dst_cr": 1, "dst_c_to_cr": 1, "dst_clear": 1,
+    "bias_incr": 2, "bias_clear": 1,
+})
+
+TensixView = data.StructLayout({
+    "fp32_dest": 1,
+    "srcb_format": 4,
+    "dest_offset": DST_BITS,
+    "dest_base": DST_BITS,
+    "addr_mod_set_base": 1,
+    "rwc_dst": DST_BITS, "rwc_dst_cr": DST_BITS,
+    "rwc_srca": SRC_BITS, "rwc_srca_cr": SRC_BITS,
+    "rwc_srcb": SRC_BITS, "rwc_srcb_cr": SRC_BITS,
+    "extra_addr_mod_bit": 1,
+})
+
+
+def pack_addr_mod(mod: model_state.AddrMod) -> int:
+    """A model AddrMod as the integer value of an `AddrModLayout` (for ConfigWrite.value)."""
+    packed = 0
+    for name, field in AddrModLayout:
+        width = field.width
+        packed |= (int(getattr(mod, name)) & ((1 << width) - 1)) << field.offset
+    return packed
+
+
+def _step(m: Module, value, cr, incr, clear, use_cr, c_to_cr, bits: int, name: str):
+    """One counter of ApplyPartialAddrMod (model.state._step): the new (value, cr) as signals."""
+    new_value, new_cr = Signal(bits, name=f"{name}_next"), Signal(bits, name=f"{name}_cr_next")
+    summed = Signal(bits, name=f"{name}_sum")
+    cr_summed = Signal(bits, name=f"{name}_cr_sum")
+    m.d.comb += [summed.eq(value + incr), cr_summed.eq(cr + incr)]
+    with m.If(clear):
+        m.d.comb += [new_value.eq(0), new_cr.eq(0)]
+    with m.Elif(c_to_cr):
+        m.d.comb += [new_value.eq(summed), new_cr.eq(summed)]
+    with m.Elif(use_cr):
+        m.d.comb += [new_value.eq(cr_summed), new_cr.eq(cr_summed)]
+    with m.Else():
+        m.d.comb += [new_value.eq(summed), new_cr.eq(cr)]
+    return new_value, new_cr
+
+
+class TensixRegs(wiring.Component):
+    """The registers of `TensixView` and the eight ADDR_MOD slots.
+
+    At the clock edge: `apply_addr_mod` steps the counters by slot
+    `addr_mod` (+4 when the bias bit or ADDR_MOD_SET_Base is set); a config
+    write in the same cycle then overrides the field it writes.
+    """
+
+    config: In(ConfigWrite)
+    apply_addr_mod: In(1)
+    addr_mod: In(2)
+    view: Out(TensixView)
+    addr_mods: Out(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
+
+    def elaborate(self, platform):
+        m = Module()
+        regs = Signal(TensixView)
+        slots = Signal(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
+        m.d.comb += [self.view.eq(regs), self.addr_mods.eq(slots)]
+
+        # -- ApplyPartialAddrMod -----------------------------------------------------
+        slot_index = Signal(3)
+        m.d.comb += slot_index.eq(Cat(self.addr_mod, regs.extra_addr_mod_bit | regs.addr_mod_set_base))
+        mod = Signal(AddrModLayout)
+        m.d.comb += mod.eq(slots[slot_index])
+        srca, srca_cr = _step(m, regs.rwc_srca, regs.rwc_srca_cr, mod.srca_incr, mod.srca_clear,
+                              mod.srca_cr, 0, SRC_BITS, "srca")
+        srcb, srcb_cr = _step(m, regs.rwc_srcb, regs.rwc_srcb_cr, mod.srcb_incr, mod.srcb_clear,
+                              mod.srcb_cr, 0, SRC_BITS, "srcb")
+        dst, dst_cr = _step(m, regs.rwc_dst, regs.rwc_dst_cr, mod.dst_incr, mod.dst_clear,
+                            mod.dst_cr, mod.dst_c_to_cr, DST_BITS, "dst")
+        with m.If(self.apply_addr_mod):
+            m.d.sync += [regs.rwc_srca.eq(srca), regs.rwc_srca_cr.eq(srca_cr),
+                         regs.rwc_srcb.eq(srcb), regs.rwc_srcb_cr.eq(srcb_cr),
+                         regs.rwc_dst.eq(dst), regs.rwc_dst_cr.eq(dst_cr)]
+            with m.If(mod.bias_clear):
+                m.d.sync += regs.extra_addr_mod_bit.eq(0)
+            with m.Elif(mod.bias_incr != 0):
+                m.d.sync += regs.extra_addr_mod_bit.eq(~regs.extra_addr_mod_bit)   # a one-bit counter
+
+        # -- config writes (after the AddrMod, so they win) ---------------------------------
+        value = self.config.value
+        with m.If(self.config.valid):
+            with m.Switch(self.config.field):
+                with m.Case(ConfigField.FP32_DEST):
+                    m.d.sync += regs.fp32_dest.eq(value[0])
+                with m.Case(ConfigField.SRCB_FORMAT):
+                    m.d.sync += regs.srcb_format.eq(value)
+                with m.Case(ConfigField.DEST_OFFSET):
+                    m.d.sync += regs.dest_offset.eq(value)
+                with m.Case(ConfigField.DEST_BASE):
+                    m.d.sync += regs.dest_base.eq(value)
+                with m.Case(ConfigField.ADDR_MOD_SET_BASE):
+                    m.d.sync += regs.addr_mod_set_base.eq(value[0])
+                with m.Case(ConfigField.RWC_DST):
+                    m.d.sync += [regs.rwc_dst.eq(value), regs.rwc_dst_cr.eq(value)]
+                with m.Case(ConfigField.ADDR_MOD):
+                    m.d.sync += slots[self.config.index].eq(value)
+        return m
+
+
+# ---------------------------------------------------------------------------
+# Comb helpers shared by the Load and Store units
+
+def resolve_mod0(m: Module, mod0, view, name: str = "mod0_resolved") -> Signal:
+    """Mod0 with MOD0_FMT_SRCB replaced by FP32 (Fp32 Dst), BF16 or FP16 (by the SrcB format)."""
+    resolved = Signal(Mod0, name=name)
+    srcb_as_bf16 = view.srcb_format.matches(*SRCB_AS_BF16)
+    srcb = Mux(view.fp32_dest, Mod0.FP32, Mux(srcb_as_bf16, Mod0.BF16, Mod0.FP16))
+    m.d.comb += resolved.eq(Mux(mod0 == Mod0.SRCB, srcb, mod0))
+    return resolved
+
+
+def dst_address(m: Module, imm10, mod0, view, name: str = "dst_address") -> Signal:
+    """The Dst address of an SFPLOAD/SFPSTORE: Imm10 + offset + (RWC + base), where
+    INT32_ALL (`mod0` already resolved) keeps only the counter's low two bits."""
+    counter = Signal(DST_BITS, name=f"{name}_counter")
+    m.d.comb += counter.eq(view.rwc_dst + view.dest_base)
+    used = Signal(DST_BITS, name=f"{name}_counter_used")
+    m.d.comb += used.eq(Mux(mod0 == Mod0.INT32_ALL, counter[:2], counter))
+    address = Signal(DST_BITS, name=name)
+    m.d.comb += address.eq(imm10 + view.dest_offset + used)
+    return address

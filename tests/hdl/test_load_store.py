@@ -1,0 +1,364 @@
+"""The Load and Store sub-units, with Dst and the Tensix registers wired as the
+top wires them, against the golden model.
+
+Every cycle draws a new random SfpuState around the persistent Dst and Tensix
+counters (LRegs, LaneConfig, flags so LaneEnabled varies) and a random
+SFPLOAD / SFPLOADI / SFPLOADMACRO / SFPSTORE / macro SFPSTORE / SFPNOP over
+all Mod0, VD, AddrMod and Imm10 values, often together with a config write.
+The model executes it (`Machine.execute`, or `execute_operands` for a macro
+store) and then takes the config write; the RTL must agree on the LReg writes
+(merged per register), the Dst writes (per row, and Dst itself afterwards),
+the Tensix registers after the AddrMod, the load address and the `undefined`
+flag. TensixRegs alone is checked against `apply_partial_addr_mod`.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+from amaranth import Module, Mux
+from amaranth.back import verilog
+from amaranth.sim import Simulator
+
+from hdl.dst import COLS, Dst
+from hdl.isa import Opcode
+from hdl.load_store import LoadUnit, StoreUnit
+from hdl.tensix import ConfigField, TensixRegs, TensixView, pack_addr_mod
+from model import isa
+from model.machine import Machine, regular_operands
+from model.semantics import Operands
+from model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
+
+VIEW_FIELDS = [name for name, _ in TensixView]
+
+
+# -- packing ---------------------------------------------------------------------------
+
+def pack(values, bits: int) -> int:
+    return sum(int(v) << (bits * i) for i, v in enumerate(values))
+
+
+def unpack(value: int, bits: int, count: int) -> list[int]:
+    return [(value >> (bits * i)) & ((1 << bits) - 1) for i in range(count)]
+
+
+def lane_mask(bools) -> int:
+    return sum(1 << i for i, b in enumerate(bools) if b)
+
+
+# -- random stimulus ---------------------------------------------------------------------
+
+def random_addr_mod(rng) -> AddrMod:
+    flag = lambda p=0.3: bool(rng.random() < p)    # noqa: E731
+    return AddrMod(srca_incr=int(rng.integers(0, 64)), srca_cr=flag(), srca_clear=flag(0.15),
+                   srcb_incr=int(rng.integers(0, 64)), srcb_cr=flag(), srcb_clear=flag(0.15),
+                   dst_incr=int(rng.integers(0, 1024)) if rng.random() < 0.5 else int(rng.integers(0, 16)),
+                   dst_cr=flag(), dst_c_to_cr=flag(), dst_clear=flag(0.15),
+                   bias_incr=int(rng.integers(0, 4)), bias_clear=flag(0.2))
+
+
+def random_config(rng):
+    """A config write as (ConfigField, index, value)."""
+    field = ConfigField(int(rng.choice([0, 1, 2, 3, 4, 5, 6, 6, 6, 6])))
+    if field == ConfigField.ADDR_MOD:
+        return field, int(rng.integers(0, 8)), random_addr_mod(rng)
+    bits = {ConfigField.FP32_DEST: 1, ConfigField.SRCB_FORMAT: 4, ConfigField.ADDR_MOD_SET_BASE: 1}.get(field, 10)
+    value = int(rng.integers(0, 1 << bits))
+    if field in (ConfigField.FP32_DEST, ConfigField.ADDR_MOD_SET_BASE) and rng.random() < 0.6:
+        value = 0       # keep the SRCB -> FP32 and +4 slot paths from dominating
+    return field, 0, value
+
+
+def apply_config(t: ModelTensix, field: ConfigField, index: int, value) -> None:
+    """The model's directives (model.run.apply_directive) for one config write."""
+    if field == ConfigField.FP32_DEST:
+        t.fp32_dest = bool(value)
+    elif field == ConfigField.SRCB_FORMAT:
+        t.srcb_format = value
+    elif field == ConfigField.DEST_OFFSET:
+        t.dest_offset = value
+    elif field == ConfigField.DEST_BASE:
+        t.dest_base = value
+    elif field == ConfigField.ADDR_MOD_SET_BASE:
+        t.addr_mod_set_base = bool(value)
+    elif field == ConfigField.RWC_DST:
+        t.rwc_dst = t.rwc_dst_cr = value
+    elif field == ConfigField.ADDR_MOD:
+        t.addr_mods = list(t.addr_mods)
+        t.addr_mods[index] = value
+
+
+def random_lane_state(rng, state: SfpuState) -> None:
+    state.lregs = rng.integers(0, 1 << 32, (NUM_LREGS, LANES), dtype=np.uint64).astype(np.uint32)
+    if rng.random() < 0.3:
+        state.lane_config = np.zeros(LANES, dtype=np.uint32)
+    else:
+        bits = rng.random((LANES, 18)) < rng.choice([0.1, 0.3])
+        state.lane_config = (bits.astype(np.uint32) << np.arange(18, dtype=np.uint32)).sum(axis=1).astype(np.uint32)
+    state.use_flags = rng.random(LANES) < rng.choice([0.0, 0.5])
+    state.lane_flags = rng.random(LANES) < 0.5
+
+
+def random_instruction(rng):
+    """(kind, word, vd, store_addr): kind is 'thread' or 'macro' (a macro SFPSTORE)."""
+    r = rng.random()
+    mod0, vd, addr_mod = int(rng.integers(0, 16)), int(rng.integers(0, 16)), int(rng.integers(0, 4))
+    imm10 = int(rng.integers(0, 1024))
+    if r < 0.3:
+        return "thread", isa.encode("SFPLOAD", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
+    if r < 0.4:
+        word = isa.encode("SFPLOADMACRO", vd_lo=vd & 3, vd_hi=vd >> 3 & 1, imm9=imm10 >> 1, mod0=mod0,
+                          addr_mod=addr_mod, macro=int(rng.integers(0, 4)))
+        return "thread", word, None, None
+    if r < 0.6:
+        return "thread", isa.encode("SFPLOADI", vd=vd, mod0=mod0, imm16=int(rng.integers(0, 1 << 16))), None, None
+    if r < 0.82:
+        return "thread", isa.encode("SFPSTORE", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
+    if r < 0.95:
+        store_vd = int(rng.integers(0, 17))
+        word = isa.encode("SFPSTORE", vd=store_vd & 15, mod0=mod0, imm10=imm10)
+        return "macro", word, store_vd, int(rng.integers(0, DST_ROWS))
+    return "thread", isa.encode("SFPNOP"), None, None
+
+
+# -- the model's answer -------------------------------------------------------------------
+
+def merged_lreg_writes(writes) -> dict[int, tuple[int, list[int]]]:
+    """reg -> (lane mask, 32 values with 0 outside the mask); later writes win."""
+    merged: dict[int, list] = {}
+    for reg, mask, values in writes:
+        entry = merged.setdefault(reg, [0, [0] * LANES])
+        for lane in range(LANES):
+            if mask >> lane & 1:
+                entry[1][lane] = int(values[lane])
+        entry[0] |= mask
+    return {reg: (mask, values) for reg, (mask, values) in merged.items()}
+
+
+def model_step(state: SfpuState, kind: str, word: int, vd, store_addr):
+    machine = Machine(state.copy(), strict=False)
+    if kind == "macro":
+        effects = machine.execute_operands(Operands(isa.decode(word), vd, macro=True, store_addr=store_addr))
+    else:
+        effects = machine.execute(word)
+    lregs = merged_lreg_writes((w.reg, lane_mask(w.mask), w.values) for w in effects.lreg_writes)
+    rows: dict[int, int] = {}
+    for w in effects.dst_writes:
+        rows[w.row] = rows.get(w.row, 0) | w.col_mask
+    dst = {row: (cols, [int(machine.state.dst[row, c]) if cols >> c & 1 else 0 for c in range(COLS)])
+           for row, cols in rows.items()}
+    undefined = any("SFPLOADI Mod0" in w for w in machine.warnings)
+    return machine.state, lregs, dst, effects.load_address, undefined
+
+
+# -- the RTL under test -----------------------------------------------------------------------
+
+class Harness:
+    """Load, Store, Dst and TensixRegs, connected as `hdl.sfpu.Sfpu` connects them."""
+
+    def __init__(self, init: np.ndarray):
+        self.load, self.store = LoadUnit(), StoreUnit()
+        self.dst, self.tensix = Dst(init=init), TensixRegs()
+        m = self.module = Module()
+        m.submodules.load, m.submodules.store = self.load, self.store
+        m.submodules.dst, m.submodules.tensix = self.dst, self.tensix
+        load, store, dst, tensix = self.load, self.store, self.dst, self.tensix
+        m.d.comb += [
+            load.tensix.eq(tensix.view), store.tensix.eq(tensix.view),
+            dst.load_addr.eq(load.dst_addr), dst.load_width32.eq(load.dst_width32),
+            dst.load_col_exchange.eq(load.dst_col_exchange), load.dst_raw.eq(dst.load_raw),
+            dst.store_lanes.eq(store.dst_lanes), dst.store_addr.eq(store.dst_addr),
+            dst.store_width32.eq(store.dst_width32), dst.store_col_exchange.eq(store.dst_col_exchange),
+            dst.store_raw.eq(store.dst_raw),
+            tensix.apply_addr_mod.eq(load.apply_addr_mod | store.apply_addr_mod),
+            tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
+        ]
+
+
+def set_issue(ctx, unit, valid, macro=0, opcode=0, word=0, vd=0, store_addr=0):
+    port = unit.issue
+    ctx.set(port.valid, valid)
+    ctx.set(port.macro, macro)
+    ctx.set(port.opcode.as_value(), opcode)
+    ctx.set(port.word, word)
+    ctx.set(port.vd, vd)
+    ctx.set(port.store_addr, store_addr)
+
+
+def rtl_lreg_writes(ctx, load) -> dict[int, tuple[int, list[int]]]:
+    writes = []
+    for port in load.write:
+        en = ctx.get(port.en)
+        if not en:
+            continue
+        regs = unpack(ctx.get(port.reg.as_value()), 5, LANES)
+        values = unpack(ctx.get(port.data.as_value()), 32, LANES)
+        for reg in sorted(set(regs[lane] for lane in range(LANES) if en >> lane & 1)):
+            mask = sum(1 << lane for lane in range(LANES) if en >> lane & 1 and regs[lane] == reg)
+            writes.append((reg, mask, values))
+    return merged_lreg_writes(writes)
+
+
+def rtl_dst_writes(ctx, dst) -> dict[int, tuple[int, list[int]]]:
+    records = {}
+    for e in dst.writes:
+        if ctx.get(e.valid):
+            row = ctx.get(e.row)
+            assert row not in records, f"row {row} reported twice"
+            records[row] = (ctx.get(e.cols), unpack(ctx.get(e.values.as_value()), 16, COLS))
+    return records
+
+
+def view_of(t: ModelTensix) -> dict[str, int]:
+    return {name: int(getattr(t, name)) for name in VIEW_FIELDS}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_instructions_against_the_model(seed):
+    rng = np.random.default_rng(seed)
+    state = SfpuState()
+    state.dst = rng.integers(0, 1 << 16, (DST_ROWS, COLS), dtype=np.uint64).astype(np.uint16)
+    h = Harness(state.dst.copy())
+    failures = []
+    seen = {"loads": 0, "stores": 0, "captures": 0, "undefined": 0}
+
+    async def bench(ctx):
+        nonlocal state
+        # Start from random Tensix registers: every field and AddrMod slot written once.
+        for field in (*ConfigField.__members__.values(),):
+            if field == ConfigField.PRNG_SEED:
+                continue
+            for index in range(8 if field == ConfigField.ADDR_MOD else 1):
+                f, _, value = random_config(rng)
+                while f != field:
+                    f, _, value = random_config(rng)
+                write_config(ctx, field, index, value)
+                apply_config(state.tensix, field, index, value)
+                await ctx.tick()
+        ctx.set(h.tensix.config.valid, 0)
+
+        for cycle in range(220):
+            random_lane_state(rng, state)
+            kind, word, vd, store_addr = random_instruction(rng)
+            ins = isa.decode(word)
+            for sub in (h.load, h.store):
+                ctx.set(sub.lregs.as_value(), pack(state.lregs.reshape(-1), 32))
+                ctx.set(sub.enabled, lane_mask(state.lane_enabled()))
+                ctx.set(sub.lane_config.as_value(), pack(state.lane_config, 18))
+            unit = h.store if ins.mnemonic == "SFPSTORE" else h.load
+            other = h.load if unit is h.store else h.store
+            set_issue(ctx, other, 0)
+            if kind == "macro":
+                set_issue(ctx, unit, 1, 1, ins.op.opcode, word, vd, store_addr)
+            else:
+                valid = ins.mnemonic != "SFPNOP" or rng.random() < 0.5
+                set_issue(ctx, unit, valid, 0, ins.op.opcode, word, regular_operands(ins).vd)
+            config = random_config(rng) if rng.random() < 0.4 else None
+            if config:
+                write_config(ctx, *config)
+            else:
+                ctx.set(h.tensix.config.valid, 0)
+
+            after, lregs, dst, address, undefined = model_step(state, kind, word, vd, store_addr)
+            if config:
+                after.tensix = copy.copy(after.tensix)
+                apply_config(after.tensix, *config)
+            where = (cycle, ins.mnemonic, kind, hex(word), vd)
+
+            got_lregs = rtl_lreg_writes(ctx, h.load)
+            if got_lregs != lregs:
+                failures.append((where, "lregs", got_lregs, lregs))
+            got_dst = rtl_dst_writes(ctx, h.dst)
+            if got_dst != dst:
+                failures.append((where, "dst writes", got_dst, dst))
+            if address is not None and ctx.get(h.load.address) != address:
+                failures.append((where, "address", ctx.get(h.load.address), address))
+            if ctx.get(h.load.undefined) != undefined:
+                failures.append((where, "undefined", ctx.get(h.load.undefined), undefined))
+            seen["loads"] += bool(lregs)
+            seen["stores"] += bool(dst)
+            seen["captures"] += len(lregs) > 1
+            seen["undefined"] += undefined
+
+            await ctx.tick()
+            state = after
+            got_view = {name: ctx.get(getattr(h.tensix.view, name)) for name in VIEW_FIELDS}
+            if got_view != view_of(state.tensix):
+                failures.append((where, "tensix", got_view, view_of(state.tensix)))
+            for row in dst:
+                ctx.set(h.dst.side_row, row)
+                if unpack(ctx.get(h.dst.side_rdata.as_value()), 16, COLS) != [int(v) for v in state.dst[row]]:
+                    failures.append((where, "dst row", row))
+
+        slots = [ctx.get(h.tensix.addr_mods[i].as_value()) for i in range(8)]
+        if slots != [pack_addr_mod(mod) for mod in state.tensix.addr_mods]:
+            failures.append(("final", "addr_mods"))
+
+    def write_config(ctx, field, index, value):
+        ctx.set(h.tensix.config.valid, 1)
+        ctx.set(h.tensix.config.field, field)
+        ctx.set(h.tensix.config.index, index)
+        ctx.set(h.tensix.config.value, pack_addr_mod(value) if field == ConfigField.ADDR_MOD else value)
+
+    sim = Simulator(h.module)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not failures, failures[:3]
+    assert seen["loads"] > 40 and seen["stores"] > 30 and seen["captures"] > 3 and seen["undefined"] > 3, seen
+
+
+def test_tensix_regs_against_apply_partial_addr_mod():
+    """Sequences of AddrMod applications and config writes, some in the same cycle."""
+    rng = np.random.default_rng(5)
+    dut = TensixRegs()
+    model = ModelTensix()
+    failures = []
+
+    async def bench(ctx):
+        for cycle in range(400):
+            apply = rng.random() < 0.7
+            addr_mod = int(rng.integers(0, 4))
+            config = random_config(rng) if rng.random() < 0.5 else None
+            ctx.set(dut.apply_addr_mod, apply)
+            ctx.set(dut.addr_mod, addr_mod)
+            ctx.set(dut.config.valid, config is not None)
+            if config:
+                field, index, value = config
+                ctx.set(dut.config.field, field)
+                ctx.set(dut.config.index, index)
+                ctx.set(dut.config.value, pack_addr_mod(value) if field == ConfigField.ADDR_MOD else value)
+            if apply:
+                model.apply_partial_addr_mod(addr_mod)
+            if config:
+                apply_config(model, *config)
+            await ctx.tick()
+            got = {name: ctx.get(getattr(dut.view, name)) for name in VIEW_FIELDS}
+            if got != view_of(model):
+                failures.append((cycle, got, view_of(model)))
+            slots = [ctx.get(dut.addr_mods[i].as_value()) for i in range(8)]
+            if slots != [pack_addr_mod(mod) for mod in model.addr_mods]:
+                failures.append((cycle, "addr_mods"))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not failures, failures[:3]
+
+
+def test_pack_addr_mod_fills_every_field():
+    mod = AddrMod(srca_incr=63, srca_cr=True, srca_clear=True, srcb_incr=63, srcb_cr=True, srcb_clear=True,
+                  dst_incr=1023, dst_cr=True, dst_c_to_cr=True, dst_clear=True, bias_incr=3, bias_clear=True)
+    assert pack_addr_mod(mod) == (1 << 32) - 1
+    assert pack_addr_mod(AddrMod()) == 0
+
+
+@pytest.mark.parametrize("component", [TensixRegs, LoadUnit, StoreUnit])
+def test_verilog_converts(component):
+    assert "module" in verilog.convert(component())
+
+
+def test_opcodes_match_the_table():
+    assert Opcode.LOAD.value == isa.OPCODES["SFPLOAD"].opcode
+    assert Opcode.STORE.value == isa.OPCODES["SFPSTORE"].opcode
