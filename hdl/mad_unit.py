@@ -1,0 +1,180 @@
+"""The MAD sub-unit: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT and
+SFPLUTFP32, as `hdl.unit_io` describes a sub-unit (one `Issue` a cycle, the
+LRegs as the cycle reads them, writes on a `WritePort`).
+
+Every one of them is ``d = A * B + C`` on one `hdl.fma.Fma` per lane, with a
+latency of two: an instruction issued at cycle T writes at the end of T+1.
+
+Issue cycle T (stage 1): pick A, B and C per lane (VA or ``L[L7 & 15]``
+under INDIRECT_VA, the BF16 immediate, the LUT coefficients of ``|L3|``),
+feed the FMAs' first stage, and work out, from the state of cycle T, every
+other thing the write needs: the lanes (backdoor guard & LaneEnabled), each
+lane's destination (VD, or ``L7 & 15`` under INDIRECT_VD unless VD is L16)
+and, for SGN_RETAIN, L3's sign bits. These go into pipeline registers next to
+the FMAs' own.
+
+Landing cycle T+1 (stage 2): the FMAs finish; `landing` presents their
+results with the registered lanes and destinations, the sign replaced by
+L3's under SGN_RETAIN.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
+from amaranth.lib.wiring import In, Out
+
+from .fma import Fma
+from .isa import Opcode, field_layout
+from .lregs import L16
+from .lut import LutFp32Select, LutSelect
+from .unit_io import LANES, Issue, LaneConfig, LaneValues, LRegValues, WritePort, backdoor_guard
+
+__all__ = ["MadUnit"]
+
+ONE = 0x3F800000            # L10
+
+# Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT).
+INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL's Mod1
+SGN_RETAIN = 2              # bit 2 of SFPLUT's Mod0 and SFPLUTFP32's Mod1
+INDIRECT_VD = 3             # bit 3 of every form's Mod (SFPLUT: Mod0)
+
+
+class Form(enum.Enum, shape=3):
+    """Where A, B and C come from."""
+
+    NONE = 0                # no MAD-class instruction: nothing lands
+    MAD = 1                 # A = VA (or L[L7 & 15]), B = VB, C = VC
+    ADDI = 2                # A = bf16(Imm16), B = 1.0, C = VC
+    MULI = 3                # A = bf16(Imm16), B = VC, C = 0
+    LUT = 4                 # A, B = |L3|, C from LutSelect
+    LUTFP32 = 5             # A, B = |L3|, C from LutFp32Select
+
+
+class MadUnit(wiring.Component):
+    issue: In(Issue)
+    lregs: In(LRegValues)
+    enabled: In(LANES)                  # LaneEnabled
+    lane_config: In(LaneConfig)
+
+    landing: Out(WritePort)             # last cycle's instruction, written at the end of this cycle
+
+    def elaborate(self, platform):
+        m = Module()
+        issue, lregs = self.issue, self.lregs
+        mad = data.View(field_layout("SFPMAD"), issue.word)
+        imm = data.View(field_layout("SFPADDI"), issue.word)
+        lut = data.View(field_layout("SFPLUT"), issue.word)
+
+        # -- decode ------------------------------------------------------------------
+        form = Signal(Form)
+        with m.If(issue.valid):
+            with m.Switch(issue.opcode):
+                with m.Case(Opcode.MAD, Opcode.ADD, Opcode.MUL):
+                    m.d.comb += form.eq(Form.MAD)
+                with m.Case(Opcode.ADDI):
+                    m.d.comb += form.eq(Form.ADDI)
+                with m.Case(Opcode.MULI):
+                    m.d.comb += form.eq(Form.MULI)
+                with m.Case(Opcode.LUT):
+                    m.d.comb += form.eq(Form.LUT)
+                with m.Case(Opcode.LUTFP32):
+                    m.d.comb += form.eq(Form.LUTFP32)
+
+        # SFPLUT keeps its modifiers in Mod0; the others in Mod1 (bits 3:0).
+        mod = Signal(4)
+        m.d.comb += mod.eq(Mux(form == Form.LUT, lut.mod0, mad.mod1))
+        indirect_va = Signal()
+        indirect_vd = Signal()
+        sgn_retain = Signal()
+        m.d.comb += [
+            indirect_va.eq((form == Form.MAD) & mod[INDIRECT_VA]),
+            # L16 is only reachable through a macro and is never redirected.
+            indirect_vd.eq(mod[INDIRECT_VD] & (issue.vd != L16)),
+            sgn_retain.eq(((form == Form.LUT) | (form == Form.LUTFP32)) & mod[SGN_RETAIN]),
+        ]
+
+        # -- operands shared by all lanes ------------------------------------------
+        # One wide mux each rather than a register-indexed read per lane.
+        vb = Signal(LaneValues)
+        vc = Signal(LaneValues)
+        with m.Switch(issue.vb):
+            for r in range(16):
+                with m.Case(r):
+                    m.d.comb += vb.eq(lregs[r])
+        with m.Switch(issue.vc):
+            for r in range(16):
+                with m.Case(r):
+                    m.d.comb += vc.eq(lregs[r])
+        bf16 = Signal(32)
+        m.d.comb += bf16.eq(Cat(Const(0, 16), imm.imm16))
+
+        l7 = lregs[7]
+        l3 = lregs[3]
+        lanes = Signal(LANES)           # the lanes that execute and may write
+        guard = backdoor_guard(m, issue, self.lane_config)
+        m.d.comb += lanes.eq(Mux(form == Form.NONE, 0, guard & self.enabled))
+
+        # -- per lane: operands, FMA, destination ------------------------------------
+        en = Signal(LANES)
+        dest = Signal(data.ArrayLayout(5, LANES))
+        results = Signal(LaneValues)
+        for lane in range(LANES):
+            fma = m.submodules[f"fma_{lane}"] = Fma()
+            sel = m.submodules[f"lut_{lane}"] = LutSelect()
+            sel32 = m.submodules[f"lutfp32_{lane}"] = LutFp32Select()
+            m.d.comb += [
+                sel.l3.eq(l3[lane]), sel.l0.eq(lregs[0][lane]),
+                sel.l1.eq(lregs[1][lane]), sel.l2.eq(lregs[2][lane]),
+                sel32.mod1.eq(mad.mod1), sel32.l3.eq(l3[lane]),
+                sel32.l0.eq(lregs[0][lane]), sel32.l1.eq(lregs[1][lane]), sel32.l2.eq(lregs[2][lane]),
+                sel32.l4.eq(lregs[4][lane]), sel32.l5.eq(lregs[5][lane]), sel32.l6.eq(lregs[6][lane]),
+            ]
+
+            # VA: the field, or L7's low bits (any of L0-L15) under INDIRECT_VA.
+            va_index = Signal(4, name=f"va_index_{lane}")
+            va = Signal(32, name=f"va_{lane}")
+            m.d.comb += va_index.eq(Mux(indirect_va, l7[lane][:4], mad.va))
+            with m.Switch(va_index):
+                for r in range(16):
+                    with m.Case(r):
+                        m.d.comb += va.eq(lregs[r][lane])
+
+            with m.Switch(form):
+                with m.Case(Form.ADDI):
+                    m.d.comb += [fma.a.eq(bf16), fma.b.eq(ONE), fma.c.eq(vc[lane])]
+                with m.Case(Form.MULI):
+                    m.d.comb += [fma.a.eq(bf16), fma.b.eq(vc[lane]), fma.c.eq(0)]
+                with m.Case(Form.LUT):
+                    m.d.comb += [fma.a.eq(sel.a), fma.b.eq(sel.b), fma.c.eq(sel.c)]
+                with m.Case(Form.LUTFP32):
+                    m.d.comb += [fma.a.eq(sel32.a), fma.b.eq(sel32.b), fma.c.eq(sel32.c)]
+                with m.Default():
+                    m.d.comb += [fma.a.eq(va), fma.b.eq(vb[lane]), fma.c.eq(vc[lane])]
+
+            # Only L0-L7 and L16 take a result; an indirect L8-L15 is dropped.
+            reg = Signal(5, name=f"dest_{lane}")
+            m.d.comb += [
+                reg.eq(Mux(indirect_vd, l7[lane][:4], issue.vd)),
+                dest[lane].eq(reg),
+                en[lane].eq(lanes[lane] & ((reg < 8) | (reg == L16))),
+                results[lane].eq(fma.d),
+            ]
+
+        # -- pipeline registers beside the FMAs' ---------------------------------------
+        en_q = Signal(LANES)
+        dest_q = Signal(data.ArrayLayout(5, LANES))
+        sgn_retain_q = Signal()
+        l3_sign_q = Signal(LANES)      # L3's sign bits at issue, for SGN_RETAIN
+        m.d.sync += [
+            en_q.eq(en),
+            dest_q.eq(dest),
+            sgn_retain_q.eq(sgn_retain),
+            l3_sign_q.eq(Cat(*[l3[lane][31] for lane in range(LANES)])),
+        ]
+
+        # -- landing --------------------------------------------------------------------
+        m.d.comb += [self.landing.en.eq(en_q), self.landing.reg.eq(dest_q)]
+        for lane in range(LANES):
+            d = results[lane]
+            sign = Mux(sgn_retain_q, l3_sign_q[lane], d[31])
+            m.d.comb += self.landing.data[lane].eq(Cat(d[:31], sign))
+        return m
