@@ -1,0 +1,338 @@
+"""The Simple sub-unit: everything an instruction on the Simple pipe does to
+the SFPU state, around the per-lane `SimpleAlu` (32 copies) and `CastToFp32`.
+
+It adds what is not lane arithmetic (see `model.semantics`):
+
+- operand reads (VB, VC, and SFPSWAP's VD source) and the write rules: the
+  lanes written (LaneEnabled, the backdoor guard, SFPMOV ALL_LANES_ENABLED)
+  and `VD < 8 || VD == 16`;
+- SFPMOV FROM_SPECIAL (LoadMacroConfig, the PRNG, LaneConfig) and the PRNG
+  advance of SFPMOV and stochastic SFPCAST;
+- the flag operations, as inputs of the `FlagUnit`, which holds the flags;
+- SFPTRANSP, which the LReg file performs from `transpose`/`transpose_lanes`;
+- SFPSWAP, whose writes are computed from the state of its issue cycle and
+  held in registers to land at the end of the next cycle (`landing`);
+- SFPCONFIG: writes of LoadMacroConfig and LaneConfig (`config_write`, to
+  `ConfigRegs`) and of the constants L11-L14 (`write`), its lane mask and the
+  flags taken from lanes 0-7 of each row.
+
+The backdoor template load of a thread instruction with VD 12-15 is the
+top's (`hdl.config_regs.backdoor_write`): it depends on the thread word, not
+on what the sub-unit runs.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
+from .flags import FlagOp
+from .isa import Opcode
+from .lregs import L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, LaneValues, WritePort
+from .rounding import CastToFp32
+from .simple_alu import SimpleAlu
+from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Issue, LaneConfig, LRegValues,
+                      backdoor_guard, lane_config_bit)
+
+ALL_LANES = (1 << LANES) - 1
+SIGN = 31
+
+# The opcodes whose value comes from SimpleAlu and lands in VD's enabled lanes.
+ALU_OPCODES = (Opcode.ABS, Opcode.AND, Opcode.OR, Opcode.XOR, Opcode.NOT, Opcode.LZ, Opcode.SHFT,
+               Opcode.IADD, Opcode.EXEXP, Opcode.EXMAN, Opcode.SETEXP, Opcode.SETMAN, Opcode.SETSGN,
+               Opcode.DIVP2)
+REFINE_OPCODES = (Opcode.IADD, Opcode.LZ, Opcode.EXEXP)       # set flags from the result when VD < 8
+
+MOV_ALL_LANES_ENABLED = 2        # the whole Mod1, not a bit: 10 is FROM_SPECIAL without it
+# SFPMOV FROM_SPECIAL: VC 0-3 templates, 4-7 sequences, 8 Misc, 9 PRNG, 15 LaneConfig, else 0.
+SPECIAL_MISC, SPECIAL_PRNG, SPECIAL_LANE_CONFIG = 8, 9, 15
+# SFPCONFIG's VD: 0-3 templates, 4-7 sequences, 8 Misc, 11-14 constants, 15 LaneConfig.
+CONFIG_MISC, CONFIG_LANE_CONFIG = 8, 15
+# SFPSWAP Mod1 1-8: the lanes (bit i = lane i) where VD receives the minimum; elsewhere the maximum.
+SWAP_VD_GETS_MIN = {1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF,
+                    5: 0x000000FF, 6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000}
+SWAP_PORTS = 4                   # VD, VC, then the dest-index pair, in the model's write order
+
+
+def _sign_magnitude_key(m: Module, value, name: str):
+    """A signed integer ordered as the sign-magnitude (FP32) `value`:
+    -NaN < -Inf < ... < -0 < +0 < ... < +NaN."""
+    key = Signal(32, name=name)
+    m.d.comb += key.eq(Cat(value[:SIGN] ^ value[SIGN].replicate(SIGN), value[SIGN]))
+    return key.as_signed()
+
+
+class SimpleUnit(wiring.Component):
+    issue: In(Issue)
+    lregs: In(LRegValues)
+    enabled: In(LANES)                       # LaneEnabled
+    lane_config: In(LaneConfig)
+    lane_flags: In(LANES)
+    use_flags: In(LANES)
+    prng: In(data.ArrayLayout(32, LANES))    # what an advance would hand out in each lane
+    templates: In(data.ArrayLayout(LaneValues, 4))
+    sequences: In(data.ArrayLayout(LaneValues, 4))
+    misc: In(data.ArrayLayout(12, LANES))
+
+    write: Out(WritePort)                    # lands at the end of this cycle
+    landing: Out(WritePort).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    transpose: Out(1)
+    transpose_lanes: Out(LANES)
+
+    flag_op: Out(FlagOp)
+    flag_mod1: Out(4)
+    flag_imm2: Out(2)
+    flag_cond: Out(LANES)
+    flag_cond_valid: Out(1)
+    flag_invert: Out(1)
+    flag_guard: Out(LANES)
+
+    prng_used: Out(1)                        # the instruction advances the PRNG (in `prng_advance`)
+    prng_advance: Out(LANES)
+    config_write: Out(ConfigRegWrite)
+
+    def elaborate(self, platform):
+        m = Module()
+        issue = self.issue
+        op = Signal(Opcode)                  # NONE unless an instruction runs
+        with m.If(issue.valid):
+            m.d.comb += op.eq(issue.opcode)
+        word = issue.word
+        mod1, imm12, imm16 = word[0:4], word[12:24], word[8:24]
+
+        guard = backdoor_guard(m, issue, self.lane_config)
+        guarded = Signal(LANES)              # enabled lanes past the backdoor guard
+        writes_vd = Signal()
+        m.d.comb += [guarded.eq(guard & self.enabled),
+                     writes_vd.eq((issue.vd < 8) | (issue.vd == L16))]
+
+        vb = self._read(m, issue.vb, "vb_value")
+        vc = self._read(m, issue.vc, "vc_value")
+
+        # --- the lanes' arithmetic -------------------------------------------------
+        alus, casts = [], []
+        for lane in range(LANES):
+            alu = m.submodules[f"alu_{lane}"] = SimpleAlu()
+            cast = m.submodules[f"cast_{lane}"] = CastToFp32()
+            m.d.comb += [alu.op.eq(op), alu.mod1.eq(mod1), alu.imm.eq(imm12),
+                         alu.vb.eq(vb[lane]), alu.vc.eq(vc[lane]),
+                         cast.x.eq(vc[lane]), cast.stochastic.eq(mod1[0]), cast.prng.eq(self.prng[lane])]
+            alus.append(alu)
+            casts.append(cast)
+        alu_result, cast_result = Signal(LaneValues), Signal(LaneValues)
+        m.d.comb += [alu_result.eq(Cat(*[alu.result for alu in alus])),
+                     cast_result.eq(Cat(*[cast.y for cast in casts]))]
+
+        # --- LReg writes of this cycle ---------------------------------------------------
+        special = self._special(m, issue.vc)
+        config_lanes = self._config_lanes(m, mod1, imm16)
+        config_l0, config_value = self._config_value(m, mod1, imm16)
+        constant = self._config_constant(m, mod1, issue.vd, config_l0)
+        w = self.write
+        m.d.comb += w.reg.eq(issue.vd.replicate(LANES))
+        with m.Switch(op):
+            with m.Case(*ALU_OPCODES):
+                m.d.comb += w.en.eq(Mux(writes_vd, self.enabled, 0))
+                m.d.comb += w.data.eq(alu_result)
+            with m.Case(Opcode.MOV):
+                lanes = guard & Mux(mod1 == MOV_ALL_LANES_ENABLED, ALL_LANES, self.enabled)
+                m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
+                m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
+            with m.Case(Opcode.CAST):
+                m.d.comb += w.en.eq(Mux(writes_vd, guarded, 0))
+                m.d.comb += w.data.eq(cast_result)
+            with m.Case(Opcode.CONFIG):
+                constant_target = (issue.vd >= 11) & (issue.vd <= 14)
+                m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
+                m.d.comb += w.data.eq(constant)
+
+        # --- flags: the FlagUnit's inputs --------------------------------------------------
+        with m.Switch(op):
+            with m.Case(Opcode.SETCC):
+                m.d.comb += self.flag_op.eq(FlagOp.SETCC)
+            with m.Case(*REFINE_OPCODES):
+                with m.If(issue.vd < 8):
+                    m.d.comb += self.flag_op.eq(FlagOp.REFINE)
+            with m.Case(Opcode.ENCC):
+                m.d.comb += self.flag_op.eq(FlagOp.ENCC)
+            with m.Case(Opcode.PUSHC):
+                m.d.comb += self.flag_op.eq(FlagOp.PUSHC)
+            with m.Case(Opcode.POPC):
+                m.d.comb += self.flag_op.eq(FlagOp.POPC)
+            with m.Case(Opcode.COMPC):
+                m.d.comb += self.flag_op.eq(FlagOp.COMPC)
+        m.d.comb += [
+            self.flag_mod1.eq(mod1),
+            self.flag_imm2.eq(word[12:14]),
+            self.flag_cond.eq(Cat(*[alu.cond for alu in alus])),
+            # Both depend on the opcode and Mod1 only, so every lane agrees.
+            self.flag_cond_valid.eq(alus[0].cond_valid),
+            self.flag_invert.eq(alus[0].invert),
+            self.flag_guard.eq(guard),
+        ]
+
+        # --- SFPTRANSP (done inside the LReg file) and the PRNG ------------------------------
+        m.d.comb += [
+            self.transpose.eq(op == Opcode.TRANSP),
+            self.transpose_lanes.eq(guarded),
+            self.prng_used.eq(((op == Opcode.MOV) & mod1[3] & (issue.vc == SPECIAL_PRNG))
+                              | ((op == Opcode.CAST) & mod1[0])),
+            self.prng_advance.eq(Mux(self.prng_used, guarded, 0)),
+        ]
+
+        self._config_write(m, op, mod1, config_lanes, config_l0, config_value)
+        self._swap(m, op, mod1, guarded, vc)
+        return m
+
+    # -- operand reads ----------------------------------------------------------------------
+
+    def _read(self, m: Module, index, name: str) -> Signal:
+        """Every lane of the LReg selected by `index`."""
+        value = Signal(LaneValues, name=name)
+        with m.Switch(index):
+            for reg in range(min(NUM_LREGS, 1 << len(index))):
+                with m.Case(reg):
+                    m.d.comb += value.eq(self.lregs[reg])
+        return value
+
+    def _special(self, m: Module, vc) -> Signal:
+        """SFPMOV FROM_SPECIAL's source, selected by VC."""
+        special = Signal(LaneValues, name="special")
+        with m.Switch(vc):
+            for i in range(4):
+                with m.Case(i):
+                    m.d.comb += special.eq(self.templates[i])
+                with m.Case(4 + i):
+                    m.d.comb += special.eq(self.sequences[i])
+            with m.Case(SPECIAL_MISC):
+                m.d.comb += special.eq(Cat(*[Cat(self.misc[lane], Const(0, 20)) for lane in range(LANES)]))
+            with m.Case(SPECIAL_PRNG):
+                m.d.comb += special.eq(self.prng)
+            with m.Case(SPECIAL_LANE_CONFIG):
+                m.d.comb += special.eq(Cat(*[Cat(self.lane_config[lane], Const(0, 14)) for lane in range(LANES)]))
+        return special
+
+    # -- SFPCONFIG ------------------------------------------------------------------------------
+
+    # SFPCONFIG works on whole rows at once: every row of 8 lanes takes lane
+    # k's L0 and flags from lanes 0-7, so those signals are replicated 4 times.
+
+    def _config_lanes(self, m: Module, mod1, imm16) -> Signal:
+        """SFPCONFIG's lanes: Imm16 bit 2k under LANE_MASK and the flags of
+        lane k, for every lane k (0-7) of each row. No LaneEnabled, no ROW_MASK."""
+        lanes = Signal(LANES, name="config_lanes")
+        by_mask = (~mod1[3]).replicate(ROW_LANES) | Cat(*[imm16[2 * k] for k in range(ROW_LANES)])
+        by_flags = ~self.use_flags[:ROW_LANES] | self.lane_flags[:ROW_LANES]
+        m.d.comb += lanes.eq((by_mask & by_flags).replicate(LANES // ROW_LANES))
+        return lanes
+
+    def _config_value(self, m: Module, mod1, imm16):
+        """Per lane: L0 of lane k of the row; and Imm16 with IMM16_IS_VALUE, else that L0."""
+        l0 = Signal(LaneValues, name="config_l0")
+        value = Signal(LaneValues, name="config_value")
+        m.d.comb += [l0.eq(self.lregs[0].as_value()[:32 * ROW_LANES].replicate(LANES // ROW_LANES)),
+                     value.eq(Mux(mod1[0], Cat(imm16, Const(0, 16)).replicate(LANES), l0))]
+        return l0, value
+
+    def _config_constant(self, m: Module, mod1, vd, l0) -> Signal:
+        """SFPCONFIG's value for L11-L14: the reset value with IMM16_IS_VALUE, else L0."""
+        reset = Signal(32, name="config_reset_value")
+        with m.Switch(vd):
+            for reg, value in PROGRAMMABLE_RESET.items():
+                with m.Case(reg):
+                    m.d.comb += reset.eq(value)
+        constant = Signal(LaneValues, name="config_constant")
+        m.d.comb += constant.eq(Mux(mod1[0], reset.replicate(LANES), l0))
+        return constant
+
+    def _combine(self, m: Module, mod1, old, value, name: str) -> Signal:
+        """SFPCONFIG's Mod1 bits 2:1 on Misc and LaneConfig (all lanes side by
+        side): replace, OR, AND, XOR."""
+        result = Signal(len(old), name=name)
+        with m.Switch(mod1[1:3]):
+            with m.Case(0):
+                m.d.comb += result.eq(value)
+            with m.Case(1):
+                m.d.comb += result.eq(old | value)
+            with m.Case(2):
+                m.d.comb += result.eq(old & value)
+            with m.Case(3):
+                m.d.comb += result.eq(old ^ value)
+        return result
+
+    def _config_write(self, m: Module, op, mod1, lanes, l0, value) -> None:
+        issue, cw = self.issue, self.config_write
+        lane_bits = LANE_CONFIG_BITS
+        misc_old, config_old = self.misc.as_value(), self.lane_config.as_value()
+        misc = self._combine(m, mod1, misc_old, Cat(*[value[lane][:MISC_BITS] for lane in range(LANES)]),
+                             "config_misc")
+        combined = self._combine(m, mod1, config_old, Cat(*[value[lane][:lane_bits] for lane in range(LANES)]),
+                                 "config_lane_config")
+        # With IMM16_IS_VALUE the two bits above Imm16 keep their value.
+        keep_high = Cat(*[Cat(combined[lane * lane_bits:lane * lane_bits + 16],
+                              config_old[lane * lane_bits + 16:(lane + 1) * lane_bits]) for lane in range(LANES)])
+        lane_config = Signal(LaneConfig, name="config_lane_config_new")
+        m.d.comb += lane_config.eq(Mux(mod1[0], keep_high, combined))
+        misc_lanes = [misc[lane * MISC_BITS:(lane + 1) * MISC_BITS] for lane in range(LANES)]
+
+        with m.If(op == Opcode.CONFIG):
+            m.d.comb += [cw.lanes.eq(lanes), cw.index.eq(issue.vd[0:2])]
+            with m.Switch(issue.vd):
+                with m.Case(0, 1, 2, 3):
+                    # The templates always take L0, even with IMM16_IS_VALUE.
+                    m.d.comb += [cw.target.eq(ConfigTarget.TEMPLATE), cw.values.eq(l0)]
+                with m.Case(4, 5, 6, 7):
+                    m.d.comb += [cw.target.eq(ConfigTarget.SEQUENCE), cw.values.eq(value)]
+                with m.Case(CONFIG_MISC):
+                    m.d.comb += cw.target.eq(ConfigTarget.MISC)
+                    m.d.comb += [cw.values[lane].eq(misc_lanes[lane]) for lane in range(LANES)]
+                with m.Case(CONFIG_LANE_CONFIG):
+                    m.d.comb += cw.target.eq(ConfigTarget.LANE_CONFIG)
+                    m.d.comb += [cw.values[lane].eq(lane_config[lane]) for lane in range(LANES)]
+
+    # -- SFPSWAP -----------------------------------------------------------------------------
+
+    def _swap(self, m: Module, op, mod1, guarded, vc) -> None:
+        """Compute SFPSWAP's writes now and present them next cycle on `landing`."""
+        issue = self.issue
+        # Under SFPLOADMACRO the VD operand arrives through the VB port.
+        vd_source = Signal(5, name="swap_vd_source")
+        m.d.comb += vd_source.eq(Mux(issue.macro, issue.vb, issue.vd))
+        vd = self._read(m, vd_source, "swap_vd_value")
+
+        gets_min = Signal(LANES, name="swap_vd_gets_min")
+        with m.Switch(mod1):
+            for mode, lanes in SWAP_VD_GETS_MIN.items():
+                with m.Case(mode):
+                    m.d.comb += gets_min.eq(lanes)
+        exchange = lane_config_bit(self.lane_config, EXCHANGE_SRCB_SRCC)
+        selected = Signal(LANES, name="swap_selected")      # before the lane mask
+        for lane in range(LANES):
+            less = Signal(name=f"swap_c_less_{lane}")
+            m.d.comb += less.eq(_sign_magnitude_key(m, vc[lane], f"swap_key_c_{lane}")
+                                < _sign_magnitude_key(m, vd[lane], f"swap_key_d_{lane}"))
+            by_order = Mux(gets_min[lane], less, ~less) ^ exchange[lane]
+            m.d.comb += selected[lane].eq((mod1 == 0) | by_order)
+
+        swap = Signal(LANES, name="swap_lanes")
+        dest_index = lane_config_bit(self.lane_config, ENABLE_DEST_INDEX)
+        plain, indexed = Signal(LANES, name="swap_plain"), Signal(LANES, name="swap_indexed")
+        m.d.comb += [swap.eq(Mux(op == Opcode.SWAP, selected & guarded, 0)),
+                     plain.eq(swap & ~dest_index),
+                     # With ENABLE_DEST_INDEX only L0-L3 take values; L4-L7 carry the index payload.
+                     indexed.eq(swap & dest_index)]
+
+        def lanes_for(reg):
+            return Mux(reg < 8, plain, 0) | Mux(reg < 4, indexed, 0)
+
+        index_c, index_d = Cat(issue.vc[0:2], Const(1, 3)), Cat(issue.vd[0:2], Const(1, 3))   # 4 + (V & 3)
+        value_c, value_d = self._read(m, index_c, "swap_index_c"), self._read(m, index_d, "swap_index_d")
+        writes = [(lanes_for(issue.vd), issue.vd, vc), (lanes_for(issue.vc), issue.vc, vd),
+                  (indexed, index_c, value_d), (indexed, index_d, value_c)]
+        for i, (en, reg, value) in enumerate(writes):
+            port = Signal(WritePort, name=f"swap_write_{i}")
+            held = Signal(WritePort, name=f"swap_landing_{i}")
+            m.d.comb += [port.en.eq(en), port.data.eq(value)]
+            m.d.comb += port.reg.eq(Cat(reg, Const(0, 5 - len(reg))).replicate(LANES))
+            m.d.sync += held.eq(port)
+            m.d.comb += self.landing[i].eq(held)
