@@ -1,0 +1,162 @@
+"""Directed programs: every opcode with every value of its modifier field.
+
+`directed_programs()` returns one assembly program per group of opcodes. Each
+starts from LRegs filled with a mix of special and ordinary values, runs every
+modifier value of each opcode once with all lanes enabled and once more under
+predication (the lanes where L3 is negative), with random registers and
+immediates, and keeps to the scheduling rules (an SFPNOP after each two-cycle
+instruction) so that every cycle is defined. They are meant for lock-step
+comparison of the RTL with the cycle model, where every cycle's writes are
+compared, so the programs need no checks of their own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model import isa
+from model.asm import Program, assemble
+
+LANES = 32
+# FP32 specials, FP32 ordinary values, small and negative integers.
+SPECIALS = [0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001,
+            0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F000000, 0x4B000000, 0x00800000, 0x42B10000]
+
+
+def lane_values(rng: np.random.Generator) -> list[int]:
+    kind = rng.random(LANES)
+    special = rng.choice(SPECIALS, LANES)
+    floats = np.float32(rng.normal(0, 8, LANES)).view(np.uint32)
+    ints = rng.integers(-40, 40, LANES).astype(np.int64) & 0xFFFFFFFF
+    raw = rng.integers(0, 1 << 32, LANES, dtype=np.uint64)
+    values = np.where(kind < 0.3, special, np.where(kind < 0.6, floats, np.where(kind < 0.8, ints, raw)))
+    return [int(v) for v in values]
+
+
+def lreg_prelude(rng: np.random.Generator) -> list[str]:
+    return [f".lreg {r} " + " ".join(f"0x{v:08X}" for v in lane_values(rng)) for r in range(8)]
+
+
+PREDICATE_ON = ["sfpencc mod1=2 imm2=1", "sfpsetcc vc=3 mod1=0"]   # enable the lanes where L3 < 0
+PREDICATE_OFF = ["sfpencc mod1=2 imm2=0"]
+
+# The field whose every value each opcode is run with (its modifier).
+MODIFIER = {op.mnemonic: ("mod0" if op.has("mod0") else "mod1" if op.has("mod1") else None)
+            for op in isa.OPCODES.values()}
+NOT_DIRECTED = {"SFPLOADMACRO"}      # covered by the macro programs
+
+
+def _random_register(rng, name: str) -> int:
+    if name == "vd":
+        # Mostly L0-L7; sometimes a constant (nothing written) or 12-15 (the backdoor).
+        return int(rng.choice([*range(8)] * 4 + [8, 9, 10, 11, 12, 13, 14, 15]))
+    return int(rng.integers(0, 16))
+
+
+def instruction(rng, mnemonic: str, **fixed: int) -> str:
+    op = isa.OPCODES[mnemonic]
+    parts = [mnemonic.lower()]
+    for f in op.fields:
+        if f.name in fixed:
+            value = fixed[f.name]
+        elif f.name in ("vd", "vb", "vc", "va"):
+            value = _random_register(rng, f.name)
+        elif f.name == "imm10":
+            value = int(rng.integers(0, 64))
+        elif f.signed:
+            value = int(rng.integers(-(1 << (f.width - 1)), 1 << (f.width - 1)))
+        else:
+            value = int(rng.integers(0, 1 << f.width))
+        parts.append(f"{f.name}={value}")
+    return " ".join(parts)
+
+
+def _with_spacing(line: str) -> list[str]:
+    """The instruction, then an SFPNOP if its result takes two cycles (so the
+    next instruction may read it and no rule is broken)."""
+    ins = isa.decode(assemble(line).words[0])
+    return [line, "sfpnop"] if ins.latency > 1 or ins.two_cycles else [line]
+
+
+def variants(rng, mnemonic: str) -> list[str]:
+    field = MODIFIER[mnemonic]
+    if mnemonic == "SFPSTOCHRND":
+        lines = [instruction(rng, mnemonic, mod1=m, stochastic=s, use_imm5=u)
+                 for m in range(8) for s in (0, 1) for u in (0, 1)]
+    elif field is None:
+        lines = [instruction(rng, mnemonic) for _ in range(3)]
+    else:
+        width = isa.OPCODES[mnemonic].field_map[field].width
+        lines = [instruction(rng, mnemonic, **{field: value}) for value in range(1 << width)]
+    return [out for line in lines for out in _with_spacing(line)]
+
+
+GROUPS = {
+    "load_store": ["SFPLOAD", "SFPSTORE", "SFPLOADI"],
+    "mad": ["SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI"],
+    "lut": ["SFPLUT", "SFPLUTFP32"],
+    "simple_int": ["SFPIADD", "SFPSHFT", "SFPAND", "SFPOR", "SFPXOR", "SFPNOT", "SFPLZ", "SFPABS"],
+    "simple_fp": ["SFPEXEXP", "SFPEXMAN", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN", "SFPDIVP2", "SFPMOV"],
+    "flags": ["SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC"],
+    "round": ["SFPSTOCHRND", "SFPCAST", "SFPSHFT2"],
+    "cross_lane": ["SFPTRANSP", "SFPSWAP", "SFPNOP"],
+    "config": ["SFPCONFIG"],
+}
+
+# The Tensix context the load/store group runs in (addresses move with ADDR_MOD).
+LOAD_STORE_SETUP = [".addr_mod 1 dst_incr=4", ".addr_mod 2 dst_incr=2 dst_cr=1", ".addr_mod 3 dst_clear=1",
+                    ".dest_offset 8", ".srcb_format 5"]
+
+
+# Sequences the per-opcode variants do not reach.
+SPECIAL_PROGRAMS = {
+    # The 8-entry stack: a push onto a full stack (undefined), the full-stack
+    # SFPPOPC flaw, popping everything, a pop from the empty stack (undefined).
+    "flag_stack": [*PREDICATE_ON, *(["sfppushc", "sfpsetcc vc=2 mod1=2"] * 9), "sfppopc mod1=3",
+                   "sfpcompc", *(["sfppopc mod1=0"] * 9), "sfpcompc", *PREDICATE_OFF],
+    # LaneConfig ENABLE_DEST_INDEX, CAPTURE_DEFAULT_DEST_INDEX and EXCHANGE_SRCB_SRCC:
+    # loads capture their Dst position into L4-L7 and SFPSWAP moves it along.
+    "dest_index": ["sfpconfig vd=15 mod1=1 imm16=0x10C", "sfpload vd=0 mod0=3 imm10=4",
+                   "sfpload vd=1 mod0=1 imm10=8", "sfpswap vd=0 vc=1 mod1=1", "sfpnop",
+                   "sfpswap vd=2 vc=3 mod1=0", "sfpnop", "sfpswap vd=1 vc=6 mod1=2", "sfpnop",
+                   "sfpconfig vd=15 mod1=1 imm16=0x104", "sfpswap vd=3 vc=0 mod1=5", "sfpnop",
+                   "sfpconfig vd=15 mod1=1 imm16=0"],
+}
+
+
+def special_program_text(name: str, seed: int = 0) -> str:
+    rng = np.random.default_rng([seed, 100 + list(SPECIAL_PROGRAMS).index(name)])
+    return "\n".join([f"# directed: {name}", *lreg_prelude(rng), *SPECIAL_PROGRAMS[name]]) + "\n"
+
+
+def directed_program_text(group: str, seed: int = 0) -> str:
+    rng = np.random.default_rng([seed, list(GROUPS).index(group)])
+    lines = [f"# directed: {group}", *lreg_prelude(rng)]
+    if group == "load_store":
+        lines += LOAD_STORE_SETUP
+        # Fill some Dst rows first, 32-bit and 16-bit, so the loads read data.
+        lines += [f"sfpstore vd={r} mod0=3 imm10={8 * r}" for r in range(8)]
+        lines += [f"sfpstore vd={r} mod0=1 imm10={64 + 4 * r}" for r in range(8)]
+    if group == "round":
+        lines.append(".prng_seed 0x1234567")
+    for predicated in (False, True):
+        if group == "load_store" and predicated:
+            lines.append(".fp32_dest 1")
+        if predicated:
+            lines += PREDICATE_ON
+        for mnemonic in GROUPS[group]:
+            lines += variants(rng, mnemonic)
+        if predicated:
+            lines += PREDICATE_OFF
+    return "\n".join(lines) + "\n"
+
+
+def directed_programs(seed: int = 0) -> dict[str, Program]:
+    programs = {group: assemble(directed_program_text(group, seed), f"<directed {group}>") for group in GROUPS}
+    for name in SPECIAL_PROGRAMS:
+        programs[name] = assemble(special_program_text(name, seed), f"<directed {name}>")
+    return programs
+
+
+def covered_opcodes() -> set[str]:
+    return {mn for group in GROUPS.values() for mn in group} | NOT_DIRECTED
