@@ -160,3 +160,58 @@ def directed_programs(seed: int = 0) -> dict[str, Program]:
 
 def covered_opcodes() -> set[str]:
     return {mn for group in GROUPS.values() for mn in group} | NOT_DIRECTED
+
+
+# -- SFPLOADMACRO -----------------------------------------------------------------------
+
+# Templates each macro sub-unit can run (VD/VB/VC are overridden by the macro).
+MACRO_TEMPLATES = {
+    "simple": ["sfpiadd vd=0 vc=0 imm12=1 mod1=5", "sfpmov vd=0 vc=0 mod1=1", "sfpswap vd=5 vc=0 mod1=1",
+               "sfpexexp vd=0 vc=0 mod1=0", "sfpsetcc vc=0 mod1=0"],
+    "mad": ["sfpmad va=10 vb=10 vc=0 vd=0", "sfpmuli vd=0 imm16=0x4000", "sfpaddi vd=0 imm16=0x3F80",
+            "sfplut vd=0 mod0=4"],
+    "round": ["sfpshft2 vd=0 imm12=1 mod1=6", "sfpstochrnd vd=0 vc=0 mod1=1", "sfpshft2 vd=0 vc=0 mod1=3"],
+    "store": ["sfpstore vd=0 mod0=3 imm10=0"],
+}
+MACRO_UNIT_ORDER = ("simple", "mad", "round", "store")
+
+
+def _load_l0(value: int) -> list[str]:
+    return [f"sfploadi vd=0 mod0=10 imm16={value & 0xFFFF:#x}", f"sfploadi vd=0 mod0=8 imm16={value >> 16:#x}"]
+
+
+def macro_program_text(seed: int) -> str:
+    """LoadMacroConfig filled at random (templates runnable by the sub-unit
+    that selects them, any delay, both delay kinds, L16 and VB routing, the
+    store's Mod0 either way), then SFPLOADMACROs mixed with thread
+    instructions. Rules may be broken; the model and the RTL must still agree."""
+    rng = np.random.default_rng([seed, 200])
+    lines = [f"# directed: random SFPLOADMACRO configuration, seed {seed}", ".fp32_dest 1"]
+    templates = [MACRO_TEMPLATES[unit][int(rng.integers(len(MACRO_TEMPLATES[unit])))]
+                 for unit in rng.choice(MACRO_UNIT_ORDER, 4)]
+    for i, text in enumerate(templates):
+        lines += _load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"]
+    for macro in range(4):
+        sequence = 0
+        for u, unit in enumerate(MACRO_UNIT_ORDER):
+            fits = [4 + i for i, t in enumerate(templates) if isa.decode(assemble(t).words[0]).op.unit.value == unit]
+            select = int(rng.choice([0, 2, 3, *fits, *fits])) if unit != "store" else int(rng.choice([0, 3, 3]))
+            routing = int(rng.integers(0, 4)) << 6 if unit != "store" else int(rng.choice([0, 0x80, 0x40]))
+            sequence |= (select | int(rng.integers(0, 8)) << 3 | routing) << (8 * u)
+        lines += _load_l0(sequence) + [f"sfpconfig vd={4 + macro}"]
+    misc = int(rng.integers(0, 16)) | int(rng.integers(0, 16)) << 4 | int(rng.integers(0, 16)) << 8
+    lines.append(f"sfpconfig vd=8 imm16={misc:#x} mod1=1")
+    lines += lreg_prelude(rng)
+    thread = ["sfpnop", "sfpnop", "sfpiadd vd=6 vc=6 imm12=3 mod1=5", "sfpmad va=4 vb=5 vc=6 vd=7",
+              "sfpxor vd=4 vc=5", "sfpload vd=5 mod0=3 imm10=16"]
+    for _ in range(24):
+        if rng.random() < 0.45:
+            lines.append(f"sfploadmacro macro={int(rng.integers(4))} vd={int(rng.integers(4))} mod0=3 "
+                         f"addr_mod=0 offset={4 * int(rng.integers(8))}")
+        else:
+            lines.append(str(rng.choice(thread)))
+    return "\n".join(lines) + "\n"
+
+
+def macro_programs(seeds=range(4)) -> dict[str, Program]:
+    return {f"macro_{seed}": assemble(macro_program_text(seed), f"<directed macro {seed}>") for seed in seeds}

@@ -5,7 +5,9 @@ in lock-step (`tb.rtl_bench`): each cycle's record (what each sub-unit
 started, every LReg and Dst write, flags and stack, undefined behaviour) must
 be equal, and so must the final state. The programs are the directed set of
 `tb.directed` (every opcode with every modifier value, with and without
-predication) and the spec's SFPLOADMACRO examples.
+predication), random SFPLOADMACRO configurations that also break scheduling
+rules on purpose (the RTL must then do what the model's lenient mode does),
+and the spec's SFPLOADMACRO examples.
 """
 
 from pathlib import Path
@@ -14,18 +16,19 @@ import pytest
 
 from model import isa
 from model.asm import assemble_file
-from tb.directed import covered_opcodes, directed_programs
+from tb.directed import covered_opcodes, directed_programs, macro_programs
 from tb.rtl_bench import run_lockstep
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DIRECTED = directed_programs()
+DIRECTED = {**directed_programs(), **macro_programs(range(4))}
 SPEC_EXAMPLES = ("macro_example_a.s", "exp_fast_macro.s")
 
 # Elaborating the whole SFPU for Amaranth's simulator takes about 20 s, so
 # each test runs a batch of programs on one simulation; the two batches have
 # about the same number of cycles, one per pytest-xdist worker.
 BATCHES = {
-    "mad_lut_flags_macro": ["mad", "lut", "flags", "flag_stack", "dest_index", *SPEC_EXAMPLES],
+    "mad_lut_flags_macro": ["mad", "lut", "flags", "flag_stack", "dest_index", *SPEC_EXAMPLES,
+                            *(f"macro_{seed}" for seed in range(4))],
     "load_store_simple_round": ["load_store", "simple_int", "simple_fp", "round", "cross_lane", "config"],
 }
 
