@@ -86,7 +86,7 @@ class MacroScheduler(wiring.Component):
         m.d.comb += sequence.eq(self.sequence[self.macro])
         for i, unit in enumerate(MACRO_UNITS):
             byte = sequence[8 * i:8 * i + 8]
-            select, delay = byte[0:3], byte[3:6]
+            delay = byte[3:6]
             new = Signal(Scheduled, name=f"new_{unit.value}")
             m.d.comb += [new.store_addr.eq(self.address), new.macro_cycle.eq(self.cycle),
                          new.by_instructions.eq(self.misc[8 + i])]

@@ -18,6 +18,8 @@ ports carry what lands at the end of the current cycle.
 from amaranth import Cat, Signal
 from amaranth.lib import data
 
+from model.state import LaneConfigBit
+
 from .isa import Opcode
 from .lregs import LANES, NUM_LREGS, LaneValues, WritePort  # noqa: F401  (re-exported for the sub-units)
 
@@ -35,17 +37,17 @@ Issue = data.StructLayout({
 LRegValues = data.ArrayLayout(LaneValues, NUM_LREGS)     # every LReg as the cycle reads it
 LaneConfig = data.ArrayLayout(18, LANES)                 # LaneConfig of each lane
 
-# LaneConfig bit positions (the same as model.state.LaneConfigBit).
-ENABLE_FP16A_INF = 0
-DISABLE_BACKDOOR_LOAD = 1
-ENABLE_DEST_INDEX = 2
-CAPTURE_DEFAULT_DEST_INDEX = 3
-BLOCK_DEST_WR_FROM_SFPU = 4
-BLOCK_SFPU_RD_FROM_DEST = 5
-DEST_RD_COL_EXCHANGE = 6
-DEST_WR_COL_EXCHANGE = 7
-EXCHANGE_SRCB_SRCC = 8
-ROW_MASK_LO = 12
+# LaneConfig bit positions, as the golden model names them.
+ENABLE_FP16A_INF = LaneConfigBit.ENABLE_FP16A_INF
+DISABLE_BACKDOOR_LOAD = LaneConfigBit.DISABLE_BACKDOOR_LOAD
+ENABLE_DEST_INDEX = LaneConfigBit.ENABLE_DEST_INDEX
+CAPTURE_DEFAULT_DEST_INDEX = LaneConfigBit.CAPTURE_DEFAULT_DEST_INDEX
+BLOCK_DEST_WR_FROM_SFPU = LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU
+BLOCK_SFPU_RD_FROM_DEST = LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST
+DEST_RD_COL_EXCHANGE = LaneConfigBit.DEST_RD_COL_EXCHANGE
+DEST_WR_COL_EXCHANGE = LaneConfigBit.DEST_WR_COL_EXCHANGE
+EXCHANGE_SRCB_SRCC = LaneConfigBit.EXCHANGE_SRCB_SRCC
+ROW_MASK_LO = LaneConfigBit.ROW_MASK_LO
 
 
 def lane_config_bit(lane_config, bit: int):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from amaranth.sim import Simulator
 
 
@@ -28,3 +30,47 @@ def evaluate(dut, vectors: Iterable[dict[str, int]], outputs: Sequence[str]) -> 
     sim.add_testbench(bench)
     sim.run()
     return results
+
+
+# -- packing values for `ctx.set` / unpacking `ctx.get` of whole structs and arrays --------
+
+def pack(values, width: int = 32) -> int:
+    """Element 0 in the low bits, as Amaranth lays out an ArrayLayout."""
+    return sum(int(v) << (width * i) for i, v in enumerate(values))
+
+
+def unpack(value: int, width: int, count: int) -> list[int]:
+    return [(value >> (width * i)) & ((1 << width) - 1) for i in range(count)]
+
+
+def pack_fields(layout, **fields) -> int:
+    """A StructLayout's bits with the named fields set (the others 0)."""
+    return sum(int(v) << layout[name].offset for name, v in fields.items())
+
+
+def lane_mask(bools) -> int:
+    return sum(1 << i for i, b in enumerate(bools) if b)
+
+
+# -- LReg writes, as {(register, lane): value} ------------------------------------------------
+
+def model_lane_writes(lreg_writes) -> dict:
+    """The model's `Effects.lreg_writes` in order, later writes winning."""
+    out = {}
+    for w in lreg_writes:
+        for lane in np.flatnonzero(w.mask):
+            out[(w.reg, int(lane))] = int(w.values[lane])
+    return out
+
+
+def port_lane_writes(raws) -> dict:
+    """The raw bits of `hdl.lregs.WritePort`s, in port order, later ports winning."""
+    from hdl.lregs import LANES, WritePort
+    en_at, reg_at, data_at = (WritePort[f].offset for f in ("en", "reg", "data"))
+    out = {}
+    for raw in raws:
+        en = raw >> en_at & 0xFFFFFFFF
+        for lane in range(LANES):
+            if en >> lane & 1:
+                out[(raw >> (reg_at + 5 * lane) & 31, lane)] = raw >> (data_at + 32 * lane) & 0xFFFFFFFF
+    return out

@@ -12,20 +12,15 @@ from model.dst_format import dst32_rows
 from model.machine import Machine
 from model.semantics import _dst_lanes
 from model.state import DST_ROWS, LANES, SfpuState
+from tests.hdl.hdl_sim import lane_mask, pack, unpack
 
 MASK32 = (1 << 32) - 1
 
 
-def pack(values, bits: int) -> int:
-    return sum(int(v) << (bits * i) for i, v in enumerate(values))
 
 
-def unpack(value: int, bits: int, count: int) -> list[int]:
-    return [(value >> (bits * i)) & ((1 << bits) - 1) for i in range(count)]
 
 
-def lane_mask(bools) -> int:
-    return sum(1 << i for i, b in enumerate(bools) if b)
 
 
 def random_dst(rng) -> np.ndarray:

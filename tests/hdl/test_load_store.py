@@ -28,22 +28,17 @@ from model import isa
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
+from tests.hdl.hdl_sim import lane_mask, pack, unpack
 
 VIEW_FIELDS = [name for name, _ in TensixView]
 
 
 # -- packing ---------------------------------------------------------------------------
 
-def pack(values, bits: int) -> int:
-    return sum(int(v) << (bits * i) for i, v in enumerate(values))
 
 
-def unpack(value: int, bits: int, count: int) -> list[int]:
-    return [(value >> (bits * i)) & ((1 << bits) - 1) for i in range(count)]
 
 
-def lane_mask(bools) -> int:
-    return sum(1 << i for i, b in enumerate(bools) if b)
 
 
 # -- random stimulus ---------------------------------------------------------------------

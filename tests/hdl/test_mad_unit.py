@@ -20,11 +20,12 @@ from amaranth.back import verilog
 from amaranth.sim import Simulator
 
 from hdl.mad_unit import MadUnit
-from hdl.unit_io import Issue, WritePort
+from hdl.unit_io import Issue
 from model.isa import decode, encode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANES, SfpuState
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes
 
 SEED = 0x3AD
 CYCLES = 400
@@ -96,27 +97,12 @@ class Cycle:
     landing: dict               # (reg, lane) -> value, written at the end of the next cycle
 
 
-def pack(values, width: int = 32) -> int:
-    return sum(int(v) << (width * i) for i, v in enumerate(values))
 
 
-def pack_fields(layout, **fields) -> int:
-    return sum(int(v) << layout[name].offset for name, v in fields.items())
 
 
-def merged(lreg_writes) -> dict:
-    out = {}
-    for w in lreg_writes:
-        for lane in np.flatnonzero(w.mask):
-            out[(w.reg, int(lane))] = int(w.values[lane])
-    return out
 
 
-def port_writes(raw: int) -> dict:
-    en_at, reg_at, data_at = (WritePort[f].offset for f in ("en", "reg", "data"))
-    en = raw >> en_at & M32
-    return {(raw >> (reg_at + 5 * lane) & 31, lane): raw >> (data_at + 32 * lane) & M32
-            for lane in range(LANES) if en >> lane & 1}
 
 
 def model_cycle(rng, state: SfpuState, kind: str) -> Cycle:
@@ -141,7 +127,7 @@ def model_cycle(rng, state: SfpuState, kind: str) -> Cycle:
                             vb=x.vb or 0, vc=x.vc or 0)
         mod = x.ins.get("mod0", x.ins.get("mod1"))
         label = f"{kind} {x.ins.mnemonic} mod={mod} vd={x.vd} vb={x.vb} vc={x.vc} word=0x{word:08X}"
-        landing = merged(effects.lreg_writes)
+        landing = model_lane_writes(effects.lreg_writes)
     return Cycle(label=label, issue=issue, lregs=pack(state.lregs.reshape(-1)),
                  enabled=pack(state.lane_enabled(), 1), lane_config=pack(state.lane_config, 18),
                  landing=landing)
@@ -183,15 +169,15 @@ def simulate(cycles: list[Cycle]) -> list[int]:
 
 
 def check(cycles: list[Cycle], observed: list[int]) -> None:
-    assert not port_writes(observed[0]), "landing out of reset"
+    assert not port_lane_writes([observed[0]]), "landing out of reset"
     for i, c in enumerate(cycles):
-        got = port_writes(observed[i + 1])
+        got = port_lane_writes([observed[i + 1]])
         if got != c.landing:
             diff = sorted(k for k in set(got) | set(c.landing) if got.get(k) != c.landing.get(k))
             detail = ", ".join(f"L{r} lane {lane}: rtl {got.get((r, lane))} model {c.landing.get((r, lane))}"
                                for r, lane in diff[:4])
             raise AssertionError(f"cycle {i}: {c.label}: {len(diff)} lanes differ: {detail}")
-    assert not port_writes(observed[-1]), "landing after the idle cycle"
+    assert not port_lane_writes([observed[-1]]), "landing after the idle cycle"
 
 
 def check_coverage(cycles: list[Cycle]) -> None:

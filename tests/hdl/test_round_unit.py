@@ -26,12 +26,13 @@ from amaranth.sim import Simulator
 
 from hdl.isa import Opcode
 from hdl.round_unit import RoundUnit
-from hdl.unit_io import Issue, WritePort
+from hdl.unit_io import Issue
 from model.isa import decode, encode
 from model.machine import Machine, apply_effects, regular_operands
 from model.prng import prng_step
 from model.semantics import Operands
 from model.state import LANES, SfpuState
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes
 
 SEED = 0x5F2
 RUNS = 900                      # runs of 1-6 cycles: about 3,000 cycles
@@ -110,36 +111,16 @@ class Cycle:
     undefined: bool
 
 
-def pack(values, width: int = 32) -> int:
-    return sum(int(v) << (width * i) for i, v in enumerate(values))
 
 
-def pack_fields(layout, **fields) -> int:
-    return sum(int(v) << layout[name].offset for name, v in fields.items())
 
 
 def pack_word(issue: int) -> int:
     return issue >> Issue["word"].offset & M32
 
 
-def merged(lreg_writes) -> dict:
-    out = {}
-    for w in lreg_writes:
-        for lane in np.flatnonzero(w.mask):
-            out[(w.reg, int(lane))] = int(w.values[lane])
-    return out
 
 
-def port_writes(raws) -> dict:
-    """The ports' writes in port order, later ports winning."""
-    en_at, reg_at, data_at = (WritePort[f].offset for f in ("en", "reg", "data"))
-    out = {}
-    for raw in raws:
-        en = raw >> en_at & M32
-        for lane in range(LANES):
-            if en >> lane & 1:
-                out[(raw >> (reg_at + 5 * lane) & 31, lane)] = raw >> (data_at + 32 * lane) & M32
-    return out
 
 
 def model_cycle(rng, state: SfpuState, shuffles: bool):
@@ -185,7 +166,7 @@ def build_cycles(seed: int, runs: int) -> list[Cycle]:
                 lane_config=pack(state.lane_config, 18),
                 prng=state.prng.copy(),
                 captured_set=pack(state.shft2_captured_vc) if n == 0 else None,
-                writes=merged(now), landing=merged(later),
+                writes=model_lane_writes(now), landing=model_lane_writes(later),
                 new_prng=None if effects is None else effects.prng,
                 captured_after=pack(state.shft2_captured_vc if effects is None or effects.shft2_captured_vc is None
                                     else effects.shft2_captured_vc),
@@ -234,8 +215,8 @@ def simulate(cycles: list[Cycle]) -> list[dict]:
 def check(cycles: list[Cycle], observed: list[dict]) -> None:
     for i, (c, obs) in enumerate(zip(cycles, observed)):
         where = f"cycle {i}: {c.label}"
-        assert port_writes(obs["write"]) == c.writes, f"{where}: write"
-        assert port_writes(obs["landing"]) == c.landing, f"{where}: landing"
+        assert port_lane_writes(obs["write"]) == c.writes, f"{where}: write"
+        assert port_lane_writes(obs["landing"]) == c.landing, f"{where}: landing"
         assert obs["undefined"] == c.undefined, f"{where}: undefined"
         assert obs["prng_used"] == (c.new_prng is not None), f"{where}: prng_used"
         if c.new_prng is None:
@@ -285,7 +266,7 @@ def test_mode2_then_mode4_reads_fresh_capture(reg):
                                                      vb=x.vb, vc=x.vc),
             lregs=pack(state.lregs.reshape(-1)), enabled=M32, lane_config=0, prng=state.prng.copy(),
             captured_set=pack(state.shft2_captured_vc) if word == m2 else None,
-            writes={}, landing=merged(effects.lreg_writes), new_prng=None,
+            writes={}, landing=model_lane_writes(effects.lreg_writes), new_prng=None,
             captured_after=pack(effects.shft2_captured_vc if effects.shft2_captured_vc is not None
                                 else state.shft2_captured_vc),
             undefined=False))
