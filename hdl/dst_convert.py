@@ -16,30 +16,19 @@ reaches these components loads 0, stores 0 and counts as a 16-bit access.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Value
-from amaranth.lib import data, enum, wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
+
+from model.dst_format import Mod0Fmt
+
+from .isa import amaranth_enum
 
 __all__ = ["Mod0", "DST32_LOAD", "DST32_STORE", "dst_width", "is_dst32", "LoadConvert", "StoreConvert"]
 
 
-class Mod0(enum.Enum, shape=4):
-    """SFPLOAD / SFPSTORE Mod0: the Dst data format (MOD0_FMT_* in SFPLOAD.md)."""
-    SRCB = 0        # resolved by the top; never seen here in normal use
-    FP16 = 1
-    BF16 = 2
-    FP32 = 3
-    INT32 = 4
-    INT8 = 5
-    UINT16 = 6
-    HI16 = 7
-    INT16 = 8
-    LO16 = 9
-    INT32_ALL = 10
-    ZERO = 11
-    INT32_SM = 12
-    INT8_COMP = 13
-    LO16_ONLY = 14
-    HI16_ONLY = 15
+# SFPLOAD / SFPSTORE Mod0, the Dst data format (MOD0_FMT_*), as the model's table
+# has it. SRCB (0) is resolved by the top and never seen here in normal use.
+Mod0 = amaranth_enum("Mod0", {fmt.name: fmt.value for fmt in Mod0Fmt}, shape=4)
 
 
 # ---------------------------------------------------------------------------

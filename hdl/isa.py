@@ -16,7 +16,8 @@ from model import isa
 _SFP_PREFIX = "SFP"
 
 
-def _enum(name: str, members: dict[str, int], shape: int) -> enum.EnumType:
+def amaranth_enum(name: str, members: dict[str, int], shape: int) -> enum.EnumType:
+    """An Amaranth enum with the given members, for tables the model already defines."""
     namespace = enum.EnumType.__prepare__(name, (enum.Enum,), shape=shape)
     for member, value in members.items():
         namespace[member] = value
@@ -25,11 +26,11 @@ def _enum(name: str, members: dict[str, int], shape: int) -> enum.EnumType:
 
 # Member names drop the SFP prefix (Opcode.MAD, Opcode.LOADMACRO) to keep
 # waveform traces short; `mnemonic()` gives the full name back.
-Opcode = _enum("Opcode", {"NONE": 0, **{op.mnemonic.removeprefix(_SFP_PREFIX): op.opcode
+Opcode = amaranth_enum("Opcode", {"NONE": 0, **{op.mnemonic.removeprefix(_SFP_PREFIX): op.opcode
                                         for op in isa.OPCODES.values()}}, shape=8)
 
 UNIT_NAMES = [u.value for u in isa.Unit]             # load, simple, mad, round, store
-Unit = _enum("Unit", {name.upper(): i for i, name in enumerate(UNIT_NAMES)}, shape=3)
+Unit = amaranth_enum("Unit", {name.upper(): i for i, name in enumerate(UNIT_NAMES)}, shape=3)
 
 
 def opcode(mnemonic: str):
