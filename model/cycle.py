@@ -163,12 +163,18 @@ class CycleModel:
         self._last_record = rec
         return rec
 
+    @property
+    def stuck(self) -> bool:
+        """Only instruction-kind waits remain and nothing is in flight: no idle
+        cycle can make progress, so draining ends here."""
+        return (all(p.counter > 0 for p in self.pending) and self._instruction_kind_pending()
+                and not self._landing)
+
     def drain(self) -> list[CycleRecord]:
         """Run idle cycles until nothing is pending or in flight."""
         records = []
         while self.busy:
-            waiting = all(p.counter > 0 for p in self.pending) and self._instruction_kind_pending()
-            if waiting and not self._landing:
+            if self.stuck:
                 # Reported in the last cycle that ran.
                 self._record = self._last_record or CycleRecord(self.cycle)
                 names = ", ".join(f"{p.x.ins.mnemonic} on {p.unit.value}" for p in self.pending)

@@ -276,8 +276,7 @@ async def _run_job(ctx, dut: Sfpu, view: RtlView, job: Job, touched_rows: set[in
     while model.busy:
         if len(result.model_trace) > max_cycles:
             raise RuntimeError(f"the program did not drain within {max_cycles} cycles")
-        waiting = all(p.counter > 0 for p in model.pending) and model._instruction_kind_pending()
-        if waiting and not model._landing:
+        if model.stuck:
             model.drain()          # reports macro-left-pending and gives up, as the model does
             break
         await cycle(None, "after the last instruction")
