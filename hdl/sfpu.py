@@ -19,14 +19,14 @@ Ports
   every pipeline holds, and no cycle is recorded. The configuration and
   `lreg_load` writes of such a cycle land at its end, which is how a test
   bench applies the assembler's directives between two instructions.
-- `config`: writes of the Tensix registers the SFPU reads (`hdl.tensix`) and
+- `config_write`: writes of the Tensix registers the SFPU reads (`hdl.tensix`) and
   of the PRNG seed.
 - `lreg_load`: writes LRegs directly (the `.lreg` directive).
 - Dst side port: `dst_row`, `dst_rdata`, `dst_we`, `dst_cols`, `dst_wdata`.
 - State views: `lregs`, flags and stack, `prng`, the configuration registers,
   `tensix`, `captured_vc`; `busy` while macro instructions wait or results
   are in flight.
-- `trace`: the record of the previous cycle (`Trace`), registered so that it
+- `cycle_trace`: the record of the previous cycle (`Trace`), registered so that it
   is stable for a whole cycle: what each sub-unit started, the lanes of each
   LReg written (their values are in `lregs` while the record is presented)
   and the Dst rows written. `tb.rtl_bench` turns it into the golden model's
@@ -53,7 +53,7 @@ from .round_unit import RoundUnit
 from .scheduler import MacroScheduler
 from .simple_unit import SimpleUnit
 from .tensix import ConfigField, ConfigWrite, TensixRegs, TensixView
-from .unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
+from .unit_io import ROW_MASK_LO, Issue, LaneConfig
 
 SFPNOP_WORD = isa.encode("SFPNOP")
 UNITS = [u.value for u in isa.Unit]                  # load, simple, mad, round, store: the model's order
@@ -90,7 +90,7 @@ class Sfpu(wiring.Component):
     instr_ready: Out(1)
     run: In(1, init=1)
 
-    config: In(ConfigWrite)
+    config_write: In(ConfigWrite)
     lreg_load: In(WritePort)
 
     dst_row: In(10)
@@ -99,7 +99,7 @@ class Sfpu(wiring.Component):
     dst_cols: In(16)
     dst_wdata: In(data.ArrayLayout(16, 16))
 
-    lregs: Out(LRegValues)
+    lregs: Out(LaneValues).array(NUM_LREGS)     # one port per LReg, so a bench reads only those it needs
     lane_flags: Out(LANES)
     use_flags: Out(LANES)
     flag_depth: Out(4)
@@ -113,7 +113,7 @@ class Sfpu(wiring.Component):
     captured_vc: Out(data.ArrayLayout(32, LANES))
     busy: Out(1)
 
-    trace: Out(Trace)
+    cycle_trace: Out(Trace)     # not `trace`: Verilator's C++ model has a method of that name
 
     def elaborate(self, platform):
         m = Module()
@@ -220,8 +220,8 @@ class Sfpu(wiring.Component):
         advance = Signal(LANES)
         m.d.comb += advance.eq(Mux(rnd.prng_used, rnd.prng_advance, Mux(simple.prng_used, simple.prng_advance, 0)))
         m.d.comb += [prng.advance.eq(advance & run.replicate(LANES)),
-                     prng.seed_write.eq(self.config.valid & (self.config.field == ConfigField.PRNG_SEED)),
-                     prng.seed.eq(self.config.value)]
+                     prng.seed_write.eq(self.config_write.valid & (self.config_write.field == ConfigField.PRNG_SEED)),
+                     prng.seed.eq(self.config_write.value)]
 
         # -- Dst and the Tensix counters -----------------------------------------------------
         m.d.comb += [dst.load_addr.eq(load.dst_addr), dst.load_width32.eq(load.dst_width32),
@@ -231,7 +231,7 @@ class Sfpu(wiring.Component):
                      dst.store_raw.eq(store.dst_raw),
                      dst.side_row.eq(self.dst_row), self.dst_rdata.eq(dst.side_rdata), dst.side_we.eq(self.dst_we),
                      dst.side_cols.eq(self.dst_cols), dst.side_wdata.eq(self.dst_wdata)]
-        m.d.comb += [tensix.config.eq(self.config),
+        m.d.comb += [tensix.config.eq(self.config_write),
                      tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
                      tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod))]
 
@@ -290,5 +290,5 @@ class Sfpu(wiring.Component):
         with m.If(run):
             m.d.sync += trace.eq(record)
         m.d.sync += trace.valid.eq(run)
-        m.d.comb += self.trace.eq(trace)
+        m.d.comb += self.cycle_trace.eq(trace)
         return m

@@ -65,6 +65,11 @@ class Program:
     def words(self) -> list[int]:
         return [i.word for i in self.items if isinstance(i, Instr)]
 
+    @property
+    def name(self) -> str:
+        """The source it was assembled from (the file of its first item)."""
+        return self.items[0].loc.file if self.items else "<empty>"
+
 
 # name: (positional argument count range, allowed options, description)
 DIRECTIVES: dict[str, tuple[tuple[int, int], frozenset[str], str]] = {

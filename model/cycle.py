@@ -170,8 +170,9 @@ class CycleModel:
         return (all(p.counter > 0 for p in self.pending) and self._instruction_kind_pending()
                 and not self._landing)
 
-    def drain(self) -> list[CycleRecord]:
-        """Run idle cycles until nothing is pending or in flight."""
+    def drain(self, on_cycle=None) -> list[CycleRecord]:
+        """Run idle cycles until nothing is pending or in flight; `on_cycle(self,
+        record)` sees each one as it ends."""
         records = []
         while self.busy:
             if self.stuck:
@@ -182,6 +183,8 @@ class CycleModel:
                 self.pending.clear()
                 break
             records.append(self.step(None))
+            if on_cycle is not None:
+                on_cycle(self, records[-1])
         return records
 
     # -- the steps of a cycle -------------------------------------------------

@@ -8,6 +8,7 @@ macro-scheduled instruction has run and every result has been written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,7 +67,13 @@ def apply_directive(state: SfpuState, d: Directive) -> None:
 
 
 def run_program(program: Program, state: SfpuState | None = None, strict: bool = True,
-                allow: set[str] | frozenset[str] = frozenset(), keep_trace: bool = True) -> RunResult:
+                allow: set[str] | frozenset[str] = frozenset(), keep_trace: bool = True,
+                on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None,
+                max_cycles: int | None = None) -> RunResult:
+    """Run `program` on the cycle model: directives between cycles, each word
+    presented until it is accepted, then idle cycles until the pipelines are
+    empty. `on_cycle(model, record)` sees every cycle as it ends (a coverage
+    collector hooks in there); `max_cycles` stops a program that runs away."""
     model = CycleModel(state if state is not None else SfpuState(), strict=strict, allow=set(allow))
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
@@ -75,6 +82,10 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     def keep(record: CycleRecord) -> None:
         if keep_trace:
             trace.append(record)
+        if on_cycle is not None:
+            on_cycle(model, record)
+        if max_cycles is not None and model.cycle > max_cycles:
+            raise RuntimeError(f"{model.context}: still running after {max_cycles} cycles")
 
     for item in program.items:
         if isinstance(item, Directive):
@@ -93,8 +104,7 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
                 issue_cycles = model.cycle
                 break
     model.context = "after the last instruction"
-    for record in model.drain():
-        keep(record)
+    model.drain(on_cycle=lambda _, record: keep(record))
     return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
                      model.hazards, issued_from)
 

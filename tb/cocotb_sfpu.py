@@ -1,0 +1,88 @@
+"""cocotb tests of the `Sfpu` top against the cycle-exact golden model.
+
+The same module runs on every backend (`tb.runner`: Amaranth's simulator,
+Icarus, Verilator). What to run comes from the environment:
+
+- SFPU_PROGRAMS: program specs (tb.programs), separated by spaces;
+- SFPU_FAULTS: fault names (tb.faults) for `faults_are_caught`, or `all`;
+- SFPU_RESULTS: a JSON file to write each program's cycles, time and the
+  coverage to (tb.coverage), for `sfpu regress`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import cocotb
+
+from tb.programs import resolve_all
+from tb.sfpu_env import Mismatch, SfpuEnv
+
+LOG = logging.getLogger("sfpu")
+DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
+
+
+def _coverage():
+    try:
+        from tb.coverage import Coverage
+    except ImportError:          # coverage is optional for a plain lock-step run
+        return None
+    return Coverage()
+
+
+@cocotb.test()
+async def lockstep(dut):
+    """Every program runs on the RTL and the model in lock-step with no difference."""
+    specs = resolve_all(os.environ.get("SFPU_PROGRAMS", DEFAULT_PROGRAMS))
+    coverage = _coverage() if os.environ.get("SFPU_RESULTS") else None
+    env = SfpuEnv(dut, on_cycle=coverage.sample if coverage else None)
+    report: dict = {"programs": [], "cycles": 0}
+    started = time.monotonic()
+    try:
+        for spec in specs:
+            run = await env.run(spec.program, name=spec.name, seed=spec.seed, strict=spec.strict)
+            if coverage is not None:
+                coverage.finish(run.model)
+            if spec.expect_rule is not None:
+                rules = {h.rule for h in run.model.hazards}
+                assert spec.expect_rule in rules, (
+                    f"{spec.name}: the hazard checker did not report {spec.expect_rule} (it reported "
+                    f"{', '.join(sorted(rules)) or 'nothing'})")
+            report["programs"].append({"name": spec.name, "seed": spec.seed, "cycles": run.cycles,
+                                       "seconds": round(run.seconds, 3)})
+            report["cycles"] += run.cycles
+    finally:
+        report["seconds"] = round(time.monotonic() - started, 3)
+        if os.environ.get("SFPU_RESULTS"):
+            if coverage is not None:
+                report["coverage"] = coverage.to_json()
+            Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps(report))
+
+
+@cocotb.test()
+async def faults_are_caught(dut):
+    """The checker can fail: each fault's trigger program passes with the
+    clean model, and with the fault injected into the model the scoreboard
+    stops at the first cycle the fault changes."""
+    from tb.faults import FAULTS, first_difference_cycle, trigger_program
+    names = os.environ.get("SFPU_FAULTS", "all")
+    names = list(FAULTS) if names == "all" else names.split()
+    env = SfpuEnv(dut)
+    problems = []
+    for name in names:
+        program = trigger_program(name)
+        await env.run(program, name=f"trigger of {name}")          # must match: the RTL is correct
+        expected_at = first_difference_cycle(name)
+        with FAULTS[name].inject():
+            try:
+                await env.run(program, name=f"fault {name}")
+                problems.append(f"{name}: not caught")
+            except Mismatch as caught:
+                LOG.info("fault %s caught:\n%s", name, caught)
+                if caught.cycle != expected_at:
+                    problems.append(f"{name}: caught at cycle {caught.cycle}, where it first shows at {expected_at}")
+    assert not problems, "; ".join(problems)

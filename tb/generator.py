@@ -1,0 +1,523 @@
+"""Seeded constrained-random programs for lock-step RTL-vs-model regressions.
+
+`generate(kind, seed, cycles)` returns an assembled program of roughly
+`cycles` cycles whose source name (`random-legal-seed7`) makes every assembler
+location and every hazard message point back at the seed that reproduces it.
+The numpy generator is seeded from (kind, seed) alone, so a seed means the same
+program on every machine.
+
+Kinds:
+- "legal": every opcode except SFPLOADMACRO with every defined modifier value,
+  random registers and immediates, lane values from `.lreg`, predication on and
+  off, Dst loads and stores in every format under changing configuration
+  directives;
+- "macro": random LoadMacroConfig (templates by the backdoor and by SFPCONFIG,
+  random sequences, both delay kinds), then SFPLOADMACRO streams mixed with
+  thread instructions;
+- "flags": predication and the flag stack, from empty to full, with nested
+  conditionals and every flag-setting instruction;
+- "break": a legal program that then breaks exactly one scheduling rule
+  (`generate_break` also names the rule).
+
+The legal kinds obey every rule of `model.hazards` and never reach undefined
+behaviour. Constraints keep most draws legal; the rest is enforced by a repair
+loop that runs each candidate instruction on the cycle model, followed by
+SFPNOPs until nothing is pending or in flight, and replaces a candidate that
+reports anything by a fresh draw or an SFPNOP. Because every accepted prefix
+is known to run clean when followed by SFPNOPs, an SFPNOP is always a valid
+repair, and the loop cannot get stuck. `generate` then runs the finished
+program on the strict model and raises if anything is reported.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+import numpy as np
+
+from model import isa
+from model.asm import Directive, Program, assemble, assemble_line, Loc
+from model.cycle import CycleModel
+from model.dst_format import DataFormat
+from model.hazards import RULES
+from model.run import apply_directive, run_program
+from model.semantics import SFPLOADI_MODES
+from model.state import FLAG_STACK_DEPTH, SfpuState
+from tb.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIER, PREDICATE_OFF, PREDICATE_ON, instruction,
+                         lane_values, load_l0, lreg_prelude, random_sequence)
+
+KINDS = ("legal", "macro", "flags", "break")
+
+SFPNOP = "sfpnop"
+
+# Modifier values the ISA defines, for the opcodes where some are not.
+UNDEFINED_MODIFIERS: dict[str, dict[int, str]] = {
+    "SFPLOADI": {v: "SFPLOADI Mod0 outside {0,1,2,4,8,10} is undefined (SFPLOADI.md)"
+                 for v in range(16) if v not in SFPLOADI_MODES},
+    "SFPSHFT2": {v: "SFPSHFT2 Mod1 7-15 is undefined (only modes 0-6 exist)" for v in range(7, 16)},
+}
+
+
+def modifier_values(mnemonic: str) -> list[int]:
+    """The defined values of the opcode's modifier field (MODIFIER in tb.directed)."""
+    field = MODIFIER[mnemonic]
+    if field is None:
+        return []
+    width = isa.OPCODES[mnemonic].field_map[field].width
+    undefined = UNDEFINED_MODIFIERS.get(mnemonic, {})
+    return [v for v in range(1 << width) if v not in undefined]
+
+
+LEGAL_OPCODES = tuple(m for m in isa.OPCODES if m != "SFPLOADMACRO")
+FLAG_SETTERS = ("SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPIADD", "SFPLZ", "SFPEXEXP")
+# Valid SrcB data-format codes (12 and 13 are unassigned).
+SRCB_FORMATS = tuple(int(f) for f in DataFormat)
+LANE_CONFIG_RESET = "sfpconfig vd=15 mod1=1 imm16=0"
+
+# Rules no program can break, with the reason. Every rule in model.hazards can
+# be provoked by some program, so this is empty; it stays as the place to say
+# why, should a rule be added that a program cannot reach.
+UNBREAKABLE: dict[str, str] = {}
+BREAKABLE: tuple[str, ...] = tuple(r for r in RULES if r not in UNBREAKABLE)
+
+
+# ---------------------------------------------------------------------------
+# Running a program on the model, cycle by cycle
+# ---------------------------------------------------------------------------
+
+# ---------------------------------------------------------------------------
+# The builder: a program grown one checked instruction at a time
+# ---------------------------------------------------------------------------
+
+_HERE = Loc("<generator>", 0, 1)
+_NOP_WORD = isa.encode("SFPNOP")
+
+
+class _Builder:
+    """Keeps the program text and a lenient model that has run it so far."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.lines: list[str] = []
+        self.model = CycleModel(SfpuState(), strict=False)
+
+    @property
+    def cycle(self) -> int:
+        return self.model.cycle
+
+    def directive(self, text: str) -> None:
+        """A directive takes effect between two cycles; it is placed only when
+        nothing is in flight, so it cannot change an instruction half-way."""
+        self.settle()
+        d = assemble_line(text, _HERE)
+        assert isinstance(d, Directive)
+        apply_directive(self.model.state, d)
+        self.lines.append(text)
+
+    def raw(self, text: str) -> None:
+        """Append without checking (break programs, after the legal part)."""
+        self.lines.append(text)
+
+    def emit(self, text: str) -> bool:
+        """Append `text` if it and SFPNOPs after it run clean; else leave
+        everything as it was and return False."""
+        word = assemble_line(text, _HERE).word
+        trial = copy.deepcopy(self.model)
+        if not self._clean(trial, word):
+            return False
+        self._step(self.model, word)
+        self.lines.append(text)
+        return True
+
+    def emit_or_repair(self, draw: Callable[[], str], tries: int = 3) -> None:
+        for _ in range(tries):
+            if self.emit(draw()):
+                return
+        ok = self.emit(SFPNOP)
+        assert ok, "an SFPNOP after a checked prefix must run clean"
+
+    def emit_all(self, lines: list[str]) -> bool:
+        """A group of instructions that only make sense together: all or none."""
+        saved_model, saved_lines = copy.deepcopy(self.model), list(self.lines)
+        for text in lines:
+            if isinstance(assemble_line(text, _HERE), Directive):
+                self.directive(text)
+            elif not self.emit(text):
+                self.model, self.lines = saved_model, saved_lines
+                return False
+        return True
+
+    def settle(self) -> None:
+        """SFPNOPs until nothing is pending or in flight."""
+        while self.model.busy:
+            self.emit_or_repair(lambda: SFPNOP, tries=0)
+
+    # -- internals --
+
+    @staticmethod
+    def _step(model: CycleModel, word: int) -> None:
+        while model.step(word).issued is None:
+            pass
+
+    def _clean(self, model: CycleModel, word: int) -> bool:
+        before = len(model.hazards)
+        self._step(model, word)
+        for _ in range(64):
+            if len(model.hazards) != before or not model.busy:
+                break
+            model.step(_NOP_WORD)
+        return len(model.hazards) == before and not model.busy
+
+
+# ---------------------------------------------------------------------------
+# Random draws
+# ---------------------------------------------------------------------------
+
+def _pick(rng, seq):
+    return seq[int(rng.integers(len(seq)))]
+
+
+def _random_instruction(rng, mnemonic: str, low_vd: bool = False) -> str:
+    """One instruction with a defined modifier value and random other fields."""
+    op = isa.OPCODES[mnemonic]
+    fixed: dict[str, int] = {}
+    values = modifier_values(mnemonic)
+    if values:
+        fixed[MODIFIER[mnemonic]] = _pick(rng, values)
+    if mnemonic == "SFPNOP":
+        return SFPNOP
+    if mnemonic == "SFPCONFIG" and fixed["mod1"] & 1 and rng.random() < 0.7:
+        # LaneConfig and Misc from Imm16: keep most lanes enabled and Dst reachable.
+        fixed["imm16"] = int(rng.integers(0, 1 << 16)) & 0x0FCF
+    if low_vd and op.has("vd"):
+        fixed["vd"] = int(rng.integers(0, 8))
+    return instruction(rng, mnemonic, **fixed)
+
+
+def _directive_line(rng) -> str:
+    """A configuration directive with a valid value."""
+    kind = int(rng.integers(0, 8))
+    if kind == 0:
+        return f".fp32_dest {int(rng.integers(0, 2))}"
+    if kind == 1:
+        return f".srcb_format {_pick(rng, SRCB_FORMATS)}"
+    if kind == 2:
+        slot = int(rng.integers(0, 8))
+        opts = [f"dst_incr={int(rng.integers(0, 16))}"]
+        for flag in ("dst_cr", "dst_c_to_cr", "dst_clear"):
+            if rng.random() < 0.2:
+                opts.append(f"{flag}=1")
+        return f".addr_mod {slot} " + " ".join(opts)
+    if kind == 3:
+        return f".rwc_dst {int(rng.integers(0, 1024))}"
+    if kind == 4:
+        return f".dest_offset {int(rng.integers(0, 64))}"
+    if kind == 5:
+        return f".addr_mod_base {int(rng.integers(0, 2))}"
+    if kind == 6:
+        return f".prng_seed {int(rng.integers(0, 1 << 32)):#x}"
+    r = int(rng.integers(0, 8))
+    return f".lreg {r} " + " ".join(f"0x{v:08X}" for v in lane_values(rng))
+
+
+def _prelude(b: _Builder) -> None:
+    for line in lreg_prelude(b.rng):
+        b.directive(line)
+    for line in LOAD_STORE_SETUP:
+        b.directive(line)
+    b.directive(f".prng_seed {int(b.rng.integers(0, 1 << 32)):#x}")
+    b.directive(f".fp32_dest {int(b.rng.integers(0, 2))}")
+    b.directive(f".srcb_format {_pick(b.rng, SRCB_FORMATS)}")
+    # Some Dst rows with data, 32-bit and 16-bit, so that loads read something.
+    for r in range(8):
+        b.emit_or_repair(lambda r=r: f"sfpstore vd={r} mod0={_pick(b.rng, [3, 1, 2, 6])} imm10={8 * r}")
+
+
+# ---------------------------------------------------------------------------
+# The kinds
+# ---------------------------------------------------------------------------
+
+def _legal_body(b: _Builder, cycles: int, opcodes=LEGAL_OPCODES, low_vd: bool = False,
+                directives: bool = True) -> None:
+    rng = b.rng
+    while b.cycle < cycles:
+        x = rng.random()
+        if directives and x < 0.05:
+            b.directive(_directive_line(rng))
+        elif x < 0.08:
+            b.emit_all(list(_pick(rng, [PREDICATE_ON, PREDICATE_OFF])))
+        elif x < 0.09:
+            b.emit_or_repair(lambda: LANE_CONFIG_RESET)
+        else:
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, opcodes), low_vd))
+
+
+def _flags_body(b: _Builder, cycles: int) -> None:
+    """Nested conditionals and a random walk over the stack depth. Each
+    conditional pushes, narrows the enabled lanes with a flag-setting
+    instruction, runs a body, maybe takes the else branch (SFPCOMPC) and pops."""
+    rng = b.rng
+    b.emit_all(list(PREDICATE_ON))
+    work = ("SFPIADD", "SFPMOV", "SFPXOR", "SFPABS", "SFPSETSGN", "SFPLOADI", "SFPMAD", "SFPSTORE", "SFPLZ",
+            "SFPEXEXP", "SFPSETCC")
+    conditions = ("SFPSETCC", "SFPIADD", "SFPLZ", "SFPEXEXP")
+
+    def depth() -> int:
+        return len(b.model.state.flag_stack)
+
+    def body(n: int) -> None:
+        for _ in range(n):
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, work), low_vd=True))
+
+    def conditional(level: int) -> None:
+        if b.cycle >= cycles or depth() >= FLAG_STACK_DEPTH:
+            return
+        b.emit_or_repair(lambda: "sfppushc vd=0")
+        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True))
+        body(int(rng.integers(0, 3)))
+        if rng.random() < 0.7 and level < FLAG_STACK_DEPTH:
+            conditional(level + 1)
+        if rng.random() < 0.5:
+            b.emit_or_repair(lambda: "sfpcompc vd=0")
+            body(int(rng.integers(0, 3)))
+        if rng.random() < 0.3:
+            b.emit_or_repair(lambda: f"sfppopc vd=0 mod1={int(rng.integers(1, 16))}")
+        if depth() > 0:
+            b.emit_or_repair(lambda: "sfppopc vd=0 mod1=0")
+
+    # Once all the way to a full stack, then random.
+    for _ in range(FLAG_STACK_DEPTH):
+        b.emit_or_repair(lambda: "sfppushc vd=0")
+        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True))
+    b.emit_or_repair(lambda: f"sfppopc vd=0 mod1={int(rng.integers(1, 16))}")   # the full-stack flaw
+    while depth() > 0:
+        b.emit_or_repair(lambda: "sfppopc vd=0 mod1=0")
+    while b.cycle < cycles:
+        x = rng.random()
+        if x < 0.35:
+            conditional(0)
+        elif x < 0.55:
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, FLAG_SETTERS), low_vd=True))
+        elif x < 0.6:
+            b.emit_all(list(_pick(rng, [PREDICATE_ON, PREDICATE_OFF])))
+        else:
+            body(1)
+
+
+def _macro_templates(rng) -> list[str]:
+    """Four templates, each runnable by some sub-unit, including every
+    template of tb.directed and a few more simple and MAD ones."""
+    pool = {unit: list(texts) for unit, texts in MACRO_TEMPLATES.items()}
+    pool["simple"] += ["sfpabs vd=0 vc=0 mod1=1", "sfpxor vd=0 vc=0", "sfplz vd=0 vc=0 mod1=0",
+                       "sfpsetsgn vd=0 vc=0 imm1=1 mod1=1", "sfpcast vd=0 vc=0 mod1=0"]
+    pool["mad"] += ["sfpadd va=10 vb=0 vc=11 vd=0", "sfplutfp32 vd=0 mod1=0"]
+    return [_pick(rng, pool[_pick(rng, ("simple", "mad", "round", "store", "simple", "mad", "round"))])
+            for _ in range(4)]
+
+
+def _with_vd(text: str, vd: int) -> str:
+    ins = isa.decode(assemble(text).words[0])
+    field = ins.op.field_map["vd"]
+    return f".word {(ins.word & ~field.mask) | field.insert(vd):#010x}"
+
+
+def _fix_sequence(seq: int, templates: list[str]) -> int:
+    """Rules a single SFPLOADMACRO would break by itself are designed out:
+    a scheduled SFPSWAP gets SFPNOP on MAD for the same cycle, and Simple and
+    Round scheduled for one cycle get exactly one L16 result."""
+    b = [(seq >> (8 * i)) & 0xFF for i in range(4)]
+    sel = [x & 7 for x in b]
+    delay = [(x >> 3) & 7 for x in b]
+    simple_t = templates[sel[0] - 4] if sel[0] >= 4 else ""
+    if simple_t.startswith("sfpswap"):
+        b[1] = 2 | delay[0] << 3
+    if sel[0] and sel[2] and delay[0] == delay[2]:
+        b[0] &= ~0x40
+        b[2] |= 0x40
+    return b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24
+
+
+def _macro_config(b: _Builder) -> None:
+    """Templates by the backdoor or by SFPCONFIG, sequences and Misc."""
+    rng = b.rng
+    b.emit_all(list(PREDICATE_OFF) + [LANE_CONFIG_RESET, SFPNOP])
+    templates = _macro_templates(rng)
+    for i, text in enumerate(templates):
+        if rng.random() < 0.5:
+            # Backdoor: the template instruction itself, with VD = 12 + i.
+            b.emit_all([_with_vd(text, 12 + i), SFPNOP])
+        else:
+            b.emit_all(load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"])
+    for m in range(4):
+        seq = _fix_sequence(random_sequence(rng, templates), templates)
+        if seq >> 16 == 0 and rng.random() < 0.5:
+            b.emit_all([f"sfpconfig vd={4 + m} mod1=1 imm16={seq:#x}"])
+        else:
+            b.emit_all(load_l0(seq) + [f"sfpconfig vd={4 + m}"])
+    misc = int(rng.integers(0, 16)) | int(rng.integers(0, 16)) << 4 | int(rng.integers(0, 16)) << 8
+    b.emit_all([f"sfpconfig vd=8 imm16={misc:#x} mod1=1"])
+
+
+_MACRO_THREAD = ("SFPIADD", "SFPMAD", "SFPXOR", "SFPLOAD", "SFPSTORE", "SFPLOADI", "SFPMOV", "SFPSTOCHRND",
+                 "SFPSHFT2", "SFPSWAP", "SFPMULI", "SFPSETCC", "SFPENCC", "SFPNOP")
+
+
+def _macro_body(b: _Builder, cycles: int) -> None:
+    rng = b.rng
+    for line in lreg_prelude(rng):
+        b.directive(line)
+    b.directive(".fp32_dest 1")
+    phase_end = b.cycle
+    while b.cycle < cycles:
+        if b.cycle >= phase_end:
+            b.settle()
+            _macro_config(b)
+            phase_end = b.cycle + max(40, (cycles - b.cycle) // 2)
+        if rng.random() < 0.5:
+            def lm():
+                return (f"sfploadmacro macro={int(rng.integers(4))} vd={int(rng.integers(8))} "
+                        f"mod0={_pick(rng, [3, 3, 3, *range(16)])} addr_mod={int(rng.integers(4))} "
+                        f"offset={4 * int(rng.integers(16))}")
+            b.emit_or_repair(lm)
+        else:
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, _MACRO_THREAD), low_vd=True))
+
+
+# -- break programs -------------------------------------------------------------------
+
+def _macro_setup(templates: dict[int, int], sequences: dict[int, int], misc: int = 0) -> list[str]:
+    lines = []
+    for i, w in templates.items():
+        lines += load_l0(w) + [f"sfpconfig vd={i}"]
+    for m, s in sequences.items():
+        lines += load_l0(s) + [f"sfpconfig vd={4 + m}"]
+    return lines + [f"sfpconfig vd=8 imm16={misc:#x} mod1=1"]
+
+
+def _w(text: str) -> int:
+    return assemble(text).words[0]
+
+
+def _lm(macro: int, vd: int, offset: int = 0) -> str:
+    return f"sfploadmacro macro={macro} vd={vd} mod0=3 addr_mod=0 offset={offset}"
+
+
+def _break_lines(rule: str, rng) -> list[str]:
+    """Instructions (after a reset of flags and LaneConfig) that break `rule`
+    and nothing else."""
+    a, b_, c, d = (int(v) for v in rng.permutation(8)[:4])
+    m = int(rng.integers(4))
+    if rule == "read-in-flight":          # a MAD result read at T+1
+        return [f"sfpmad vd={a} va={b_} vb={c} vc={d} mod1=0", f"sfpmov vd={b_} vc={a} mod1=0"]
+    if rule == "write-conflict":          # a MAD landing and a load writing one register at the end of T+1
+        return [f"sfpmad vd={a} va={b_} vb={c} vc={d} mod1=0", f"sfploadi vd={a} mod0=2 imm16=5"]
+    if rule == "shft2-next-cycle":        # SFPABS right after a two-cycle SFPSHFT2
+        return [f"sfpshft2 vd={a} vc={b_} mod1=3", f"sfpabs vd={c} vc={d} mod1=1"]
+    if rule == "simple-round-vd16":       # macro Round (VD != 16) with a thread Simple (VD != 16)
+        return _macro_setup({1: _w("sfpshft2 vd=0 imm12=1 mod1=6")}, {m: 0x05 << 16}) + [
+            _lm(m, a), f"sfpiadd vd={b_} vc={c} imm12=1 mod1=5"]
+    if rule == "swap-mad-nop":            # macro SFPSWAP without SFPNOP on MAD
+        return _macro_setup({0: _w("sfpswap vd=5 vc=0 mod1=1")}, {m: 0x04}) + [_lm(m, a), SFPNOP, SFPNOP]
+    if rule == "swap-next-cycle":         # a macro SFPSTOCHRND in the cycle after a thread SFPSWAP
+        return _macro_setup({2: _w("sfpstochrnd vd=0 vc=0 mod1=1")}, {m: (0x06 | 1 << 3) << 16}) + [
+            _lm(m, a), f"sfpswap vd={b_} vc={c} mod1=1", SFPNOP, SFPNOP]
+    if rule == "discarded":               # a thread instruction in the cycle a macro one runs on its sub-unit
+        unit = int(rng.integers(4))
+        template = ["sfpiadd vd=0 vc=0 imm12=1 mod1=5", "sfpmuli vd=0 imm16=0x4000",
+                    "sfpstochrnd vd=0 vc=0 mod1=1", None][unit]
+        thread = [f"sfpxor vd={b_} vc={c}", f"sfpmad vd={b_} va={c} vb={d} vc={c} mod1=0",
+                  f"sfpstochrnd vd={b_} vc={c} mod1=1", f"sfpstore vd={b_} mod0=3 imm10=40"][unit]
+        select = 3 if template is None else 4
+        return _macro_setup({} if template is None else {0: _w(template)}, {m: select << (8 * unit)}) + [
+            _lm(m, a), thread, SFPNOP, SFPNOP]
+    if rule == "macro-select-reserved":
+        return _macro_setup({}, {m: 0x01}) + [_lm(m, a)]
+    if rule == "macro-template-invalid":  # InstructionTemplate[3] = 0 is no SFPU instruction
+        return _macro_setup({3: 0}, {m: 0x07}) + [_lm(m, a), SFPNOP]
+    if rule == "macro-store-not-sfpstore":
+        return _macro_setup({}, {m: 0x02 << 24}) + [_lm(m, a), SFPNOP]
+    if rule == "store-not-all-lanes":     # lanes 0-3 of L0 schedule a store, lanes 4-7 do not
+        values = [0x03000000 if lane & 7 < 4 else 0 for lane in range(32)]
+        return _macro_setup({}, {}) + [".lreg 0 " + " ".join(f"{v:#x}" for v in values),
+                                       f"sfpconfig vd={4 + m}", _lm(m, a), SFPNOP, SFPNOP]
+    if rule == "macro-config-not-uniform":
+        values = [0x02 if lane & 7 < 4 else 0 for lane in range(32)]
+        return _macro_setup({}, {}) + [".lreg 0 " + " ".join(f"{v:#x}" for v in values),
+                                       f"sfpconfig vd={4 + m}", _lm(m, a), SFPNOP]
+    if rule == "config-backdoor-next":    # set DISABLE_BACKDOOR_LOAD, then VD >= 12 at once
+        return ["sfpconfig vd=15 mod1=1 imm16=2", f"sfpnot vd={12 + int(rng.integers(4))} vc={a}",
+                SFPNOP, LANE_CONFIG_RESET]
+    if rule == "macro-left-pending":      # an instruction-kind wait with no instruction after it
+        return _macro_setup({0: _w("sfpiadd vd=0 vc=0 imm12=1 mod1=5")}, {m: 0x04 | 3 << 3}, misc=1 << 8) + [
+            _lm(m, a)]
+    if rule == "undefined":               # SFPLOADI with a reserved Mod0
+        return [f"sfploadi vd={a} mod0={_pick(rng, sorted(UNDEFINED_MODIFIERS['SFPLOADI']))} imm16=7"]
+    raise ValueError(f"no recipe breaks {rule!r}")
+
+
+BREAK_RESET = ["sfpencc mod1=2 imm2=0", LANE_CONFIG_RESET, SFPNOP]
+
+
+def _break_program(seed: int, cycles: int) -> tuple[str, str]:
+    rule = BREAKABLE[seed % len(BREAKABLE)]
+    rng = np.random.default_rng([KINDS.index("break"), seed])
+    b = _Builder(rng)
+    _prelude(b)
+    _legal_body(b, max(cycles // 2, b.cycle + 10))
+    b.settle()
+    for line in BREAK_RESET:
+        b.emit_or_repair(lambda line=line: line)
+    b.raw(f"# break: {rule}")
+    for line in _break_lines(rule, rng):
+        b.raw(line)
+    return "\n".join(b.lines) + "\n", rule
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+def _source_name(kind: str, seed: int) -> str:
+    return f"random-{kind}-seed{seed}"
+
+
+def program_text(kind: str, seed: int, cycles: int = 200) -> str:
+    """The assembly source of `generate(kind, seed, cycles)`."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    if kind == "break":
+        return _break_program(seed, cycles)[0]
+    rng = np.random.default_rng([KINDS.index(kind), seed])
+    b = _Builder(rng)
+    if kind == "legal":
+        _prelude(b)
+        _legal_body(b, cycles)
+    elif kind == "flags":
+        _prelude(b)
+        _flags_body(b, cycles)
+    else:
+        _macro_body(b, cycles)
+    b.settle()
+    return f"# {_source_name(kind, seed)}: {cycles} cycles\n" + "\n".join(b.lines) + "\n"
+
+
+def generate(kind: str, seed: int, cycles: int = 200) -> Program:
+    """A random program of about `cycles` cycles. Legal kinds are checked on
+    the strict model before they are returned."""
+    text = program_text(kind, seed, cycles)
+    program = assemble(text, _source_name(kind, seed))
+    if kind != "break":
+        run_program(program, strict=True)      # raises HazardError naming the line
+    return program
+
+
+def generate_break(seed: int, cycles: int = 200) -> tuple[Program, str]:
+    """A program that is legal until it breaks exactly one rule; returns it
+    and the rule's name. The rule cycles through BREAKABLE with the seed."""
+    text, rule = _break_program(seed, cycles)
+    return assemble(text, _source_name("break", seed)), rule
+
+
+__all__ = ["KINDS", "BREAKABLE", "UNBREAKABLE", "UNDEFINED_MODIFIERS", "generate", "generate_break",
+           "program_text", "modifier_values"]

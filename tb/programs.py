@@ -1,0 +1,94 @@
+"""Programs named by short specs, so a test run can be told what to run in
+one environment variable (SFPU_PROGRAMS) or on the command line.
+
+    directed:NAME          a program of tb.directed (NAME `*` for all of them)
+    macro:SEED             a random SFPLOADMACRO program of tb.directed
+    example:FILE           examples/FILE
+    file:PATH              an assembly file
+    random:KIND:SEEDS[:CYCLES]   tb.generator programs; SEEDS is N or A-B
+
+Random programs of the kinds that obey every rule run with the model in
+strict mode, so a rule the generator broke by mistake stops the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from model.asm import AsmError, Program, assemble_file
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+DEFAULT_CYCLES = 200
+
+
+class SpecError(ValueError):
+    """A spec that names nothing; the message says which part is wrong."""
+
+
+@dataclass
+class ProgramSpec:
+    name: str
+    program: Program
+    seed: int | None = None
+    strict: bool = False
+    kind: str = ""
+    expect_rule: str | None = None      # a `break` program: the rule the model must report
+
+
+def seeds(text: str) -> list[int]:
+    try:
+        if "-" in text:
+            first, last = (int(x) for x in text.split("-", 1))
+            if last < first:
+                raise ValueError
+            return list(range(first, last + 1))
+        return [int(text)]
+    except ValueError:
+        raise SpecError(f"{text!r} is not a seed or a range of seeds A-B") from None
+
+
+def resolve(spec: str) -> list[ProgramSpec]:
+    kind, _, rest = spec.partition(":")
+    if kind == "directed":
+        from tb.directed import directed_programs
+        programs = directed_programs()
+        names = list(programs) if rest == "*" else [rest]
+        for name in names:
+            if name not in programs:
+                raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
+        return [ProgramSpec(f"directed:{n}", programs[n], kind="directed") for n in names]
+    if kind == "macro":
+        from tb.directed import macro_programs
+        return [ProgramSpec(f"macro:{s}", p, s, kind="macro-break")
+                for s, p in zip(seeds(rest), macro_programs(seeds(rest)).values())]
+    if kind in ("example", "file"):
+        path = EXAMPLES / rest if kind == "example" else Path(rest)
+        if not path.is_file():
+            raise SpecError(f"{spec}: no such file {path}")
+        try:
+            return [ProgramSpec(spec, assemble_file(str(path)), kind=kind)]
+        except AsmError as e:
+            raise SpecError(str(e)) from None
+    if kind == "random":
+        from tb import generator
+        parts = rest.split(":")
+        if len(parts) not in (2, 3) or parts[0] not in generator.KINDS:
+            raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES] with KIND one of "
+                            f"{', '.join(generator.KINDS)}")
+        cycles = int(parts[2]) if len(parts) == 3 else DEFAULT_CYCLES
+        out = []
+        for seed in seeds(parts[1]):
+            if parts[0] == "break":
+                program, rule = generator.generate_break(seed, cycles)
+                out.append(ProgramSpec(f"random:break:{seed}:{cycles}", program, seed, False, "break", rule))
+            else:
+                program = generator.generate(parts[0], seed, cycles)
+                out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}", program, seed, True, parts[0]))
+        return out
+    raise SpecError(f"{spec!r}: expected directed:, macro:, example:, file: or random:")
+
+
+def resolve_all(specs: str) -> list[ProgramSpec]:
+    return [p for spec in specs.split() for p in resolve(spec)]

@@ -1,0 +1,227 @@
+"""Runs the project's cocotb test modules on one of three backends.
+
+- `amaranth`: Amaranth's built-in simulator through tb.amaranth_cocotb, in
+  this process; needs nothing installed beyond the project.
+- `icarus`, `verilator`: `cocotb_tools.runner` on the Verilog of `hdl.sfpu.Sfpu`.
+
+The Verilog is written once per version of the RTL (its file name carries a
+hash of hdl/ and model/) and each simulator's build is kept under
+build/cocotb/<backend>[-waves]/, so a second run starts at once. Test
+parameters go to the test module as SFPU_* environment variables.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import sys
+import xml.etree.ElementTree as ET
+from contextlib import contextmanager
+from pathlib import Path
+
+import amaranth
+
+from tb import simulators
+from tb.amaranth_cocotb import Outcome
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build")) / "cocotb"
+BACKENDS = ("amaranth", "icarus", "verilator")
+TEST_MODULE = "tb.cocotb_sfpu"
+TOP = "Sfpu"
+TIMESCALE = ("1ns", "1ps")
+VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                  "--output-split", "20000"]
+
+
+class RunnerError(RuntimeError):
+    """A backend could not build or run; the message says what and how to fix it."""
+
+
+def rtl_version() -> str:
+    """A hash of everything the generated Verilog depends on."""
+    digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT).encode())
+    for folder in ("hdl", "model"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@contextmanager
+def _locked(name: str):
+    """One process at a time builds a given thing (pytest-xdist workers, regress jobs)."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def verilog() -> Path:
+    """The top's Verilog for simulation, for this version of the RTL
+    (generated if missing; it takes about a minute)."""
+    path = BUILD / f"{TOP}-{rtl_version()}.v"
+    with _locked("verilog"):
+        if not path.is_file():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(simulation_verilog())
+            tmp.replace(path)
+    return path
+
+
+# Amaranth's own Verilog (`sfpu verilog`, what lint and synthesis read)
+# keeps combinational logic in `always @*` blocks. Icarus does not run such a
+# block at time 0, so one whose inputs never change before a test samples
+# its output stays X (a macro slot's fields until the first SFPLOADMACRO).
+# For simulation the processes become multiplexers (`proc` without
+# `-nomux`), which Yosys writes as continuous assignments: same logic, and
+# defined from time 0 on every simulator.
+SIMULATION_SCRIPT = """\
+read_rtlil <<rtlil
+{rtlil}
+rtlil
+proc -norom
+opt_clean
+memory_collect
+write_verilog
+"""
+
+
+def simulation_verilog() -> str:
+    from amaranth._toolchain.yosys import find_yosys
+    from amaranth.back import rtlil
+
+    from hdl.sfpu import Sfpu
+    yosys = find_yosys(lambda version: version >= (0, 40))
+    text = rtlil.convert(Sfpu(), name=TOP)
+    return yosys.run(["-q", "-"], SIMULATION_SCRIPT.format(rtlil=text), ignore_warnings=True)
+
+
+@contextmanager
+def _environment(changes: dict[str, str]):
+    saved = {k: os.environ.get(k) for k in changes}
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def build_dir(backend: str, waves: bool = False) -> Path:
+    return BUILD / (backend + ("-waves" if waves else ""))
+
+
+def _runner(backend: str, waves: bool, execute: bool):
+    """A cocotb runner configured for the current Verilog. With `execute`
+    false the build steps are skipped (the folder's build is current): cocotb's
+    runner only learns its sources through `build()`."""
+    from cocotb_tools.runner import get_runner
+    source = verilog()
+    args = list(VERILATOR_ARGS) if backend == "verilator" else []
+    if backend == "verilator" and waves:
+        args += ["--trace-fst", "--trace-structs"]
+    runner = get_runner(backend)
+    if not execute:
+        runner._execute = lambda cmds, cwd: None
+    folder = build_dir(backend, waves)
+    runner.build(sources=[source], hdl_toplevel=TOP, build_dir=folder, timescale=TIMESCALE, build_args=args,
+                 waves=waves and backend == "icarus", always=True, log_file=folder / "build.log")
+    if not execute:
+        del runner._execute          # tests do run
+    return runner
+
+
+@contextmanager
+def _simulator_environment(backend: str):
+    env = simulators.verilator_env()[1] if backend == "verilator" else dict(os.environ)
+    if backend == "verilator":        # its C++ compiles in parallel
+        env["MAKEFLAGS"] = f"{env['MAKEFLAGS']} -j{os.cpu_count() or 1}"
+    with _environment({k: env[k] for k in ("PATH", "VERILATOR_ROOT", "MAKEFLAGS") if k in env}):
+        yield
+
+
+def build(backend: str, waves: bool = False):
+    """Build (or reuse) the simulator's model of the top; returns a runner for it."""
+    try:
+        simulators.check(backend)
+    except simulators.SimulatorMissing as e:
+        raise RunnerError(str(e)) from None
+    source = verilog()
+    folder = build_dir(backend, waves)
+    stamp = folder / "built-from"
+    with _locked(folder.name), _simulator_environment(backend):
+        current = stamp.is_file() and stamp.read_text() == source.name
+        try:
+            runner = _runner(backend, waves, execute=not current)
+        except (SystemExit, RuntimeError) as e:      # cocotb's runner exits or raises on a failed build
+            raise RunnerError(f"{backend} build of {source.name} failed ({e}); see {folder / 'build.log'}") from None
+        if not current:
+            stamp.write_text(source.name)
+    return runner
+
+
+def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
+        waves: bool = False, work: Path | None = None) -> list[Outcome]:
+    """Run the tests of TEST_MODULE (all, or those named) on `backend`."""
+    if backend not in BACKENDS:
+        raise RunnerError(f"unknown backend {backend!r} (one of {', '.join(BACKENDS)})")
+    env = dict(env or {})
+    work = Path(work or BUILD / "runs" / backend)
+    work.mkdir(parents=True, exist_ok=True)
+    if backend == "amaranth":
+        from tb.amaranth_cocotb import run_tests
+        with _environment({**env, "SFPU_BACKEND": "amaranth"}):
+            return run_tests(TEST_MODULE, testcase, vcd=work / f"{TOP}.vcd" if waves else None)
+    runner = build(backend, waves)
+    results = work / "results.xml"
+    results.unlink(missing_ok=True)
+    with _simulator_environment(backend):
+        try:
+            runner.test(test_module=TEST_MODULE, hdl_toplevel=TOP, testcase=testcase,
+                        test_dir=work, results_xml=str(results), waves=waves, timescale=TIMESCALE,
+                        extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
+        except SystemExit as e:
+            raise RunnerError(f"{backend} run failed ({e}); see {work / 'sim.log'}") from None
+    return read_results(results, work / "sim.log")
+
+
+def read_results(xml: Path, log: Path) -> list[Outcome]:
+    """The outcome of each test from cocotb's JUnit results file."""
+    if not xml.is_file():
+        raise RunnerError(f"the simulator wrote no results ({xml}); see {log}")
+    outcomes = []
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        failure = case.find("failure")
+        if failure is None:
+            failure = case.find("error")
+        message = "" if failure is None else (failure.get("message") or failure.text or "failed")
+        outcomes.append(Outcome(case.get("name", "?"), failure is None and case.find("skipped") is None, message,
+                                float(case.get("sim_time_ns", 0) or 0), float(case.get("time", 0) or 0)))
+    return outcomes
+
+
+def main(argv: list[str]) -> int:
+    """`python -m tb.runner build [BACKEND ...]`: build ahead of the tests."""
+    if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
+        print(f"usage: python -m tb.runner build [{' '.join(BACKENDS[1:])}]", file=sys.stderr)
+        return 2
+    for backend in argv[1:] or BACKENDS[1:]:
+        try:
+            build(backend)
+        except RunnerError as e:
+            print(f"runner: error: {e}", file=sys.stderr)
+            return 1
+        print(f"{backend}: built in {build_dir(backend)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,505 @@
+"""The lock-step verification environment of the `Sfpu` top, for cocotb tests.
+
+The parts, in the style of cocotb's examples, each working on a `dut` whose
+ports have `.value` (cocotb's handles on Icarus and Verilator, or
+tb.amaranth_cocotb's on Amaranth's simulator):
+
+- `InstructionDriver` presents one word per cycle on the instruction port,
+  and applies the assembler's directives in frozen cycles (`run` low), as the
+  golden model applies them between two cycles.
+- `TraceMonitor` samples the registered trace port after each rising edge and
+  turns it into the golden model's `CycleRecord`.
+- `Scoreboard` holds the cycle-exact model (`model.cycle.CycleModel`), steps it
+  with the same word, and compares the two records; the first difference
+  raises `Mismatch` with the cycle, the instruction, the sub-unit, the lane,
+  both values and the seed.
+- `SfpuEnv` ties them together: `await env.run(program)` runs one program to
+  the end, drains the pipelines and compares the final state.
+
+Drive at the falling edge, sample after the rising edge and `ReadOnly()`:
+every simulator then shows the same values.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from amaranth.lib import data
+
+from hdl.flags import DEPTH, StackEntry
+from hdl.lregs import WritePort
+from hdl.sfpu import UNITS, Trace
+from hdl.tensix import ConfigField, ConfigWrite, TensixView, pack_addr_mod
+from hdl.unit_io import LaneConfig
+from model.asm import Directive, Instr, Program, disassemble
+from model.cycle import CycleModel
+from model.hazards import Hazard
+from model.isa import decode
+from model.machine import regular_operands
+from model.run import apply_directive
+from model.semantics import Operands
+from model.state import DST_ROWS, LANES, SfpuState
+from model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
+from tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge
+
+# Wide ports are decimal literals in some simulators' value strings.
+sys.set_int_max_str_digits(0)
+
+CLOCK_NS = 10
+ALL_LANES = (1 << LANES) - 1
+NUM_LREGS = 17
+DIRECTIVE_FIELDS = {
+    "fp32_dest": ConfigField.FP32_DEST, "srcb_format": ConfigField.SRCB_FORMAT, "rwc_dst": ConfigField.RWC_DST,
+    "dest_offset": ConfigField.DEST_OFFSET, "dest_base": ConfigField.DEST_BASE,
+    "addr_mod_base": ConfigField.ADDR_MOD_SET_BASE, "prng_seed": ConfigField.PRNG_SEED,
+}
+RECORD_FIELDS = ("cycle", "issued", "stalled", "units", "LReg writes", "Dst writes", "flags", "stack",
+                 "undefined")
+
+
+FLAG_STACK = data.ArrayLayout(StackEntry, DEPTH)
+MISC = data.ArrayLayout(12, LANES)
+
+
+class UnresolvedValue(AssertionError):
+    """An output with X or Z bits, which no model value can equal."""
+
+
+def read(handle) -> int:
+    value = handle.value
+    try:
+        return int(value)
+    except ValueError:
+        raise UnresolvedValue(f"{getattr(handle, '_name', handle)} has unresolved bits: {value}") from None
+
+
+def read_struct(handle, layout: data.Layout) -> data.Const:
+    return layout.from_bits(read(handle))
+
+
+def lanes_of(value: int, width: int, count: int) -> np.ndarray:
+    """An int holding `count` fields of `width` bits -> uint32 array, field 0 first."""
+    raw = value.to_bytes(width * count // 8, "little")
+    return np.frombuffer(raw, dtype={16: "<u2", 32: "<u4"}[width]).astype(np.uint32)
+
+
+def comparable(record: CycleRecord) -> tuple:
+    """What the RTL must reproduce of a cycle: everything in `compared()`
+    except the hazard checks, which are the model's alone; of the hazards only
+    undefined behaviour is reported by the RTL too."""
+    undefined = tuple(sorted(h.unit for h in record.hazards if h.rule == "undefined"))
+    return record.compared()[:-1] + (undefined,)
+
+
+# -- the difference report --------------------------------------------------------------------
+
+@dataclass
+class Mismatch(AssertionError):
+    """The first difference between the RTL and the model."""
+    cycle: int
+    what: str
+    model: object
+    rtl: object
+    source: str = ""            # the instruction being presented: file:line and text
+    unit: str | None = None
+    lane: int | None = None
+    seed: int | None = None
+    program: str = ""
+    run: "ProgramRun | None" = field(default=None, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        where = [f"cycle {self.cycle}"]
+        if self.unit:
+            where.append(f"sub-unit {self.unit}")
+        if self.lane is not None:
+            where.append(f"lane {self.lane}")
+        lines = [f"RTL and model differ in {self.what}, {', '.join(where)}",
+                 f"  instruction: {self.source or '-'}",
+                 f"  model: {self.model}",
+                 f"  rtl:   {self.rtl}"]
+        if self.program or self.seed is not None:
+            lines.append(f"  program: {self.program}" + (f" (seed {self.seed})" if self.seed is not None else ""))
+        return "\n".join(lines)
+
+
+def _first_lane(mask: int) -> int | None:
+    return (mask & -mask).bit_length() - 1 if mask else None
+
+
+def _word(word: int | None) -> str:
+    return "-" if word is None else f"0x{word:08X} {disassemble(word)}"
+
+
+def _activity_text(a) -> str:
+    return "idle" if a is None else f"{a.origin} {a.text}" + (f" (macro cycle {a.macro_cycle})" if a.origin ==
+                                                                "macro" else "")
+
+
+def first_difference(expected: CycleRecord, got: CycleRecord) -> Mismatch | None:
+    """The first field of two records that differs, down to the lane."""
+    want, have = comparable(expected), comparable(got)
+    if want == have:
+        return None
+    name = next(n for n, a, b in zip(RECORD_FIELDS, want, have) if a != b)
+    cycle = expected.cycle
+    if name in ("issued", "stalled"):
+        return Mismatch(cycle, f"the {name} word", _word(getattr(expected, name)), _word(getattr(got, name)))
+    if name == "units":
+        unit = next(u for u in UNITS if expected.units.get(u) != got.units.get(u))
+        return Mismatch(cycle, "what a sub-unit started", _activity_text(expected.units.get(unit)),
+                        _activity_text(got.units.get(unit)), unit=unit)
+    if name == "LReg writes":
+        return _lreg_difference(cycle, expected.lreg_writes, got.lreg_writes)
+    if name == "Dst writes":
+        return _dst_difference(cycle, expected.dst_writes, got.dst_writes)
+    if name == "flags":
+        a = expected.flags or FlagsRecord(-1, -1)
+        b = got.flags or FlagsRecord(-1, -1)
+        lane = _first_lane((a.lane_flags ^ b.lane_flags) | (a.use_flags ^ b.use_flags))
+        return Mismatch(cycle, "LaneFlags/UseLaneFlagsForLaneEnable", expected.flags, got.flags, lane=lane)
+    if name == "undefined":
+        return Mismatch(cycle, "undefined behaviour reported", want[-1], have[-1])
+    return Mismatch(cycle, name, getattr(expected, name, None), getattr(got, name, None))
+
+
+def _lreg_difference(cycle: int, want: list[LRegWriteRecord], have: list[LRegWriteRecord]) -> Mismatch:
+    a, b = {w.reg: w for w in want}, {w.reg: w for w in have}
+    reg = next(r for r in sorted(a.keys() | b.keys()) if a.get(r) != b.get(r))
+    wa, wb = a.get(reg), b.get(reg)
+    lanes_a, lanes_b = (wa.lanes if wa else 0), (wb.lanes if wb else 0)
+    if lanes_a != lanes_b:
+        lane = _first_lane(lanes_a ^ lanes_b)
+        return Mismatch(cycle, f"the lanes of L{reg} written", f"0x{lanes_a:08X}", f"0x{lanes_b:08X}", lane=lane)
+    lane = next(i for i in range(LANES) if wa.values[i] != wb.values[i])
+    return Mismatch(cycle, f"the value written to L{reg}", f"0x{wa.values[lane]:08X}", f"0x{wb.values[lane]:08X}",
+                    lane=lane)
+
+
+def _dst_difference(cycle: int, want: list[DstWriteRecord], have: list[DstWriteRecord]) -> Mismatch:
+    a, b = {w.row: w for w in want}, {w.row: w for w in have}
+    row = next(r for r in sorted(a.keys() | b.keys()) if a.get(r) != b.get(r))
+    wa, wb = a.get(row), b.get(row)
+    if wa is None or wb is None or wa.cols != wb.cols:
+        cols = [f"0x{w.cols:04X}" if w else "not written" for w in (wa, wb)]
+        return Mismatch(cycle, f"the columns of Dst row {row} written", *cols)
+    col = next(i for i in range(16) if wa.values[i] != wb.values[i])
+    return Mismatch(cycle, f"the value written to Dst row {row} column {col}", f"0x{wa.values[col]:04X}",
+                    f"0x{wb.values[col]:04X}")
+
+
+# -- driver and monitor ---------------------------------------------------------------------
+
+class InstructionDriver:
+    """The instruction, configuration and LReg-load ports, driven at falling edges."""
+
+    def __init__(self, dut):
+        self.dut = dut
+
+    async def present(self, word: int | None) -> None:
+        await FallingEdge(self.dut.clk)
+        self._idle_side_ports()
+        self.dut.run.value = 1
+        self.dut.instr_valid.value = int(word is not None)
+        self.dut.instr_word.value = word or 0
+
+    async def directive(self, d: Directive, state: SfpuState) -> None:
+        """One frozen cycle in which the RTL takes the directive `state` has
+        already applied."""
+        await FallingEdge(self.dut.clk)
+        self.dut.run.value = 0
+        self.dut.instr_valid.value = 0
+        if d.name == "lreg":
+            values = state.lregs[d.args[0]]
+            port = WritePort.const({"en": ALL_LANES, "reg": [d.args[0]] * LANES,
+                                    "data": [int(v) for v in values]})
+            self.dut.lreg_load.value = port.as_bits()
+            return
+        if d.name == "addr_mod":
+            write = {"valid": 1, "field": ConfigField.ADDR_MOD, "index": d.args[0],
+                     "value": pack_addr_mod(state.tensix.addr_mods[d.args[0]])}
+        else:
+            write = {"valid": 1, "field": DIRECTIVE_FIELDS[d.name], "value": d.args[0]}
+        self.dut.config_write.value = ConfigWrite.const(write).as_bits()
+
+    async def freeze(self) -> None:
+        await FallingEdge(self.dut.clk)
+        self._idle_side_ports()
+        self.dut.instr_valid.value = 0
+        self.dut.run.value = 0
+
+    def _idle_side_ports(self) -> None:
+        self.dut.config_write.value = 0
+        self.dut.lreg_load.value = 0
+        self.dut.dst_we.value = 0
+
+
+class TraceMonitor:
+    """Samples the trace port after each rising edge; a record of a frozen
+    cycle is not valid and gives None."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.flags: tuple[int, int] | None = None
+        self.stack: tuple[tuple[int, int], ...] | None = None
+
+    def observe_flags(self) -> None:
+        """The flags and stack now (the base for the next record's changes)."""
+        self.flags, self.stack = self._read_flags()
+
+    def _read_flags(self) -> tuple[tuple[int, int], tuple[tuple[int, int], ...]]:
+        flags = (read(self.dut.lane_flags), read(self.dut.use_flags))
+        depth = read(self.dut.flag_depth)
+        entries = read_struct(self.dut.flag_stack, FLAG_STACK)
+        stack = tuple((entries[i].lane_flags, entries[i].use_flags) for i in range(min(depth, DEPTH)))
+        return flags, stack
+
+    async def sample(self) -> CycleRecord | None:
+        await RisingEdge(self.dut.clk)
+        await ReadOnly()
+        trace = read_struct(self.dut.cycle_trace, Trace)
+        if not trace.valid:
+            return None
+        flags, stack = self._read_flags()
+        record = self._record(trace, flags, stack)
+        self.flags, self.stack = flags, stack
+        return record
+
+    def _record(self, trace, flags, stack) -> CycleRecord:
+        rec = CycleRecord(trace.cycle)
+        if trace.issued:
+            rec.issued = trace.word
+        if trace.stalled:
+            rec.stalled = trace.word
+        for i, name in enumerate(UNITS):
+            u = trace.units[i]
+            if not u.valid:
+                continue
+            rec.units[name] = unit_activity(name, u)
+            if u.undefined:
+                rec.hazards.append(Hazard("undefined", rec.cycle, name, "reported by the RTL"))
+        for reg in range(NUM_LREGS):
+            lanes = trace.lreg_written[reg]
+            if lanes:
+                current = lanes_of(read(getattr(self.dut, f"lregs__{reg}")), 32, LANES)
+                values = tuple(int(v) if lanes >> lane & 1 else 0 for lane, v in enumerate(current))
+                rec.lreg_writes.append(LRegWriteRecord(reg, lanes, values))
+        rows: dict[int, tuple[int, list[int]]] = {}
+        for i in range(8):
+            w = trace.dst_writes[i]
+            if w.valid:
+                cols, values = rows.get(w.row, (0, [0] * 16))
+                for c in range(16):
+                    if w.cols >> c & 1:
+                        values[c] = w.values[c]
+                rows[w.row] = (cols | w.cols, values)
+        rec.dst_writes = [DstWriteRecord(row, cols, tuple(values)) for row, (cols, values) in sorted(rows.items())]
+        if flags != self.flags:
+            rec.flags = FlagsRecord(*flags)
+        if stack != self.stack:
+            rec.stack = tuple(FlagsRecord(*entry) for entry in stack)
+        return rec
+
+
+def unit_activity(unit: str, u):
+    """UnitActivity from a trace entry, with the model's convention for
+    operands an instruction does not have (None)."""
+    ins = decode(u.word)
+    if u.macro:
+        store = ins.mnemonic == "SFPSTORE"
+        x = Operands(ins, u.vd, None if store else u.vb, None if store else u.vc, macro=True,
+                     store_addr=u.store_addr if store else None)
+        return activity(unit, x, "macro", u.macro_cycle)
+    regular = regular_operands(ins)
+    x = Operands(ins, u.vd, None if regular.vb is None else u.vb, None if regular.vc is None else u.vc)
+    return activity(unit, x, "thread")
+
+
+# -- the scoreboard and the environment ----------------------------------------------------------
+
+@dataclass
+class ProgramRun:
+    """One program's run: both traces and the model's final state."""
+    name: str
+    seed: int | None = None
+    model_trace: list[CycleRecord] = field(default_factory=list)
+    rtl_trace: list[CycleRecord] = field(default_factory=list)
+    model: CycleModel | None = None     # the golden model at the end (its state, hazards)
+    mismatch: Mismatch | None = None
+    seconds: float = 0.0
+
+    @property
+    def cycles(self) -> int:
+        return len(self.model_trace)
+
+    @property
+    def state(self) -> SfpuState | None:
+        return self.model.state if self.model else None
+
+
+class Scoreboard:
+    """The golden model in lock-step: `expect(word)` steps it, `check(record)`
+    compares the RTL's record of the same cycle."""
+
+    def __init__(self, run: ProgramRun, strict: bool = False, allow=(),
+                 on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None):
+        self.run = run
+        self.model = CycleModel(SfpuState(), strict=strict, allow=set(allow))
+        self.on_cycle = on_cycle
+        self.source = ""
+
+    def expect(self, word: int | None, source: str) -> CycleRecord:
+        self.source = source
+        self.model.context = source
+        record = self.model.step(word)
+        self.run.model_trace.append(record)
+        if self.on_cycle:
+            self.on_cycle(self.model, record)
+        return record
+
+    def check(self, expected: CycleRecord, got: CycleRecord | None) -> None:
+        if got is not None:
+            self.run.rtl_trace.append(got)
+            difference = first_difference(expected, got)
+        else:
+            difference = Mismatch(expected.cycle, "whether the cycle ran (trace valid)", 1, 0)
+        if difference is not None:
+            self.fail(difference)
+
+    def fail(self, difference: Mismatch) -> None:
+        difference.source = difference.source or self.source
+        difference.seed, difference.program, difference.run = self.run.seed, self.run.name, self.run
+        self.run.mismatch = difference
+        raise difference
+
+
+class SfpuEnv:
+    """Runs programs on the RTL and the model in lock-step (see the module doc)."""
+
+    def __init__(self, dut, on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None,
+                 max_cycles: int = 100_000):
+        self.dut = dut
+        self.driver = InstructionDriver(dut)
+        self.monitor = TraceMonitor(dut)
+        self.on_cycle = on_cycle
+        self.max_cycles = max_cycles
+        # Dst rows to clear before the next program; at first every row, since
+        # an earlier test may have left anything in Dst (a reset does not clear it).
+        self.touched_rows: set[int] = set(range(DST_ROWS))
+        self._clock = None
+
+    async def start(self) -> None:
+        """Start the clock; `run` resets before each program."""
+        if self._clock is None:
+            self._clock = Clock(self.dut.clk, CLOCK_NS, unit="ns")
+            self._clock.start()
+
+    async def reset(self) -> None:
+        dut = self.dut
+        await self.driver.freeze()
+        dut.rst.value = 1
+        await self.driver.freeze()
+        dut.rst.value = 0
+        # Dst is memory, which a reset does not clear.
+        dut.dst_cols.value = 0xFFFF
+        dut.dst_wdata.value = 0
+        dut.dst_row.value = 0
+        for row in sorted(self.touched_rows):
+            await FallingEdge(dut.clk)
+            dut.dst_row.value = row
+            dut.dst_we.value = 1
+        await self.driver.freeze()
+        self.touched_rows.clear()
+        await ReadOnly()
+        self.monitor.observe_flags()
+
+    async def run(self, program: Program, *, name: str = "", seed: int | None = None, strict: bool = False,
+                  allow=(), check_final: bool = True) -> ProgramRun:
+        """Run `program` from reset; raises `Mismatch` at the first difference."""
+        await self.start()
+        await self.reset()
+        result = ProgramRun(name or program.name, seed)
+        board = Scoreboard(result, strict, allow, self.on_cycle)
+        result.model = board.model
+        started = time.monotonic()
+        try:
+            for item in program.items:
+                if isinstance(item, Directive):
+                    if item.name == "allow":
+                        board.model.allow.update(item.args)
+                        continue
+                    apply_directive(board.model.state, item)
+                    await self.driver.directive(item, board.model.state)
+                    await self.monitor.sample()
+                    continue
+                assert isinstance(item, Instr)
+                source = f"{item.loc}: {item.text.strip()}"
+                while (await self._cycle(board, item.word, source)).issued is None:
+                    self._check_limit(result, source)
+            model = board.model
+            model.context = "after the last instruction"
+            while model.busy:
+                self._check_limit(result, "after the last instruction")
+                if model.stuck:
+                    model.drain()          # reports macro-left-pending and gives up, as the model does
+                    break
+                await self._cycle(board, None, "after the last instruction")
+            await self.driver.freeze()
+            if check_final:
+                await self.check_final_state(board)
+        finally:
+            result.seconds = time.monotonic() - started
+        return result
+
+    async def _cycle(self, board: Scoreboard, word: int | None, source: str) -> CycleRecord:
+        expected = board.expect(word, source)
+        await self.driver.present(word)
+        got = await self.monitor.sample()
+        if got is not None:
+            self.touched_rows.update(w.row for w in got.dst_writes)
+        board.check(expected, got)
+        return expected
+
+    def _check_limit(self, result: ProgramRun, where: str) -> None:
+        if result.cycles > self.max_cycles:
+            raise RuntimeError(f"{result.name}: {where}: still running after {self.max_cycles} cycles")
+
+    async def check_final_state(self, board: Scoreboard) -> None:
+        """Compare the state views with the model's final state (the RTL is frozen)."""
+        state, dut = board.model.state, self.dut
+        cycle = board.run.cycles
+        await ReadOnly()
+
+        def check(what: str, want, have) -> None:
+            want, have = np.asarray(want), np.asarray(have)
+            if not np.array_equal(want, have):
+                lane = None
+                if want.shape == have.shape and want.ndim >= 1:
+                    index = np.argwhere(want != have)[0]
+                    lane = int(index[-1])
+                    want, have = want[tuple(index)], have[tuple(index)]
+                board.fail(Mismatch(cycle, f"the final {what}", want, have, "end of run", lane=lane))
+
+        lregs = np.array([lanes_of(read(getattr(dut, f"lregs__{r}")), 32, LANES) for r in range(NUM_LREGS)])
+        check("LRegs", state.lregs, lregs)
+        check("PRNG", state.prng, lanes_of(read(dut.prng), 32, LANES))
+        check("captured SFPSHFT2 VC", state.shft2_captured_vc, lanes_of(read(dut.captured_vc), 32, LANES))
+        lane_config = read_struct(dut.lane_config, LaneConfig)
+        check("LaneConfig", state.lane_config, [lane_config[lane] for lane in range(LANES)])
+        for what, port, values in (("macro templates", dut.templates, state.macro_templates),
+                                   ("macro sequences", dut.sequences, state.macro_sequences)):
+            check(what, values, lanes_of(read(port), 32, 4 * LANES).reshape(4, LANES))
+        misc = read_struct(dut.misc, MISC)
+        check("macro misc", state.macro_misc, [misc[lane] for lane in range(LANES)])
+        tensix = read_struct(dut.tensix, TensixView)
+        check("RWC_Dst", (state.tensix.rwc_dst, state.tensix.rwc_dst_cr), (tensix.rwc_dst, tensix.rwc_dst_cr))
+        rows = sorted(self.touched_rows | set(np.flatnonzero(state.dst.any(axis=1)).tolist()))
+        for row in rows:
+            await FallingEdge(dut.clk)
+            dut.dst_row.value = row
+            await ReadOnly()
+            check(f"Dst row {row}", state.dst[row], lanes_of(read(dut.dst_rdata), 16, 16))

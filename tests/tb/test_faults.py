@@ -1,0 +1,83 @@
+"""The injected faults of tb/faults.py: each must change the compared trace of
+its trigger program, and leave no trace of itself once its block exits.
+
+These run the model against itself (clean vs faulted), so they prove that
+`comparable()` sees every fault; since the RTL is correct and matches the
+clean model, the lock-step checker then must report each fault too."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import pytest
+
+from model import cycle, dst_format, fma, machine, prng, semantics, state
+from tb.faults import FAULTS, active_faults, first_difference_cycle, model_trace, trigger_program
+from tb.sfpu_env import comparable
+
+NAMES = sorted(FAULTS)
+REQUIRED = {"mad_round_bit", "macro_delay_off_by_one", "dropped_lane_enable", "stack_pop_wrong",
+            "store_format_swap", "swap_interlock_missing", "prng_stuck"}
+FIRST_DIFFERENCE_WITHIN = 30     # cycles
+
+
+def compared(name: str) -> list[tuple]:
+    return [comparable(r) for r in model_trace(trigger_program(name))]
+
+
+def test_required_faults_exist():
+    assert REQUIRED <= FAULTS.keys()
+    for name, fault in FAULTS.items():
+        assert fault.name == name and fault.description and "\n" not in fault.description
+
+
+def test_no_fault_active_by_default():
+    assert active_faults() == []
+    # The module-level patch points hold the real functions.
+    assert semantics.fma_wh is fma.fma_wh
+    assert machine.prng_advance is prng.prng_advance
+    assert semantics.dfmt.store_convert is dst_format.store_convert
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fault_changes_trace_and_is_restored(name):
+    clean = compared(name)
+    with FAULTS[name].inject():
+        assert active_faults() == [name]
+        faulty = compared(name)
+    assert active_faults() == []
+    assert faulty != clean
+    at = first_difference_cycle(name)
+    assert at is not None and clean[:at] == faulty[:at] and clean[at] != faulty[at], f"{name}: the trigger program's trace does not change"
+    assert at < FIRST_DIFFERENCE_WITHIN, f"{name}: first difference only at cycle {at}"
+    assert compared(name) == clean, f"{name}: the model is not restored"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fault_restored_after_exception(name):
+    clean = compared(name)
+    with pytest.raises(RuntimeError, match="inside"):
+        with FAULTS[name].inject():
+            raise RuntimeError("inside")
+    assert active_faults() == []
+    assert compared(name) == clean
+
+
+def test_faults_nest():
+    """All faults at once, in one stack, then none."""
+    before = {name: compared(name) for name in NAMES}
+    step, lane_enabled = cycle.CycleModel.step, state.SfpuState.lane_enabled
+    with ExitStack() as stack:
+        for name in NAMES:
+            stack.enter_context(FAULTS[name].inject())
+        assert sorted(active_faults()) == NAMES
+    assert active_faults() == []
+    assert cycle.CycleModel.step is step and state.SfpuState.lane_enabled is lane_enabled
+    assert {name: compared(name) for name in NAMES} == before
+
+
+def test_each_trigger_runs_clean_in_strict_mode():
+    """The triggers are legal programs: the clean model reports no hazard."""
+    for name in NAMES:
+        trace = model_trace(trigger_program(name), strict=True)
+        assert not any(r.hazards for r in trace), name
