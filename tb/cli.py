@@ -239,7 +239,23 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--component", metavar="NAME", help="a registered component instead of the top (see --list)")
     v.add_argument("--list", action="store_true", help="list the components and those not available yet")
     v.set_defaults(func=cmd_verilog)
+
+    from tb.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
+    add_sim_parser(sub)
+
+    g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend")
+    from tb import regress
+    regress.add_arguments(g)
+    g.set_defaults(func=cmd_regress)
     return p
+
+
+def cmd_regress(args) -> int:
+    from tb import regress, runner
+    try:
+        return regress.main(args)
+    except (regress.RegressError, runner.RunnerError) as e:
+        raise CliError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,10 @@ The Verilog is written once per version of the RTL (its file name carries a
 hash of hdl/ and model/) and each simulator's build is kept under
 build/cocotb/<backend>[-waves]/, so a second run starts at once. Test
 parameters go to the test module as SFPU_* environment variables.
+
+With `waves` a run leaves its waveform in its work folder (`wave_file`):
+a VCD from Amaranth's simulator, an FST from Icarus and Verilator (whose
+builds with tracing are separate, as tracing slows every run down).
 """
 
 from __future__ import annotations
@@ -37,6 +41,22 @@ VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fata
 
 class RunnerError(RuntimeError):
     """A backend could not build or run; the message says what and how to fix it."""
+
+
+LZ4_HEADER = Path("/usr/include/lz4.h")
+
+
+def wave_file(backend: str, work: Path) -> Path:
+    """Where `run(backend, waves=True, work=work)` leaves the waveform."""
+    return Path(work) / f"{TOP}.{'vcd' if backend == 'amaranth' else 'fst'}"
+
+
+def _check_wave_support(backend: str) -> None:
+    """Verilator's FST writer links liblz4; without its header the C++ build
+    fails minutes in with a compiler error that does not say so."""
+    if backend == "verilator" and not LZ4_HEADER.is_file():
+        raise RunnerError(f"Verilator's FST traces need liblz4 ({LZ4_HEADER} is missing): "
+                          "apt-get update && apt-get install -y liblz4-dev")
 
 
 def rtl_version() -> str:
@@ -132,8 +152,10 @@ def _runner(backend: str, waves: bool, execute: bool):
     if not execute:
         runner._execute = lambda cmds, cwd: None
     folder = build_dir(backend, waves)
+    # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
+    # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
     runner.build(sources=[source], hdl_toplevel=TOP, build_dir=folder, timescale=TIMESCALE, build_args=args,
-                 waves=waves and backend == "icarus", always=True, log_file=folder / "build.log")
+                 waves=waves, always=True, log_file=folder / "build.log")
     if not execute:
         del runner._execute          # tests do run
     return runner
@@ -154,6 +176,8 @@ def build(backend: str, waves: bool = False):
         simulators.check(backend)
     except simulators.SimulatorMissing as e:
         raise RunnerError(str(e)) from None
+    if waves:
+        _check_wave_support(backend)
     source = verilog()
     folder = build_dir(backend, waves)
     stamp = folder / "built-from"
@@ -170,7 +194,8 @@ def build(backend: str, waves: bool = False):
 
 def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
         waves: bool = False, work: Path | None = None) -> list[Outcome]:
-    """Run the tests of TEST_MODULE (all, or those named) on `backend`."""
+    """Run the tests of TEST_MODULE (all, or those named) on `backend`; with
+    `waves` the waveform is left at `wave_file(backend, work)`."""
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r} (one of {', '.join(BACKENDS)})")
     env = dict(env or {})
@@ -179,17 +204,25 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if backend == "amaranth":
         from tb.amaranth_cocotb import run_tests
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
-            return run_tests(TEST_MODULE, testcase, vcd=work / f"{TOP}.vcd" if waves else None)
+            return run_tests(TEST_MODULE, testcase, vcd=wave_file(backend, work) if waves else None)
     runner = build(backend, waves)
     results = work / "results.xml"
     results.unlink(missing_ok=True)
+    waves_at = wave_file(backend, work)
+    if waves:
+        waves_at.unlink(missing_ok=True)
+    # Icarus's dump module writes into the shared build folder unless told
+    # otherwise; Verilator's model writes dump.fst into the run's folder.
+    plusargs = [f"+dumpfile_path={waves_at}"] if waves and backend == "icarus" else []
     with _simulator_environment(backend):
         try:
             runner.test(test_module=TEST_MODULE, hdl_toplevel=TOP, testcase=testcase,
                         test_dir=work, results_xml=str(results), waves=waves, timescale=TIMESCALE,
-                        extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
+                        plusargs=plusargs, extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
         except SystemExit as e:
             raise RunnerError(f"{backend} run failed ({e}); see {work / 'sim.log'}") from None
+    if waves and backend == "verilator" and (work / "dump.fst").is_file():
+        (work / "dump.fst").replace(waves_at)
     return read_results(results, work / "sim.log")
 
 

@@ -43,7 +43,7 @@ from model.isa import decode
 from model.machine import regular_operands
 from model.run import apply_directive
 from model.semantics import Operands
-from model.state import DST_ROWS, LANES, SfpuState
+from model.state import LANES, SfpuState
 from model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
 from tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge
 
@@ -377,6 +377,16 @@ class Scoreboard:
         raise difference
 
 
+_WRITTEN_ROWS: dict[int, set[int]] = {}
+
+
+def _rows_written_since_start(dut) -> set[int]:
+    """The Dst rows written in this simulation so far, shared by every test's
+    environment: Dst starts at zero, a reset does not clear it, and one test
+    may leave rows written for the next."""
+    return _WRITTEN_ROWS.setdefault(id(dut), set())
+
+
 class SfpuEnv:
     """Runs programs on the RTL and the model in lock-step (see the module doc)."""
 
@@ -387,9 +397,7 @@ class SfpuEnv:
         self.monitor = TraceMonitor(dut)
         self.on_cycle = on_cycle
         self.max_cycles = max_cycles
-        # Dst rows to clear before the next program; at first every row, since
-        # an earlier test may have left anything in Dst (a reset does not clear it).
-        self.touched_rows: set[int] = set(range(DST_ROWS))
+        self.touched_rows = _rows_written_since_start(dut)    # to clear before the next program
         self._clock = None
 
     async def start(self) -> None:

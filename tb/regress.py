@@ -1,0 +1,209 @@
+"""`sfpu regress`: lock-step regressions of random programs on one backend.
+
+Every seed gives one program of each kind asked for (tb.generator: `legal`,
+`macro`, `flags`, `break`), of about `--cycles` cycles each. Seeds are split
+into chunks; each chunk is one simulation (tb.runner, the cocotb test
+`lockstep`), and chunks run in parallel, one per core. `--shard i/n` keeps
+the seeds whose index is i modulo n, so a CI matrix or a cluster's job array
+can spread one regression over machines and `--merge` adds their reports.
+
+Each run writes build/regress/<name>/report.json (seeds, cycles, time,
+failures with their mismatch reports, coverage) and coverage.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tb import runner
+from tb.coverage import Coverage
+from tb.generator import KINDS
+
+REGRESS = runner.BUILD.parent / "regress"
+
+
+class RegressError(ValueError):
+    """Bad options: the message names the option."""
+
+
+@dataclass
+class Chunk:
+    index: int
+    seeds: list[int]
+    kinds: tuple[str, ...]
+    cycles: int
+
+    def specs(self) -> str:
+        return " ".join(f"random:{kind}:{seed}:{self.cycles}" for seed in self.seeds for kind in self.kinds)
+
+
+@dataclass
+class ChunkResult:
+    index: int
+    seeds: list[int]
+    passed: bool
+    cycles: int = 0
+    programs: int = 0
+    seconds: float = 0.0
+    failure: str = ""
+    coverage: dict = field(default_factory=dict)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    try:
+        index, count = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise RegressError(f"--shard {text!r}: expected i/n, e.g. 0/4") from None
+    if not 0 <= index < count:
+        raise RegressError(f"--shard {text!r}: i must be in 0..n-1")
+    return index, count
+
+
+def shard_seeds(first: int, count: int, shard: tuple[int, int]) -> list[int]:
+    index, shards = shard
+    return [seed for position, seed in enumerate(range(first, first + count)) if position % shards == index]
+
+
+def chunks(seeds: list[int], kinds: tuple[str, ...], cycles: int, per_chunk: int) -> list[Chunk]:
+    return [Chunk(i, seeds[start:start + per_chunk], kinds, cycles)
+            for i, start in enumerate(range(0, len(seeds), per_chunk))]
+
+
+def run_chunk(backend: str, chunk: Chunk, work: Path) -> ChunkResult:
+    """One simulation of the chunk's programs (runs in a worker process)."""
+    folder = work / f"chunk-{chunk.index:04d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    results = folder / "results.json"
+    started = time.monotonic()
+    try:
+        [outcome] = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": chunk.specs(),
+                                                       "SFPU_RESULTS": str(results)}, work=folder)
+    except runner.RunnerError as e:
+        return ChunkResult(chunk.index, chunk.seeds, False, seconds=time.monotonic() - started, failure=str(e))
+    report = json.loads(results.read_text()) if results.is_file() else {}
+    return ChunkResult(chunk.index, chunk.seeds, outcome.passed, report.get("cycles", 0),
+                       len(report.get("programs", [])), time.monotonic() - started, outcome.message,
+                       report.get("coverage", {}))
+
+
+def _progress(done: int, total: int, cycles: int, elapsed: float, failures: int) -> str:
+    rate = cycles / elapsed if elapsed else 0.0
+    eta = elapsed / done * (total - done) if done else 0.0
+    return (f"[{done}/{total} chunks] {cycles:,} cycles checked, {rate:,.0f} cycles/s, "
+            f"{failures} failing, {elapsed:.0f} s elapsed, about {eta:.0f} s to go")
+
+
+def regress(backend: str, seeds: list[int], kinds: tuple[str, ...], cycles: int, jobs: int, per_chunk: int,
+            work: Path, out=sys.stdout) -> dict:
+    work.mkdir(parents=True, exist_ok=True)
+    if backend != "amaranth":
+        runner.build(backend)                     # once, before the workers share it
+    todo = chunks(seeds, kinds, cycles, per_chunk)
+    coverage = Coverage()
+    results: list[ChunkResult] = []
+    started = time.monotonic()
+    tty = out.isatty()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_chunk, backend, chunk, work) for chunk in todo]
+        for future in as_completed(futures):
+            result = future.result()
+            results.append(result)
+            if result.coverage:
+                coverage.merge(Coverage.from_json(result.coverage))
+            if not result.passed:
+                print(f"\nchunk {result.index} (seeds {result.seeds[0]}-{result.seeds[-1]}) FAILED:\n"
+                      f"{result.failure}", file=out)
+            line = _progress(len(results), len(todo), sum(r.cycles for r in results), time.monotonic() - started,
+                             sum(not r.passed for r in results))
+            print(("\r" + line) if tty else line, end="" if tty else "\n", file=out, flush=True)
+    if tty:
+        print(file=out)
+    elapsed = time.monotonic() - started
+    results.sort(key=lambda r: r.index)
+    total_cycles = sum(r.cycles for r in results)
+    report = {
+        "backend": backend, "kinds": list(kinds), "cycles_per_program": cycles, "seeds": seeds,
+        "chunks": len(results), "programs": sum(r.programs for r in results), "cycles": total_cycles,
+        "seconds": round(elapsed, 1), "cycles_per_second": round(total_cycles / elapsed, 1) if elapsed else 0,
+        "jobs": jobs, "failures": [{"seeds": r.seeds, "message": r.failure} for r in results if not r.passed],
+        "coverage": coverage.to_json(),
+    }
+    (work / "report.json").write_text(json.dumps(report, indent=1))
+    (work / "coverage.md").write_text(coverage.report_markdown())
+    return report
+
+
+def merge(reports: list[Path]) -> dict:
+    """Add the reports of several shards into one."""
+    merged: dict = {}
+    coverage = Coverage()
+    for path in reports:
+        if not path.is_file():
+            raise RegressError(f"--merge: {path}: no such report")
+        r = json.loads(path.read_text())
+        coverage.merge(Coverage.from_json(r["coverage"]))
+        if not merged:
+            merged = dict(r, seeds=[], failures=[], cycles=0, programs=0, chunks=0, seconds=0.0)
+        for key in ("seeds", "failures"):
+            merged[key] += r[key]
+        for key in ("cycles", "programs", "chunks"):
+            merged[key] += r[key]
+        merged["seconds"] = max(merged["seconds"], r["seconds"])     # shards run side by side
+    merged["coverage"] = coverage.to_json()
+    return merged
+
+
+def summary(report: dict) -> str:
+    coverage = Coverage.from_json(report["coverage"])
+    rate = report["cycles"] / report["seconds"] if report["seconds"] else 0
+    lines = [f"{report['backend']}: {report['programs']} programs, {report['cycles']:,} cycles in "
+             f"{report['seconds']:.0f} s ({rate:,.0f} cycles/s), {len(report['failures'])} failing chunk(s)",
+             "", coverage.summary()]
+    return "\n".join(lines)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=runner.BACKENDS, default="verilator")
+    p.add_argument("--seeds", type=int, default=8, help="how many seeds (default 8)")
+    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--cycles", type=int, default=200, help="cycles per program, about (default 200)")
+    p.add_argument("--kinds", default=",".join(KINDS), help=f"program kinds (default {','.join(KINDS)})")
+    p.add_argument("--shard", default="0/1", help="i/n: this machine's share of the seeds")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulations (default: cores)")
+    p.add_argument("--chunk", type=int, default=0, help="seeds per simulation (default: spread over the jobs)")
+    p.add_argument("--out", default=None, help="report folder (default build/regress/<backend>-<shard>)")
+    p.add_argument("--merge", nargs="+", metavar="REPORT", help="add shard reports (report.json) and print them")
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.merge:
+        report = merge([Path(p) for p in args.merge])
+        print(summary(report))
+        return 1 if report["failures"] else 0
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    unknown = set(kinds) - set(KINDS)
+    if unknown or not kinds:
+        raise RegressError(f"--kinds: unknown kind(s) {', '.join(sorted(unknown)) or '(none)'} "
+                           f"(known: {', '.join(KINDS)})")
+    if args.seeds < 1 or args.cycles < 10 or args.jobs < 1:
+        raise RegressError("--seeds and --jobs must be at least 1 and --cycles at least 10")
+    shard = parse_shard(args.shard)
+    seeds = shard_seeds(args.first_seed, args.seeds, shard)
+    if not seeds:
+        raise RegressError(f"--shard {args.shard}: no seeds left of {args.seeds}")
+    per_chunk = args.chunk or max(1, min(25, -(-len(seeds) // (args.jobs * 4))))
+    work = Path(args.out) if args.out else REGRESS / f"{args.backend}-{shard[0]}-of-{shard[1]}"
+    print(f"regress on {args.backend}: seeds {seeds[0]}..{seeds[-1]} ({len(seeds)} of shard {args.shard}), "
+          f"kinds {','.join(kinds)}, {args.cycles} cycles each, {args.jobs} jobs, {per_chunk} seeds per simulation",
+          flush=True)
+    report = regress(args.backend, seeds, kinds, args.cycles, args.jobs, per_chunk, work)
+    print(summary(report))
+    print(f"report: {work / 'report.json'}, coverage: {work / 'coverage.md'}")
+    return 1 if report["failures"] else 0

@@ -1,0 +1,84 @@
+"""`sfpu sim`: run programs on the RTL in lock-step with the golden model on
+one backend (tb.runner), optionally with a waveform and its GTKWave save file.
+
+With `--waves` the wave file (VCD from Amaranth's simulator, FST from Icarus
+and Verilator) and a `.gtkw` (tb.waves) go into the output folder, and
+build/waves/latest.gtkw points at the save file, which `make waves` opens.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tb import runner
+
+ROOT = Path(__file__).resolve().parent.parent
+WAVES = ROOT / "build" / "waves"
+LATEST = WAVES / "latest.gtkw"
+
+
+def _specs(items: list[str]) -> list[str]:
+    """Program specs (tb.programs), where a path to an existing file stands for `file:PATH`."""
+    from tb.cli import CliError
+    from tb.programs import SpecError, resolve
+    specs = []
+    for item in items:
+        spec = f"file:{item}" if Path(item).is_file() else item
+        try:
+            resolve(spec)
+        except SpecError as e:
+            raise CliError(str(e)) from None
+        specs.append(spec)
+    return specs
+
+
+def _point_latest(gtkw: Path) -> None:
+    LATEST.parent.mkdir(parents=True, exist_ok=True)
+    LATEST.unlink(missing_ok=True)
+    try:
+        LATEST.symlink_to(os.path.relpath(gtkw.resolve(), LATEST.parent))
+    except OSError:                 # a file system without symlinks
+        LATEST.write_text(gtkw.read_text())
+
+
+def cmd_sim(args) -> int:
+    from tb.cli import CliError
+    specs = _specs(args.specs)
+    out = Path(args.out) if args.out else (WAVES / args.backend if args.waves else None)
+    env = {"SFPU_PROGRAMS": " ".join(specs)}
+    try:
+        outcomes = runner.run(args.backend, ["lockstep"], env, waves=args.waves, work=out)
+    except runner.RunnerError as e:
+        raise CliError(str(e)) from None
+    passed = bool(outcomes) and all(o.passed for o in outcomes)
+    for outcome in outcomes:
+        print(f"{'PASS' if outcome.passed else 'FAIL'}: {' '.join(specs)} on {args.backend} "
+              f"({outcome.seconds:.1f} s)")
+        if outcome.message:
+            print(outcome.message)
+    if args.waves:
+        from tb.sfpu_env import CLOCK_NS
+        from tb.waves import WaveError, write_for_run
+        wave = runner.wave_file(args.backend, out or runner.BUILD / "runs" / args.backend)
+        if not wave.is_file():
+            raise CliError(f"the {args.backend} run wrote no waveform ({wave})")
+        gtkw = wave.with_suffix(".gtkw")
+        try:
+            write_for_run(wave, gtkw, CLOCK_NS)
+        except WaveError as e:
+            raise CliError(str(e)) from None
+        _point_latest(gtkw)
+        print(f"waveform: {wave}\nsave file: {gtkw} (`make waves` opens it)")
+    return 0 if passed else 1
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("sim", help="run programs on the RTL in lock-step with the model, optionally with waveforms")
+    s.add_argument("specs", nargs="+", metavar="SPEC",
+                   help="a program spec (example:FILE, file:PATH, directed:NAME, random:KIND:SEEDS) or a .s file")
+    s.add_argument("--backend", choices=runner.BACKENDS, default="amaranth")
+    s.add_argument("--waves", action="store_true",
+                   help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
+    s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
+    s.set_defaults(func=cmd_sim)

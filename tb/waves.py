@@ -1,0 +1,392 @@
+"""GTKWave save files (.gtkw) for the SFPU's waveforms.
+
+A wave file of the whole top holds thousands of signals; the save file picks
+the ones a kernel author reads and groups them: issue and stall, one group per
+sub-unit, the LRegs by lane, flags and stack, the macro slots. Every
+instruction word and opcode goes through the `sfpu-mnemonic` translate filter
+(tb.mnemonic), so the waveform shows assembly.
+
+The three backends name the same signals differently:
+- Amaranth's VCD: the top is `bench.top.dut`; every struct field and array
+  element is a signal of its own (`\\issue_mad.word`, `\\lregs__0[3]`);
+- Icarus's FST (of Yosys's Verilog): the top is `Sfpu`; struct fields
+  survive as escaped wires (`\\issue_mad.word`), array elements do not;
+- Verilator's FST: the top is `TOP.Sfpu`, with the same names as Icarus's
+  where Verilator kept them.
+So each wanted signal is looked up by its field path; where the wave file has
+only an enclosing vector, the field becomes a bit range of it, its offset
+taken from the Amaranth layout (GTKWave's `#{alias} (i)vector ...` syntax).
+What a file does not have at all is left out. The sub-unit groups prefer the
+top's per-unit issue signals (this cycle); without them they fall back to
+`cycle_trace`, which shows each cycle one cycle late.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from amaranth.hdl import Shape
+from amaranth.lib import data
+from vcd.gtkw import GTKWSave
+
+from hdl.flags import DEPTH, StackEntry
+from hdl.lregs import LANES, LaneValues
+from hdl.scheduler import SLOTS, Scheduled
+from hdl.sfpu import MACRO_UNITS, UNITS, Trace
+from hdl.unit_io import Issue
+
+FILTER_NAME = "sfpu-mnemonic"
+ISSUE_TRACE = ("valid", "macro", "opcode", "word", "vd", "vb", "vc")
+
+# Layouts of the signals whose fields the save file shows.
+LAYOUTS: dict[str, data.Layout] = {
+    "cycle_trace": Trace,
+    "flag_stack": data.ArrayLayout(StackEntry, DEPTH),
+    "due": data.ArrayLayout(Scheduled, len(MACRO_UNITS)),
+    **{f"issue_{u}": Issue for u in UNITS},
+    **{f"lregs__{r}": LaneValues for r in range(17)},
+    **{f"scheduler.slot_{u}_{k}": Scheduled for u in MACRO_UNITS for k in range(SLOTS)},
+}
+
+
+class WaveError(RuntimeError):
+    """The wave file cannot be read or holds no SFPU top."""
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str          # as GTKWave names it: scope.reference[msb:lsb]
+    width: int
+    msb: int
+    lsb: int
+    string: bool       # a VCD string variable (Amaranth's enums): no range, no hex
+
+
+# -- reading the signal list ----------------------------------------------------------------
+
+def _header_lines(path: Path):
+    """The VCD header of a .vcd or .fst (through GTKWave's fst2vcd, stopped early)."""
+    if path.suffix == ".fst":
+        exe = shutil.which("fst2vcd")
+        if exe is None:
+            raise WaveError("reading an FST needs GTKWave's fst2vcd: apt-get install -y gtkwave")
+        proc = subprocess.Popen([exe, "-f", str(path)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            yield from proc.stdout
+        finally:
+            proc.kill()
+            proc.wait()
+    else:
+        with open(path) as f:
+            yield from f
+
+
+def read_vars(path: Path) -> dict[str, Var]:
+    """Every variable of the wave file, keyed by its scope path and reference
+    without escapes or range (`bench.top.dut.issue_mad.word`)."""
+    scopes: list[str] = []
+    out: dict[str, Var] = {}
+    for line in _header_lines(Path(path)):
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens[0] == "$scope":
+            scopes.append(tokens[2])
+        elif tokens[0] == "$upscope":
+            scopes.pop()
+        elif tokens[0] == "$var":
+            kind, width, ref = tokens[1], int(tokens[2]), tokens[4]
+            msb, lsb = width - 1, 0
+            if len(tokens) > 6 and (m := re.fullmatch(r"\[(\d+):(\d+)\]", tokens[5])):
+                msb, lsb = int(m[1]), int(m[2])
+            string = kind == "string"
+            suffix = f"[{msb}:{lsb}]" if width > 1 and not string else ""
+            key = ".".join([*scopes, ref.lstrip("\\")])
+            out.setdefault(key, Var(".".join([*scopes, ref]) + suffix, width, msb, lsb, string))
+        elif tokens[0] == "$enddefinitions":
+            break
+    if not out:
+        raise WaveError(f"{path}: no signals (not a VCD or FST file?)")
+    return out
+
+
+def find_top(variables: dict[str, Var]) -> str:
+    """The scope of the SFPU top: the one with `instr_word` and the most signals
+    (Verilator's FST also has the ports alone in `TOP`)."""
+    counts: dict[str, int] = {}
+    for key in variables:
+        counts[key.rpartition(".")[0]] = counts.get(key.rpartition(".")[0], 0) + 1
+    tops = [key[:-len(".instr_word")] for key in variables if key.endswith(".instr_word")]
+    if not tops:
+        raise WaveError("the wave file has no SFPU top (no signal instr_word)")
+    return max(tops, key=lambda scope: counts.get(scope, 0))
+
+
+# -- resolving a field path to a trace ------------------------------------------------------------
+
+def _path_names(base: str, path: tuple) -> list[str]:
+    """`cycle_trace`, `cycle_trace.units`, `cycle_trace.units[2]`, ... for each prefix."""
+    names = [base]
+    for item in path:
+        names.append(names[-1] + (f"[{item}]" if isinstance(item, int) else f".{item}"))
+    return names
+
+
+def _bits(layout, path: tuple) -> tuple[int, int]:
+    offset, shape = 0, layout
+    for item in path:
+        field = shape[item]
+        offset, shape = offset + field.offset, field.shape
+    return offset, Shape.cast(shape).width
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the save file: a whole variable or a bit range of one."""
+    line: str          # what the save file names: a variable or a `#{alias} (i)var ...` bundle
+    width: int
+    string: bool = False
+
+
+class Signals:
+    def __init__(self, variables: dict[str, Var]):
+        self.variables = variables
+        self.top = find_top(variables)
+
+    def var(self, name: str) -> Var | None:
+        return self.variables.get(f"{self.top}.{name}")
+
+    def get(self, base: str, *path, alias: str | None = None) -> Row | None:
+        """The field `path` of the top's signal `base` (a field path into
+        LAYOUTS[base]), as a variable of its own if the file has one, else as a
+        bit range of the nearest enclosing variable."""
+        names = _path_names(base, path)
+        for depth in range(len(names) - 1, -1, -1):
+            var = self.var(names[depth])
+            if var is None:
+                continue
+            if depth == len(path):
+                return Row(var.name, var.width, var.string)
+            layout = LAYOUTS.get(base)
+            if layout is None:
+                return None
+            start, _ = _bits(layout, path[:depth]) if depth else (0, 0)
+            offset, width = _bits(layout, path)
+            lo = var.lsb + offset - start
+            hi = lo + width - 1
+            if hi > var.msb:
+                return None
+            label = alias or names[-1]
+            bits = " ".join(f"({var.msb - bit}){var.name}" for bit in range(hi, lo - 1, -1))
+            return Row(f"#{{{label}}} {bits}", width)
+        return None
+
+
+# -- writing the save file -------------------------------------------------------------------------
+
+def filter_command() -> str:
+    """The translate filter's executable: next to this Python's (the project's
+    virtual environment), else on PATH."""
+    here = Path(sys.executable).parent / FILTER_NAME
+    if here.is_file():
+        return str(here)
+    found = shutil.which(FILTER_NAME)
+    if found is None:
+        raise WaveError(f"{FILTER_NAME} is not installed: pip install -e . (make setup does this)")
+    return found
+
+
+class _Writer:
+    def __init__(self, gtkw: GTKWSave, signals: Signals, filter_proc: str):
+        self.gtkw, self.signals, self.filter = gtkw, signals, filter_proc
+        self.written: list[str] = []
+
+    def add(self, trace: Row | None, alias: str | None = None, mnemonic: bool = False, fmt: str = "hex") -> None:
+        if trace is None:
+            return
+        bundle = trace.line.startswith("#{")
+        self.gtkw.trace(trace.line, alias=None if bundle else alias,
+                        datafmt="hex" if trace.string else fmt,
+                        translate_filter_proc=self.filter if mnemonic and not trace.string else None)
+        self.written.append(trace.line)
+
+    def signal(self, base: str, *path, alias: str | None = None, **kw) -> None:
+        self.add(self.signals.get(base, *path, alias=alias), alias, **kw)
+
+
+def _issue_group(w: _Writer, unit: str) -> None:
+    s = w.signals
+    index = UNITS.index(unit)
+    if s.get(f"issue_{unit}", "word") is not None:
+        source, prefix = (f"issue_{unit}",), ()
+        cycle = f"macro_cycle_{unit}"
+    else:
+        w.gtkw.blank("from cycle_trace: one cycle late")
+        source, prefix = ("cycle_trace",), ("units", index)
+        cycle = None
+    for field in ISSUE_TRACE:
+        w.signal(*source, *prefix, field, alias=f"{unit}_{field}", mnemonic=field in ("opcode", "word"))
+    if unit == "store":
+        w.signal(*source, *prefix, "store_addr", alias=f"{unit}_store_addr")
+    if unit in MACRO_UNITS:
+        if cycle is not None and s.var(cycle) is not None:
+            w.signal(cycle, alias=f"{unit}_macro_cycle", fmt="dec")
+        else:
+            w.signal("cycle_trace", "units", index, "macro_cycle", alias=f"{unit}_macro_cycle", fmt="dec")
+
+
+def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None = None,
+               start_time: int | None = None, zoom: float | None = None) -> list[str]:
+    """Write the save file for `wave` to `out`; returns the traces it names.
+
+    `start_time` and `zoom` (GTKWave's: log2 of pixels per time unit) set the
+    initial view, in the wave file's time unit."""
+    wave, out = Path(wave).resolve(), Path(out)
+    signals = Signals(read_vars(wave))
+    proc = filter_proc or filter_command()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w") as f:
+        gtkw = GTKWSave(f)
+        gtkw.comment(f"SFPU waveform: {wave.name}", "written by tb/waves.py; instruction words through "
+                     f"{FILTER_NAME}")
+        gtkw.dumpfile(str(wave))
+        gtkw.savefile(str(out.resolve()))
+        if start_time is not None:
+            gtkw.timestart(start_time)
+        if zoom is not None:
+            gtkw.zoom_markers(zoom)
+        gtkw.size(1600, 1000)
+        gtkw.signals_width(300)
+        gtkw.sst_expanded(False)
+        w = _Writer(gtkw, signals, proc)
+
+        with gtkw.group("issue and stall"):
+            for name in ("clk", "rst", "run", "instr_valid"):
+                w.signal(name, alias=name)
+            w.signal("instr_word", alias="instr_word", mnemonic=True)
+            w.signal("instr_ready", alias="instr_ready")
+            for name in ("hold", "interlock", "accepted", "discarded"):
+                w.signal(name, alias=name)
+            w.signal("cycle", alias="cycle", fmt="dec")
+            w.signal("cycle_trace", "valid", alias="trace_valid")
+            w.signal("cycle_trace", "cycle", alias="trace_cycle", fmt="dec")
+            w.signal("cycle_trace", "issued", alias="trace_issued")
+            w.signal("cycle_trace", "stalled", alias="trace_stalled")
+            w.signal("cycle_trace", "word", alias="trace_word", mnemonic=True)
+
+        for unit in UNITS:
+            with gtkw.group(unit):
+                _issue_group(w, unit)
+
+        with gtkw.group("LRegs by lane", closed=True):
+            for reg in (*range(8), 16):
+                with gtkw.group(f"L{reg}", closed=reg >= 4):
+                    for lane in range(min(lanes, LANES)):
+                        w.signal(f"lregs__{reg}", lane, alias=f"L{reg}[{lane}]")
+
+        with gtkw.group("flags and stack"):
+            w.signal("lane_flags", alias="lane_flags", fmt="bin")
+            w.signal("use_flags", alias="use_flags")
+            w.signal("flag_depth", alias="flag_depth", fmt="dec")
+            with gtkw.group("flag_stack", closed=True):
+                for i in range(DEPTH):
+                    w.signal("flag_stack", i, "lane_flags", alias=f"stack{i}_lane_flags")
+                    w.signal("flag_stack", i, "use_flags", alias=f"stack{i}_use_flags")
+
+        with gtkw.group("macro slots"):
+            w.signal("busy", alias="busy")
+            w.signal("scheduler.pending", alias="pending")
+            for i, unit in enumerate(MACRO_UNITS):
+                w.signal("due", i, "valid", alias=f"due_{unit}_valid")
+                w.signal("due", i, "word", alias=f"due_{unit}_word", mnemonic=True)
+            for unit in MACRO_UNITS:
+                with gtkw.group(f"slots {unit}", closed=True):
+                    for k in range(SLOTS):
+                        w.signal(f"scheduler.slot_{unit}_{k}", "valid", alias=f"slot_{unit}{k}_valid")
+                        w.signal(f"scheduler.slot_{unit}_{k}", "word", alias=f"slot_{unit}{k}_word", mnemonic=True)
+    return w.written
+
+
+def view_for(first_time: int, period: int, cycles: int = 64, width_px: int = 1200) -> tuple[int, float]:
+    """A start time and zoom that show `cycles` clock periods from a few before `first_time`."""
+    start = max(0, first_time - 3 * period)
+    return start, -math.log2(cycles * period / width_px)
+
+
+def first_rise(wave: Path, name: str = "instr_valid") -> int | None:
+    """When the top's `name` first goes to 1 (for the initial view); None if never.
+    Reads the file only up to that point."""
+    wave = Path(wave)
+    signals = Signals(read_vars(wave))
+    var = signals.var(name)
+    if var is None:
+        return None
+    scope, _, ref = var.name.rpartition(".")
+    codes: set[str] = set()
+    scopes: list[str] = []
+    now = 0
+    if wave.suffix == ".fst":
+        exe = shutil.which("fst2vcd")
+        proc = subprocess.Popen([exe, "-f", str(wave)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines = proc.stdout
+    else:
+        proc, lines = None, open(wave)
+    try:
+        header = True
+        for line in lines:
+            if header:
+                tokens = line.split()
+                if not tokens:
+                    continue
+                if tokens[0] == "$scope":
+                    scopes.append(tokens[2])
+                elif tokens[0] == "$upscope":
+                    scopes.pop()
+                elif tokens[0] == "$var" and ".".join(scopes) == scope and tokens[4] == ref:
+                    codes.add(tokens[3])
+                elif tokens[0] == "$enddefinitions":
+                    header = False
+                continue
+            if line.startswith("#"):
+                now = int(line[1:])
+            elif line.startswith("1") and line[1:].strip() in codes:
+                return now
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+        else:
+            lines.close()
+    return None
+
+
+def _timescale(wave: Path) -> float:
+    """The wave file's time unit in seconds."""
+    text = ""
+    for line in _header_lines(Path(wave)):
+        text += line
+        if "$end" in line and "$timescale" in text:
+            break
+        if "$enddefinitions" in line:
+            break
+    m = re.search(r"\$timescale\s+(\d+)\s*([munpf]?s)\s", text)
+    if m is None:
+        return 1e-12
+    return int(m[1]) * {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15}[m[2]]
+
+
+def write_for_run(wave: Path, out: Path, clock_ns: float, **kw) -> list[str]:
+    """The save file of a lock-step run: the view opens on the first
+    instruction presented, about 64 cycles wide."""
+    first = first_rise(wave)
+    if first is None:
+        return write_gtkw(wave, out, **kw)
+    period = round(clock_ns * 1e-9 / _timescale(wave))
+    start, zoom = view_for(first, period)
+    return write_gtkw(wave, out, start_time=start, zoom=zoom, **kw)
