@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all demo clean lint synth
+.PHONY: setup test test-all demo clean lint synth waves
 
 setup: $(STAMP)
 
@@ -43,6 +43,12 @@ lint: $(SIM_STAMP)
 ## Yosys generic synthesis, latch check and docs/synthesis.md (needs Debian's yosys).
 synth: $(STAMP)
 	$(PY) tools/synth.py $(COMPONENTS)
+
+## Open the most recent `sfpu sim ... --waves` run in GTKWave (build/waves/latest.gtkw).
+waves:
+	@test -e build/waves/latest.gtkw || { echo "no waveform yet: run e.g. .venv/bin/sfpu sim example:exp_fast_macro.s --waves" >&2; exit 1; }
+	@command -v gtkwave >/dev/null || { echo "GTKWave is not installed: apt-get update && apt-get install -y gtkwave" >&2; exit 1; }
+	gtkwave build/waves/latest.gtkw
 
 clean:
 	rm -rf $(VENV) build out .pytest_cache .hypothesis

@@ -245,8 +245,8 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
                start_time: int | None = None, zoom: float | None = None) -> list[str]:
     """Write the save file for `wave` to `out`; returns the traces it names.
 
-    `start_time` and `zoom` (GTKWave's: log2 of pixels per time unit) set the
-    initial view, in the wave file's time unit."""
+    `start_time` (in the wave file's time unit) and `zoom` (`view_for`) set
+    the initial view."""
     wave, out = Path(wave).resolve(), Path(out)
     signals = Signals(read_vars(wave))
     proc = filter_proc or filter_command()
@@ -313,10 +313,15 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
     return w.written
 
 
-def view_for(first_time: int, period: int, cycles: int = 64, width_px: int = 1200) -> tuple[int, float]:
+# The time range GTKWave 3.3 shows at zoom 0 in the window `write_gtkw` asks
+# for, in time units (measured): each step of -1 doubles it.
+ZOOM0_SPAN = 6.3
+
+
+def view_for(first_time: int, period: int, cycles: int = 40) -> tuple[int, float]:
     """A start time and zoom that show `cycles` clock periods from a few before `first_time`."""
     start = max(0, first_time - 3 * period)
-    return start, -math.log2(cycles * period / width_px)
+    return start, -math.log2(cycles * period / ZOOM0_SPAN)
 
 
 def first_rise(wave: Path, name: str = "instr_valid") -> int | None:
@@ -383,7 +388,7 @@ def _timescale(wave: Path) -> float:
 
 def write_for_run(wave: Path, out: Path, clock_ns: float, **kw) -> list[str]:
     """The save file of a lock-step run: the view opens on the first
-    instruction presented, about 64 cycles wide."""
+    instruction presented, about 40 cycles wide."""
     first = first_rise(wave)
     if first is None:
         return write_gtkw(wave, out, **kw)

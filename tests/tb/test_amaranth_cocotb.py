@@ -2,11 +2,11 @@
 edges, ReadOnly, Timer, tasks, and clear errors for what no simulator allows."""
 
 import pytest
-from amaranth import Module, Signal
+from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from tb.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, SimError, Timer,
+from tb.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer,
                                 get_sim_time, simulate, start_soon)
 
 
