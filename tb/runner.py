@@ -35,6 +35,7 @@ BACKENDS = ("amaranth", "icarus", "verilator")
 TEST_MODULE = "tb.cocotb_sfpu"
 TOP = "Sfpu"
 TIMESCALE = ("1ns", "1ps")
+VERILATOR_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                   "--output-split", "20000"]
 
@@ -139,15 +140,25 @@ def build_dir(backend: str, waves: bool = False) -> Path:
     return BUILD / (backend + ("-waves" if waves else ""))
 
 
+def _build_args(backend: str, waves: bool) -> list[str]:
+    args = list(VERILATOR_ARGS) if backend == "verilator" else []
+    if backend == "verilator" and waves:
+        args += ["--trace-fst", "--trace-structs"]
+    return args
+
+
+def _recipe(backend: str, waves: bool, source: Path) -> str:
+    """What a build folder was built from: a different recipe rebuilds it."""
+    return " ".join([source.name, *_build_args(backend, waves), VERILATOR_OPT if backend == "verilator" else ""])
+
+
 def _runner(backend: str, waves: bool, execute: bool):
     """A cocotb runner configured for the current Verilog. With `execute`
     false the build steps are skipped (the folder's build is current): cocotb's
     runner only learns its sources through `build()`."""
     from cocotb_tools.runner import get_runner
     source = verilog()
-    args = list(VERILATOR_ARGS) if backend == "verilator" else []
-    if backend == "verilator" and waves:
-        args += ["--trace-fst", "--trace-structs"]
+    args = _build_args(backend, waves)
     runner = get_runner(backend)
     if not execute:
         runner._execute = lambda cmds, cwd: None
@@ -155,7 +166,7 @@ def _runner(backend: str, waves: bool, execute: bool):
     # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
     # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
     runner.build(sources=[source], hdl_toplevel=TOP, build_dir=folder, timescale=TIMESCALE, build_args=args,
-                 waves=waves, always=True, log_file=folder / "build.log")
+                 waves=waves, always=True, clean=execute, log_file=folder / "build.log")
     if not execute:
         del runner._execute          # tests do run
     return runner
@@ -164,8 +175,11 @@ def _runner(backend: str, waves: bool, execute: bool):
 @contextmanager
 def _simulator_environment(backend: str):
     env = simulators.verilator_env()[1] if backend == "verilator" else dict(os.environ)
-    if backend == "verilator":        # its C++ compiles in parallel
-        env["MAKEFLAGS"] = f"{env['MAKEFLAGS']} -j{os.cpu_count() or 1}"
+    if backend == "verilator":
+        # The C++ compiles in parallel, and at -O1 (-O0 for the run-once
+        # code): Verilator's default -Os takes about 21 CPU-minutes for this
+        # design, and the lock-step run's time is mostly Python anyway.
+        env["MAKEFLAGS"] = f"{env['MAKEFLAGS']} -j{os.cpu_count() or 1} {VERILATOR_OPT}"
     with _environment({k: env[k] for k in ("PATH", "VERILATOR_ROOT", "MAKEFLAGS") if k in env}):
         yield
 
@@ -182,13 +196,14 @@ def build(backend: str, waves: bool = False):
     folder = build_dir(backend, waves)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
-        current = stamp.is_file() and stamp.read_text() == source.name
+        recipe = _recipe(backend, waves, source)
+        current = stamp.is_file() and stamp.read_text() == recipe
         try:
             runner = _runner(backend, waves, execute=not current)
         except (SystemExit, RuntimeError) as e:      # cocotb's runner exits or raises on a failed build
             raise RunnerError(f"{backend} build of {source.name} failed ({e}); see {folder / 'build.log'}") from None
         if not current:
-            stamp.write_text(source.name)
+            stamp.write_text(recipe)
     return runner
 
 
