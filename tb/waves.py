@@ -28,6 +28,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,8 +71,9 @@ class Var:
 
 # -- reading the signal list ----------------------------------------------------------------
 
-def _header_lines(path: Path):
-    """The VCD header of a .vcd or .fst (through GTKWave's fst2vcd, stopped early)."""
+def _lines(path: Path):
+    """The lines of a .vcd, or of an .fst through GTKWave's fst2vcd; a reader
+    that stops early stops fst2vcd too."""
     if path.suffix == ".fst":
         exe = shutil.which("fst2vcd")
         if exe is None:
@@ -87,12 +89,11 @@ def _header_lines(path: Path):
             yield from f
 
 
-def read_vars(path: Path) -> dict[str, Var]:
-    """Every variable of the wave file, keyed by its scope path and reference
-    without escapes or range (`bench.top.dut.issue_mad.word`)."""
+def _declarations(lines) -> Iterator[tuple[list[str], list[str]]]:
+    """(scope path, tokens) of each `$var` of the header; `lines` is left
+    just after `$enddefinitions`, where the values start."""
     scopes: list[str] = []
-    out: dict[str, Var] = {}
-    for line in _header_lines(Path(path)):
+    for line in lines:
         tokens = line.split()
         if not tokens:
             continue
@@ -101,16 +102,24 @@ def read_vars(path: Path) -> dict[str, Var]:
         elif tokens[0] == "$upscope":
             scopes.pop()
         elif tokens[0] == "$var":
-            kind, width, ref = tokens[1], int(tokens[2]), tokens[4]
-            msb, lsb = width - 1, 0
-            if len(tokens) > 6 and (m := re.fullmatch(r"\[(\d+):(\d+)\]", tokens[5])):
-                msb, lsb = int(m[1]), int(m[2])
-            string = kind == "string"
-            suffix = f"[{msb}:{lsb}]" if width > 1 and not string else ""
-            key = ".".join([*scopes, ref.lstrip("\\")])
-            out.setdefault(key, Var(".".join([*scopes, ref]) + suffix, width, msb, lsb, string))
+            yield scopes, tokens
         elif tokens[0] == "$enddefinitions":
-            break
+            return
+
+
+def read_vars(path: Path) -> dict[str, Var]:
+    """Every variable of the wave file, keyed by its scope path and reference
+    without escapes or range (`bench.top.dut.issue_mad.word`)."""
+    out: dict[str, Var] = {}
+    for scopes, tokens in _declarations(_lines(Path(path))):
+        kind, width, ref = tokens[1], int(tokens[2]), tokens[4]
+        msb, lsb = width - 1, 0
+        if len(tokens) > 6 and (m := re.fullmatch(r"\[(\d+):(\d+)\]", tokens[5])):
+            msb, lsb = int(m[1]), int(m[2])
+        string = kind == "string"
+        suffix = f"[{msb}:{lsb}]" if width > 1 and not string else ""
+        key = ".".join([*scopes, ref.lstrip("\\")])
+        out.setdefault(key, Var(".".join([*scopes, ref]) + suffix, width, msb, lsb, string))
     if not out:
         raise WaveError(f"{path}: no signals (not a VCD or FST file?)")
     return out
@@ -333,48 +342,25 @@ def first_rise(wave: Path, name: str = "instr_valid") -> int | None:
     if var is None:
         return None
     scope, _, ref = var.name.rpartition(".")
-    codes: set[str] = set()
-    scopes: list[str] = []
-    now = 0
-    if wave.suffix == ".fst":
-        exe = shutil.which("fst2vcd")
-        proc = subprocess.Popen([exe, "-f", str(wave)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        lines = proc.stdout
-    else:
-        proc, lines = None, open(wave)
+    lines = _lines(wave)
     try:
-        header = True
+        codes = {tokens[3] for scopes, tokens in _declarations(lines)
+                 if ".".join(scopes) == scope and tokens[4] == ref}
+        now = 0
         for line in lines:
-            if header:
-                tokens = line.split()
-                if not tokens:
-                    continue
-                if tokens[0] == "$scope":
-                    scopes.append(tokens[2])
-                elif tokens[0] == "$upscope":
-                    scopes.pop()
-                elif tokens[0] == "$var" and ".".join(scopes) == scope and tokens[4] == ref:
-                    codes.add(tokens[3])
-                elif tokens[0] == "$enddefinitions":
-                    header = False
-                continue
             if line.startswith("#"):
                 now = int(line[1:])
             elif line.startswith("1") and line[1:].strip() in codes:
                 return now
     finally:
-        if proc is not None:
-            proc.kill()
-            proc.wait()
-        else:
-            lines.close()
+        lines.close()
     return None
 
 
 def _timescale(wave: Path) -> float:
     """The wave file's time unit in seconds."""
     text = ""
-    for line in _header_lines(Path(wave)):
+    for line in _lines(Path(wave)):
         text += line
         if "$end" in line and "$timescale" in text:
             break
