@@ -22,7 +22,7 @@ import cocotb
 from tb.programs import resolve_all
 from tb.sfpu_env import Mismatch, SfpuEnv
 
-LOG = logging.getLogger("sfpu")
+LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
 
 
