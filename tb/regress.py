@@ -84,7 +84,7 @@ def run_chunk(backend: str, chunk: Chunk, work: Path) -> ChunkResult:
     started = time.monotonic()
     try:
         [outcome] = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": chunk.specs(),
-                                                       "SFPU_RESULTS": str(results)}, work=folder)
+                                                       "SFPU_RESULTS": str(results.resolve())}, work=folder)
     except runner.RunnerError as e:
         return ChunkResult(chunk.index, chunk.seeds, False, seconds=time.monotonic() - started, failure=str(e))
     report = json.loads(results.read_text()) if results.is_file() else {}
@@ -199,7 +199,7 @@ def main(args: argparse.Namespace) -> int:
     if not seeds:
         raise RegressError(f"--shard {args.shard}: no seeds left of {args.seeds}")
     per_chunk = args.chunk or max(1, min(25, -(-len(seeds) // (args.jobs * 4))))
-    work = Path(args.out) if args.out else REGRESS / f"{args.backend}-{shard[0]}-of-{shard[1]}"
+    work = (Path(args.out) if args.out else REGRESS / f"{args.backend}-{shard[0]}-of-{shard[1]}").resolve()
     print(f"regress on {args.backend}: seeds {seeds[0]}..{seeds[-1]} ({len(seeds)} of shard {args.shard}), "
           f"kinds {','.join(kinds)}, {args.cycles} cycles each, {args.jobs} jobs, {per_chunk} seeds per simulation",
           flush=True)

@@ -214,7 +214,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r} (one of {', '.join(BACKENDS)})")
     env = dict(env or {})
-    work = Path(work or BUILD / "runs" / backend)
+    work = Path(work or BUILD / "runs" / backend).resolve()      # the simulator runs in another folder
     work.mkdir(parents=True, exist_ok=True)
     if backend == "amaranth":
         from tb.amaranth_cocotb import run_tests
