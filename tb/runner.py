@@ -35,6 +35,7 @@ BACKENDS = ("amaranth", "icarus", "verilator")
 TEST_MODULE = "tb.cocotb_sfpu"
 TOP = "Sfpu"
 TIMESCALE = ("1ns", "1ps")
+VERILATOR_PUBLIC = ["--public-depth", "1"]
 VERILATOR_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                   "--output-split", "20000"]
@@ -149,7 +150,23 @@ def _build_args(backend: str, waves: bool) -> list[str]:
 
 def _recipe(backend: str, waves: bool, source: Path) -> str:
     """What a build folder was built from: a different recipe rebuilds it."""
-    return " ".join([source.name, *_build_args(backend, waves), VERILATOR_OPT if backend == "verilator" else ""])
+    verilator = [*VERILATOR_PUBLIC, VERILATOR_OPT] if backend == "verilator" else []
+    return " ".join([source.name, *_build_args(backend, waves), *verilator])
+
+
+def _public_ports_only(runner) -> None:
+    """cocotb's Verilator build makes every signal public and writable
+    (`--public-flat-rw`), which stops Verilator optimising across any of them;
+    the tests touch only the top's ports, which `--public-depth 1` keeps."""
+    commands = runner._build_command
+
+    def build_command():
+        cmds = commands()
+        verilate = cmds[0]
+        at = verilate.index("--public-flat-rw")
+        cmds[0] = verilate[:at] + VERILATOR_PUBLIC + verilate[at + 1:]
+        return cmds
+    runner._build_command = build_command
 
 
 def _runner(backend: str, waves: bool, execute: bool):
@@ -160,6 +177,8 @@ def _runner(backend: str, waves: bool, execute: bool):
     source = verilog()
     args = _build_args(backend, waves)
     runner = get_runner(backend)
+    if backend == "verilator":
+        _public_ports_only(runner)
     if not execute:
         runner._execute = lambda cmds, cwd: None
     folder = build_dir(backend, waves)
