@@ -129,6 +129,7 @@ class Mismatch(AssertionError):
     model: object
     rtl: object
     source: str = ""            # the instruction being presented: file:line and text
+    started: tuple[str, ...] = ()   # what each sub-unit started this cycle and the one before (the model's)
     unit: str | None = None
     lane: int | None = None
     seed: int | None = None
@@ -142,7 +143,8 @@ class Mismatch(AssertionError):
         if self.lane is not None:
             where.append(f"lane {self.lane}")
         lines = [f"RTL and model differ in {self.what}, {', '.join(where)}",
-                 f"  instruction: {self.source or '-'}",
+                 f"  presented: {self.source or '-'}",
+                 *(f"  {line}" for line in self.started),
                  f"  model: {self.model}",
                  f"  rtl:   {self.rtl}"]
         if self.program or self.seed is not None:
@@ -395,6 +397,12 @@ class Scoreboard:
 
     def fail(self, difference: Mismatch) -> None:
         difference.source = difference.source or self.source
+        # Results land up to a cycle after their instruction started: name both cycles' starts.
+        trace = self.run.model_trace
+        difference.started = tuple(
+            f"started in cycle {record.cycle}: " + ("; ".join(f"{unit} {a.text}" for unit, a in record.units.items())
+                                                    or "nothing")
+            for record in trace[-2:] if record.cycle <= difference.cycle)
         difference.seed, difference.program, difference.run = self.run.seed, self.run.name, self.run
         self.run.mismatch = difference
         raise difference
