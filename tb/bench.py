@@ -1,0 +1,224 @@
+"""`sfpu bench` / `make bench`: how fast each part runs, measured in one run.
+
+Measured on this machine, one after the other, nothing else asserted:
+
+- golden model: instructions per second on a fixed random program
+  (`random:legal:1:4000`), functional (`Machine.execute`) and cycle-exact
+  (`run_program`), one stream;
+- the vectorised FMA (`model.fma.fma_wh`): operands (a*b+c triples) per second
+  on 2^20 random triples;
+- the RTL on each backend: checked cycles per second with the lock-step
+  scoreboard (`lockstep`, program generation excluded), raw cycles per second
+  with it off (`free_run`), and the build and start-up times;
+- Verilog generation: Amaranth's own (`sfpu verilog`) and the simulation
+  Verilog the Verilog simulators compile;
+- Yosys cell counts per component, from the latest `make synth`.
+
+The table is printed and written with the machine and versions to
+bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results.json"
+MODEL_PROGRAM = ("legal", 1, 4000)
+# Program length per backend: about a minute of lock-step on each.
+RTL_CYCLES = {"amaranth": 300, "icarus": 400, "verilator": 20_000}
+
+
+def _timed(func, *args, **kwargs) -> tuple[object, float]:
+    start = time.perf_counter()
+    result = func(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def bench_model() -> dict:
+    from model.asm import Directive, Instr
+    from model.machine import Machine, apply_effects
+    from model.run import apply_directive, run_program
+    from tb.generator import generate
+    program = generate(*MODEL_PROGRAM)
+    instructions = len(program.words)
+
+    def functional() -> None:
+        machine = Machine(strict=False)
+        for item in program.items:
+            if isinstance(item, Directive):
+                if item.name != "allow":
+                    apply_directive(machine.state, item)
+            elif isinstance(item, Instr):
+                apply_effects(machine.state, machine.execute(item.word))
+
+    _, functional_s = _timed(functional)
+    result, cycle_s = _timed(run_program, program, strict=False, keep_trace=False)
+    return {"program": "random:{}:{}:{}".format(*MODEL_PROGRAM), "instructions": instructions,
+            "cycles": result.cycles,
+            "functional_instructions_per_s": instructions / functional_s,
+            "cycle_exact_instructions_per_s": instructions / cycle_s}
+
+
+def bench_fma(count: int = 1 << 20) -> dict:
+    from model.fma import fma_wh
+    rng = np.random.default_rng(1)
+    a, b, c = (rng.integers(0, 1 << 32, count, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    fma_wh(a[:1000], b[:1000], c[:1000])                 # first call's set-up out of the timing
+    _, seconds = _timed(fma_wh, a, b, c)
+    return {"operands": count, "operands_per_s": count / seconds}
+
+
+def bench_verilog() -> dict:
+    from hdl import export
+    from tb import runner
+    _, amaranth_s = _timed(export.verilog, "Sfpu")
+    _, simulation_s = _timed(runner.simulation_verilog)
+    return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
+
+
+def bench_build(backend: str) -> float:
+    """Seconds to build the backend from scratch (the Verilog already written),
+    in a scratch folder so the cached build stays."""
+    from tb import runner
+    source = runner.verilog()
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "cocotb").mkdir()
+        shutil.copy(source, Path(scratch) / "cocotb" / source.name)
+        env = dict(os.environ, SFPU_BUILD=scratch)
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "tb.runner", "build", backend], env=env, cwd=ROOT,
+                              capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        if proc.returncode:
+            raise RuntimeError(f"{backend} build failed: {proc.stderr.strip()[-300:]}")
+    return seconds
+
+
+def bench_backend(backend: str, build: bool = True) -> dict:
+    from tb import runner
+    spec = f"random:legal:1:{RTL_CYCLES[backend]}"
+    out: dict = {"program": spec}
+    if backend != "amaranth":
+        if build:
+            out["build_s"] = bench_build(backend)
+        runner.build(backend)
+    with tempfile.TemporaryDirectory() as work:
+        results = Path(work) / "results.json"
+        env = {"SFPU_PROGRAMS": spec, "SFPU_RESULTS": str(results)}
+        for test in ("lockstep", "free_run"):
+            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / test)
+            if not outcome.passed:
+                raise RuntimeError(f"{backend} {test} failed: {outcome.message}")
+            report = json.loads(results.read_text())
+            if test == "lockstep":
+                run = report["programs"][0]
+                out.update(checked_cycles=run["cycles"], checked_cycles_per_s=run["cycles"] / run["seconds"],
+                           startup_s=wall - report["seconds"])
+            else:
+                out.update(raw_cycles=report["cycles"], raw_cycles_per_s=report["cycles"] / report["seconds"])
+    return out
+
+
+def synth_counts() -> dict:
+    """Cells per component from the latest `make synth` (build/synth), if any."""
+    counts = {}
+    for path in sorted((ROOT / "build" / "synth").glob("*.post.json")):
+        design = json.loads(path.read_text())
+        design = design.get("design") or next(iter(design["modules"].values()))
+        counts[path.name.removesuffix(".post.json")] = design["num_cells"]
+    return counts
+
+
+def machine() -> dict:
+    versions = {name: metadata.version(name) for name in ("amaranth", "cocotb", "numpy", "verilator")
+                if _installed(name)}
+    iverilog = subprocess.run(["iverilog", "-V"], capture_output=True, text=True).stdout.splitlines()
+    versions["iverilog"] = iverilog[0] if iverilog else "not installed"
+    return {"cpu": _cpu_name(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform(), "versions": versions,
+            "date": time.strftime("%Y-%m-%d %H:%M")}
+
+
+def _installed(name: str) -> bool:
+    try:
+        metadata.version(name)
+        return True
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def table(results: dict) -> str:
+    rows = [("golden model, functional", f"{results['model']['functional_instructions_per_s']:,.0f} instructions/s"),
+            ("golden model, cycle-exact", f"{results['model']['cycle_exact_instructions_per_s']:,.0f} instructions/s"),
+            ("FMA, vectorised", f"{results['fma']['operands_per_s']:,.0f} operands/s")]
+    for backend, r in results["rtl"].items():
+        if "error" in r:
+            rows.append((f"RTL on {backend}", r["error"]))
+            continue
+        rows.append((f"RTL on {backend}, lock-step", f"{r['checked_cycles_per_s']:,.0f} checked cycles/s"))
+        rows.append((f"RTL on {backend}, raw", f"{r['raw_cycles_per_s']:,.0f} cycles/s"))
+        build = f"build {r['build_s']:.0f} s, " if "build_s" in r else ""
+        rows.append((f"RTL on {backend}, set-up", f"{build}start-up {r['startup_s']:.1f} s"))
+    if "verilog" in results:
+        v = results["verilog"]
+        rows.append(("Verilog generation", f"sfpu verilog {v['sfpu_verilog_s']:.0f} s, "
+                                           f"simulation Verilog {v['simulation_verilog_s']:.0f} s"))
+    if results.get("synth"):
+        rows.append(("Yosys cells", ", ".join(f"{n} {c:,}" for n, c in results["synth"].items())))
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backends", default="amaranth,icarus,verilator", help="comma-separated (default: all three)")
+    p.add_argument("--no-build", action="store_true", help="skip the from-scratch build timings")
+    p.add_argument("--no-verilog", action="store_true", help="skip the Verilog generation timings")
+    p.add_argument("-o", "--output", default=str(RESULTS), help="the JSON results (default bench/results.json)")
+
+
+def main(args: argparse.Namespace) -> int:
+    results: dict = {"machine": machine()}
+    print("golden model ...", flush=True)
+    results["model"] = bench_model()
+    results["fma"] = bench_fma()
+    if not args.no_verilog:
+        print("Verilog generation ...", flush=True)
+        results["verilog"] = bench_verilog()
+    results["rtl"] = {}
+    for backend in [b for b in args.backends.split(",") if b]:
+        print(f"RTL on {backend} ...", flush=True)
+        try:
+            results["rtl"][backend] = bench_backend(backend, build=not args.no_build)
+        except Exception as e:  # a missing simulator is a row of the table, not the end of the run
+            results["rtl"][backend] = {"error": f"{type(e).__name__}: {e}"}
+    results["synth"] = synth_counts()
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1))
+    print(table(results))
+    print(f"wrote {out}")
+    return 0
+

@@ -1,0 +1,28 @@
+"""`sfpu bench` reports what it measured: the table has a row for every
+measurement and names a backend that could not run. No speed is asserted."""
+
+from tb import bench
+
+
+def results(**rtl):
+    return {"model": {"functional_instructions_per_s": 12000.0, "cycle_exact_instructions_per_s": 2500.0},
+            "fma": {"operands_per_s": 1.2e7},
+            "verilog": {"sfpu_verilog_s": 50.0, "simulation_verilog_s": 90.0},
+            "rtl": rtl, "synth": {"Fma": 5438}}
+
+
+def test_table_has_every_measurement():
+    text = bench.table(results(verilator={"checked_cycles_per_s": 800.0, "raw_cycles_per_s": 3000.0,
+                                          "build_s": 150.0, "startup_s": 1.5},
+                               icarus={"error": "RunnerError: Icarus Verilog is not installed"}))
+    assert "12,000 instructions/s" in text and "2,500 instructions/s" in text
+    assert "12,000,000 operands/s" in text
+    assert "800 checked cycles/s" in text and "3,000 cycles/s" in text and "build 150 s" in text
+    assert "RTL on icarus" in text and "not installed" in text
+    assert "Fma 5,438" in text
+
+
+def test_the_model_is_measured_on_a_fixed_program():
+    first, second = bench.bench_model(), bench.bench_model()
+    assert first["instructions"] == second["instructions"] > 3000
+    assert first["cycles"] == second["cycles"]
