@@ -47,12 +47,12 @@ def _timed(func, *args, **kwargs) -> tuple[object, float]:
     return result, time.perf_counter() - start
 
 
-def bench_model() -> dict:
+def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from model.asm import Directive, Instr
     from model.machine import Machine, apply_effects
     from model.run import apply_directive, run_program
     from tb.generator import generate
-    program = generate(*MODEL_PROGRAM)
+    program = generate(*program_spec)
     instructions = len(program.words)
 
     def functional() -> None:
@@ -66,7 +66,7 @@ def bench_model() -> dict:
 
     _, functional_s = _timed(functional)
     result, cycle_s = _timed(run_program, program, strict=False, keep_trace=False)
-    return {"program": "random:{}:{}:{}".format(*MODEL_PROGRAM), "instructions": instructions,
+    return {"program": "random:{}:{}:{}".format(*program_spec), "instructions": instructions,
             "cycles": result.cycles,
             "functional_instructions_per_s": instructions / functional_s,
             "cycle_exact_instructions_per_s": instructions / cycle_s}
