@@ -9,6 +9,14 @@ import numpy as np
 from amaranth.sim import Simulator
 
 
+def run_clocked(dut, bench, period: float = 1e-6) -> None:
+    """Run the async testbench `bench(ctx)` on `dut` with its sync clock running."""
+    sim = Simulator(dut)
+    sim.add_clock(period)
+    sim.add_testbench(bench)
+    sim.run()
+
+
 def evaluate(dut, vectors: Iterable[dict[str, int]], outputs: Sequence[str]) -> list[dict[str, int]]:
     """Drive each dict of input values into a combinational `dut` and read
     `outputs` once the logic has settled. Port names may be dotted paths."""

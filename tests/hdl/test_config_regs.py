@@ -8,13 +8,13 @@ from amaranth import Module
 from amaranth.back import verilog
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
-from amaranth.sim import Simulator
 
 from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
 from hdl.lregs import LaneValues
 from model.isa import OPCODES, decode
 from model.machine import Machine
 from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
+from tests.hdl.hdl_sim import run_clocked
 
 LANES = 32
 U32 = np.uint32
@@ -80,10 +80,7 @@ def test_writes_in_port_order_match_the_model_state():
                 if not np.array_equal(got[name], want):
                     errors.append(f"cycle {cycle}: {name}")
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     assert not errors, errors[:5]
 
 
@@ -143,10 +140,7 @@ def test_backdoor_template_load_matches_the_model():
             if not np.array_equal(got, state.macro_templates):
                 errors.append(f"step {step}: {decode(word).mnemonic} VD={vd} valid={valid}")
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     assert not errors, errors[:5]
     assert loads > 30
 

@@ -12,7 +12,8 @@ from model.dst_format import dst32_rows
 from model.machine import Machine
 from model.semantics import _dst_lanes
 from model.state import DST_ROWS, LANES, SfpuState
-from tests.hdl.hdl_sim import lane_mask, pack, unpack
+from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
+
 
 MASK32 = (1 << 32) - 1
 
@@ -144,10 +145,7 @@ def test_random_loads_stores_and_side_port(seed):
             if unpack(ctx.get(dut.side_rdata.as_value()), 16, COLS) != [int(v) for v in expected[row]]:
                 failures.append(("final", row))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     assert not failures, failures[:3]
     assert checked["stores"] > 50 and checked["side_wins"] > 5, checked
 

@@ -5,12 +5,12 @@ SFPPOPC (every Mod1, including the full-stack flaw) and SFPCOMPC."""
 import numpy as np
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.flags import DEPTH, FlagOp, FlagUnit
 from model.isa import encode
 from model.machine import Machine
 from model.state import LANES, SfpuState
+from tests.hdl.hdl_sim import run_clocked
 
 ALL = (1 << LANES) - 1
 
@@ -102,10 +102,7 @@ def test_random_predication_sequences_match_the_model(seed, row_mask):
             got.append((ctx.get(dut.lane_flags), ctx.get(dut.use_flags), depth,
                         [(ctx.get(dut.stack[i].lane_flags), ctx.get(dut.stack[i].use_flags)) for i in range(depth)]))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     for i, (g, e) in enumerate(zip(got, expected)):
         assert g == tuple(e[:4]), f"step {i}: {steps[i][1]}"
     assert [i for i, u in enumerate(undefined) if u] == undefined_steps

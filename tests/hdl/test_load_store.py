@@ -28,7 +28,8 @@ from model import isa
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
-from tests.hdl.hdl_sim import lane_mask, pack, unpack
+from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
+
 
 VIEW_FIELDS = [name for name, _ in TensixView]
 
@@ -335,10 +336,7 @@ def test_tensix_regs_against_apply_partial_addr_mod():
             if slots != [pack_addr_mod(mod) for mod in model.addr_mods]:
                 failures.append((cycle, "addr_mods"))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     assert not failures, failures[:3]
 
 

@@ -5,12 +5,12 @@ against a plain numpy register file and the model's SFPTRANSP."""
 import numpy as np
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.lregs import L16, LANES, LRegFile
 from model.isa import encode
 from model.machine import Machine
 from model.state import SfpuState, reset_lregs
+from tests.hdl.hdl_sim import run_clocked
 
 PORTS = 3
 WRITABLE = (*range(8), 11, 12, 13, 14, L16)
@@ -100,10 +100,7 @@ def test_random_writes_and_transposes(seed):
             seen.append(np.array([[ctx.get(dut.value[r][lane]) for lane in range(LANES)]
                                   for r in range(17)], dtype=np.uint32))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     for cycle, (got, want) in enumerate(zip(seen, expected)):
         np.testing.assert_array_equal(got, want, err_msg=f"cycle {cycle}")
     assert len(mappings) > 1          # both the remapping and the masked move were exercised
@@ -133,10 +130,7 @@ def test_transpose_twice_with_all_lanes_is_the_identity_and_flips_the_mapping():
                            np.array([[ctx.get(dut.value[r][l]) for l in range(LANES)] for r in range(8)])))
         ctx.set(dut.transpose, 0)
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     full = reset_lregs()
     full[:8] = values
     once = transpose_reference(full, np.ones(LANES, dtype=bool))[:8]

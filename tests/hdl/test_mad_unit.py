@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.mad_unit import MadUnit
 from hdl.unit_io import Issue
@@ -25,7 +24,8 @@ from model.isa import decode, encode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANES, SfpuState
-from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, run_clocked
+
 
 SEED = 0x3AD
 CYCLES = 400
@@ -161,10 +161,7 @@ def simulate(cycles: list[Cycle]) -> list[int]:
         await ctx.tick()
         observed.append(ctx.get(dut.landing.as_value()))          # after the idle cycle: nothing
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     return observed
 
 

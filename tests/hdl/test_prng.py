@@ -2,10 +2,10 @@
 
 import numpy as np
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.prng import LANES, Prng
 from model.prng import prng_advance, prng_seed
+from tests.hdl.hdl_sim import run_clocked
 
 
 def test_seed_then_random_advances():
@@ -27,10 +27,7 @@ def test_seed_then_random_advances():
             ctx.set(dut.advance, 0)
 
     dut = Prng()
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     expected = []
     for seed, advances in plan:
         state = prng_seed(seed)

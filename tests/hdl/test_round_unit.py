@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.isa import Opcode
 from hdl.round_unit import RoundUnit
@@ -32,7 +31,8 @@ from model.machine import Machine, apply_effects, regular_operands
 from model.prng import prng_step
 from model.semantics import Operands
 from model.state import LANES, SfpuState
-from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, run_clocked
+
 
 SEED = 0x5F2
 RUNS = 900                      # runs of 1-6 cycles: about 3,000 cycles
@@ -205,10 +205,7 @@ def simulate(cycles: list[Cycle]) -> list[dict]:
             obs["captured"] = ctx.get(dut.captured_vc.as_value())
             observed.append(obs)
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     return observed
 
 

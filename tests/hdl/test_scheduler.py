@@ -6,12 +6,12 @@ cycle the instruction each sub-unit receives must match the model's."""
 import numpy as np
 import pytest
 from amaranth.back import verilog
-from amaranth.sim import Simulator
 
 from hdl.scheduler import MacroScheduler
 from model import isa
 from model.cycle import CycleModel
 from model.state import SfpuState
+from tests.hdl.hdl_sim import run_clocked
 
 UNITS = ("simple", "mad", "round", "store")
 SCHEDULING_RULES = ("macro-select-reserved", "macro-template-invalid", "macro-store-not-sfpstore")
@@ -111,10 +111,7 @@ def test_matches_the_cycle_model(seed):
             got.append((due, flagged))
             await ctx.tick()
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     for cycle, ((_, _, want, want_flags), (have, have_flags)) in enumerate(zip(cycles, got)):
         assert have == want, f"cycle {cycle}"
         assert have_flags == want_flags, f"cycle {cycle}"

@@ -31,7 +31,6 @@ from amaranth import Module
 from amaranth.back import verilog
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
-from amaranth.sim import Simulator
 
 from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
 from hdl.flags import DEPTH, FlagUnit, StackEntry
@@ -42,6 +41,7 @@ from model.isa import OPCODES, Unit, decode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
+from tests.hdl.hdl_sim import run_clocked
 
 # The simulator writes constants as decimal Python source, and LRegValues
 # (17 x 32 lanes x 32 bits) gives masks of more digits than Python allows by default.
@@ -321,10 +321,7 @@ def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
                 for w in effects.config_writes:
                     coverage.add(f"config {w.name}", bool(w.lanes.any()))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     assert not errors, errors[0]
     return coverage
 
