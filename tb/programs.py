@@ -49,7 +49,21 @@ def seeds(text: str) -> list[int]:
         raise SpecError(f"{text!r} is not a seed or a range of seeds A-B") from None
 
 
+def _cycles(spec: str, text: str) -> int:
+    if not text.isdigit() or int(text) < 10:
+        raise SpecError(f"{spec}: CYCLES {text!r} is not a whole number of at least 10")
+    return int(text)
+
+
 def resolve(spec: str) -> list[ProgramSpec]:
+    try:
+        return _resolve(spec)
+    except SpecError as e:
+        message = str(e)
+        raise SpecError(message if message.startswith(spec) else f"{spec}: {message}") from None
+
+
+def _resolve(spec: str) -> list[ProgramSpec]:
     kind, _, rest = spec.partition(":")
     if kind == "directed":
         from tb.directed import directed_programs
@@ -77,7 +91,7 @@ def resolve(spec: str) -> list[ProgramSpec]:
         if len(parts) not in (2, 3) or parts[0] not in generator.KINDS:
             raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES] with KIND one of "
                             f"{', '.join(generator.KINDS)}")
-        cycles = int(parts[2]) if len(parts) == 3 else DEFAULT_CYCLES
+        cycles = _cycles(spec, parts[2]) if len(parts) == 3 else DEFAULT_CYCLES
         out = []
         for seed in seeds(parts[1]):
             if parts[0] == "break":
@@ -87,7 +101,7 @@ def resolve(spec: str) -> list[ProgramSpec]:
                 program = generator.generate(parts[0], seed, cycles)
                 out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}", program, seed, True, parts[0]))
         return out
-    raise SpecError(f"{spec!r}: expected directed:, macro:, example:, file: or random:")
+    raise SpecError("expected directed:, macro:, example:, file: or random:")
 
 
 def resolve_all(specs: str) -> list[ProgramSpec]:

@@ -1,0 +1,31 @@
+"""Program specs (tb/programs.py): what they name, and a clear error naming
+the spec when one names nothing."""
+
+import pytest
+
+from tb.programs import SpecError, resolve, resolve_all
+
+
+def test_specs_name_their_programs():
+    [example] = resolve("example:macro_example_a.s")
+    assert example.kind == "example" and example.program.words and not example.strict
+    legal = resolve("random:legal:3-5:40")
+    assert [p.seed for p in legal] == [3, 4, 5] and all(p.strict for p in legal)
+    [broken] = resolve("random:break:2:40")
+    assert broken.expect_rule and not broken.strict
+    assert len(resolve_all("directed:flags macro:1")) == 2
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("random:legal:1:x", "CYCLES 'x'"),
+    ("random:legal:1:5", "at least 10"),
+    ("random:legal:9-2", "range of seeds"),
+    ("random:nokind:1", "KIND one of"),
+    ("directed:nothing", "no directed program 'nothing'"),
+    ("example:missing.s", "no such file"),
+    ("bogus", "expected directed:"),
+])
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(SpecError, match=message) as error:
+        resolve(spec)
+    assert str(error.value).startswith(spec)
