@@ -12,7 +12,7 @@ from amaranth import Module
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from model import isa, tensix
 
 from .isa import Opcode, Unit, opcode, unit
 
@@ -28,6 +28,7 @@ Decoded = data.StructLayout({
     "interlock": 1,        # the thread may issue only SFPNOP at T+1
     "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
     "has_vd": 1,           # the word has a VD field (VD 12-15 then loads a macro template)
+    "counters": 1,         # SETRWC/INCRWC: issued, but for the Tensix counters, not a sub-unit
 })
 
 
@@ -52,6 +53,8 @@ class Decoder(wiring.Component):
                         m.d.comb += d.reserved_bits.eq((word & op.must_be_zero) != 0)
                     self._operands(m, op)
                     self._timing(m, op)
+            with m.Case(*tensix.ISSUED):
+                m.d.comb += d.counters.eq(1)
         return m
 
     def _operands(self, m: Module, op: isa.Opcode) -> None:

@@ -164,7 +164,7 @@ class Sfpu(wiring.Component):
         due = scheduler.due
         discarded = Signal()
         for i, name in enumerate(MACRO_UNITS):
-            with m.If(d.unit == Unit[name.upper()]):
+            with m.If(d.known & (d.unit == Unit[name.upper()])):
                 m.d.comb += discarded.eq(due[i].valid)
         thread_runs = Signal()
         m.d.comb += thread_runs.eq(accepted & ~discarded)
@@ -175,7 +175,7 @@ class Sfpu(wiring.Component):
         issue = {name: Signal(Issue, name=f"issue_{name}") for name in UNITS}
         macro_cycle = {name: Signal(32, name=f"macro_cycle_{name}") for name in UNITS}
         for name in UNITS:
-            thread = [issue[name].valid.eq(thread_runs & (d.unit == Unit[name.upper()])),
+            thread = [issue[name].valid.eq(thread_runs & d.known & (d.unit == Unit[name.upper()])),
                       issue[name].opcode.eq(d.opcode), issue[name].word.eq(word),
                       issue[name].vd.eq(d.vd), issue[name].vb.eq(d.vb), issue[name].vc.eq(d.vc)]
             if name not in MACRO_UNITS:
@@ -233,7 +233,8 @@ class Sfpu(wiring.Component):
                      dst.side_cols.eq(self.dst_cols), dst.side_wdata.eq(self.dst_wdata)]
         m.d.comb += [tensix.config.eq(self.config_write),
                      tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
-                     tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod))]
+                     tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
+                     tensix.counters_valid.eq(accepted & d.counters), tensix.counters_word.eq(word)]
 
         # -- configuration registers: SFPCONFIG and the backdoor, in execution order -----------
         backdoor = backdoor_write(m, thread_runs & d.has_vd & (d.vd >= 12) & (d.opcode != opcode("SFPCONFIG")),
@@ -249,7 +250,8 @@ class Sfpu(wiring.Component):
             scheduler.issue.eq(thread_runs & (d.opcode == opcode("SFPLOADMACRO"))),
             scheduler.macro.eq(macro_word.macro), scheduler.vd.eq(d.vd[0:3]), scheduler.mod0.eq(macro_word.mod0),
             scheduler.imm10.eq(Cat(macro_word.vd_hi, macro_word.imm9)), scheduler.address.eq(load.address),
-            scheduler.accepted.eq(accepted), scheduler.cycle.eq(cycle),
+            scheduler.accepted.eq(accepted & ~d.counters),     # only SFPU instructions count
+            scheduler.cycle.eq(cycle),
             scheduler.misc.eq(config_regs.misc[0]),
         ]
         for j in range(4):     # LoadMacroConfig as lane 0 holds it

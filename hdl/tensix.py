@@ -19,6 +19,7 @@ from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
 from model import state as model_state
+from model import tensix as model_tensix
 from model.dst_format import Mod0Fmt, resolve_srcb
 
 from .dst_convert import Mod0
@@ -105,6 +106,8 @@ class TensixRegs(wiring.Component):
     config: In(ConfigWrite)
     apply_addr_mod: In(1)
     addr_mod: In(2)
+    counters_valid: In(1)      # the thread issued SETRWC or INCRWC
+    counters_word: In(32)
     view: Out(TensixView)
     addr_mods: Out(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
 
@@ -134,6 +137,10 @@ class TensixRegs(wiring.Component):
             with m.Elif(mod.bias_incr != 0):
                 m.d.sync += regs.extra_addr_mod_bit.eq(~regs.extra_addr_mod_bit)   # a one-bit counter
 
+        # -- SETRWC / INCRWC (model.tensix.apply); never in a cycle with an ADDR_MOD ----------
+        with m.If(self.counters_valid):
+            self._counters(m, regs, self.counters_word)
+
         # -- config writes (after the AddrMod, so they win) ---------------------------------
         value = self.config.value
         with m.If(self.config.valid):
@@ -153,6 +160,29 @@ class TensixRegs(wiring.Component):
                 with m.Case(ConfigField.ADDR_MOD):
                     m.d.sync += slots[self.config.index].eq(value)
         return m
+
+    @staticmethod
+    def _counters(m: Module, regs, word) -> None:
+        a_val, b_val, d_val, cr = word[6:10], word[10:14], word[14:18], word[18:22]
+        counters = (("srca", a_val, 0, SRC_BITS), ("srcb", b_val, 1, SRC_BITS), ("dst", d_val, 2, DST_BITS))
+        with m.If(word[24:32] == model_tensix.SETRWC):
+            for name, val, bit, bits in counters:
+                value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
+                base = Mux(cr[bit], value_cr, 0)
+                if name == "dst":      # DstCtoCr adds the counter itself, and sets Dst on its own
+                    base = Mux(cr[3], value, base)
+                    chosen = word[bit] | cr[3]
+                else:
+                    chosen = word[bit]
+                with m.If(chosen):
+                    m.d.sync += [value.eq(val + base), value_cr.eq(val + base)]
+        with m.Else():                 # INCRWC
+            for name, val, bit, bits in counters:
+                value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
+                with m.If(cr[bit]):
+                    m.d.sync += [value.eq(value_cr + val), value_cr.eq(value_cr + val)]
+                with m.Else():
+                    m.d.sync += value.eq(value + val)
 
 
 # ---------------------------------------------------------------------------

@@ -16,10 +16,11 @@ set the Tensix registers the SFPU reads; `DIRECTIVES` lists them. Errors are
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import isa
+from . import isa, tensix
 from .hazards import RULES
 from .llk_symbols import SYMBOLS
 
@@ -44,6 +45,20 @@ class AsmError(ValueError):
 @dataclass(frozen=True)
 class Instr:
     word: int
+    loc: Loc
+    text: str
+    replayed_by: Loc | None = None     # the REPLAY that issued it from the replay buffer
+
+
+@dataclass(frozen=True)
+class Replay:
+    """TTI_REPLAY: record the next `count` instructions into the replay buffer
+    from entry `index` (`load`; also issue them when `execute`), or issue
+    `count` recorded ones. Only the assembler sees it (`expand_replay`)."""
+    index: int
+    count: int
+    execute: bool
+    load: bool
     loc: Loc
     text: str
 
@@ -198,27 +213,62 @@ def assemble_line(line: str, loc: Loc) -> Instr | Directive | None:
         return _directive(stripped, here)
     call = _LLK_CALL.match(stripped)
     if call:
+        if call.group(1) in tensix.OPS:
+            return _tensix_item(call, stripped, here)
         return Instr(_llk_word(call, stripped, here), here, stripped)
     return Instr(_named_word(stripped, here), here, stripped)
+
+
+def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
+    """The evaluated arguments of a `TTI_NAME(...)` call, each with its location."""
+    name = call.group(1)
+    args = _split_args(call.group(2), loc.col + call.start(2)) if call.group(2) is not None else []
+    if len(args) != len(llk_args):
+        names = ", ".join(a.name for a in llk_args) or "no arguments"
+        raise AsmError(loc, f"TTI_{name} takes {len(llk_args)} arguments ({names}), got {len(args)}")
+    values = {}
+    for (arg_text, arg_col), spec in zip(args, llk_args):
+        arg_loc = Loc(loc.file, loc.line, arg_col)
+        value = evaluate(arg_text, arg_loc)
+        if not 0 <= value < (1 << spec.width):
+            raise AsmError(arg_loc, f"TTI_{name} argument {spec.name}={value} out of range 0..{(1 << spec.width) - 1}")
+        values[spec.name] = (value, arg_loc)
+    return values
 
 
 def _llk_word(call: re.Match, text: str, loc: Loc) -> int:
     name = call.group(1)
     op = isa.BY_LLK_NAME.get(name)
     if op is None:
-        raise AsmError(loc, f"TTI_{name} is not a Wormhole SFPU instruction")
-    args = _split_args(call.group(2), loc.col + call.start(2)) if call.group(2) is not None else []
-    if len(args) != len(op.llk_args):
-        names = ", ".join(a.name for a in op.llk_args) or "no arguments"
-        raise AsmError(loc, f"TTI_{name} takes {len(op.llk_args)} arguments ({names}), got {len(args)}")
-    word = op.opcode << 24
-    for (arg_text, arg_col), spec in zip(args, op.llk_args):
-        arg_loc = Loc(loc.file, loc.line, arg_col)
-        value = evaluate(arg_text, arg_loc)
-        if not 0 <= value < (1 << spec.width):
-            raise AsmError(arg_loc, f"TTI_{name} argument {spec.name}={value} out of range 0..{(1 << spec.width) - 1}")
-        word += value << spec.shift
-    return word
+        raise AsmError(loc, f"TTI_{name} is neither a Wormhole SFPU instruction nor one of the Tensix "
+                            f"instructions modelled around it ({', '.join('TTI_' + n for n in tensix.OPS)})")
+    values = _llk_args(call, loc, op.llk_args)
+    return (op.opcode << 24) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+
+
+def _tensix_item(call: re.Match, text: str, loc: Loc) -> "Instr | Directive | Replay":
+    """SETRWC/INCRWC are issued like instructions; REPLAY is for the front end
+    (`expand_replay`); SETC16 becomes the directive it stands for (model.tensix)."""
+    op = tensix.OPS[call.group(1)]
+    values = _llk_args(call, loc, op.llk_args)
+    for arg, bits in op.defined.items():
+        value, arg_loc = values[arg]
+        if value & ~bits:
+            raise AsmError(arg_loc, f"TTI_{op.mnemonic} argument {arg}={value}: bits 0x{value & ~bits:X} are "
+                                    "undefined in the documentation")
+    word = (op.opcode << 24) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+    if op.opcode in tensix.ISSUED:
+        return Instr(word, loc, text)
+    if op.opcode == tensix.REPLAY:
+        return Replay(values["start_idx"][0], values["len"][0] or 64, bool(values["execute_while_loading"][0]),
+                      bool(values["load_mode"][0]), loc, text)
+    register, reg_loc = values["setc16_reg"]
+    directive = tensix.setc16_directive(register, values["setc16_value"][0])
+    if directive is None:
+        raise AsmError(reg_loc, f"TTI_SETC16 register {register} is not one the SFPU reads (modelled: "
+                                f"{', '.join(tensix.SETC16_SYMBOLS)})")
+    name, args, options = directive
+    return Directive(name, args, tuple(sorted(options.items())), loc, text)
 
 
 def _head(text: str) -> tuple[str, str, int]:
@@ -269,10 +319,11 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
         value = evaluate(rest, value_loc)
         if not 0 <= value <= 0xFFFFFFFF:
             raise AsmError(value_loc, f".word value 0x{value:X} is not a 32-bit word")
-        try:
-            isa.decode(value)
-        except isa.DecodeError as e:
-            raise AsmError(value_loc, str(e)) from None
+        if not tensix.is_issued(value):
+            try:
+                isa.decode(value)
+            except isa.DecodeError as e:
+                raise AsmError(value_loc, str(e)) from None
         return Instr(value, loc, text)
     if name == "allow":
         return _allow_directive(rest, rest_col, loc, text)
@@ -324,12 +375,54 @@ def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive
 
 
 def assemble(source: str, filename: str = "<input>") -> Program:
-    program = Program()
+    items = []
     for number, line in enumerate(source.splitlines(), start=1):
         item = assemble_line(line, Loc(filename, number, 1))
         if item is not None:
-            program.items.append(item)
-    return program
+            items.append(item)
+    return Program(expand_replay(items))
+
+
+REPLAY_ENTRIES = 32
+
+
+def expand_replay(items: list) -> list[Instr | Directive]:
+    """The instruction stream after the front end's Replay Expander: a loading
+    REPLAY records the next instructions (issuing them too with `execute`), a
+    playing one issues the recorded ones, one per cycle, and itself takes no
+    cycle. Directives are not instructions, so none may fall inside a recording."""
+    buffer: list[Instr | None] = [None] * REPLAY_ENTRIES
+    out: list[Instr | Directive] = []
+    recording: Replay | None = None
+    recorded = 0
+    for item in items:
+        if recording is not None:
+            if not isinstance(item, Instr):
+                what = "a REPLAY" if isinstance(item, Replay) else f"directive {item.text.split()[0]}"
+                raise AsmError(item.loc, f"{what} inside the recording started at {recording.loc} "
+                                         f"({recorded} of {recording.count} instructions recorded)")
+            buffer[(recording.index + recorded) % REPLAY_ENTRIES] = item
+            recorded += 1
+            if recording.execute:
+                out.append(item)
+            if recorded == recording.count:
+                recording = None
+            continue
+        if not isinstance(item, Replay):
+            out.append(item)
+        elif item.load:
+            recording, recorded = item, 0
+        else:
+            for i in range(item.count):
+                entry = buffer[(item.index + i) % REPLAY_ENTRIES]
+                if entry is None:
+                    raise AsmError(item.loc, f"REPLAY of buffer entry {(item.index + i) % REPLAY_ENTRIES}, "
+                                             "which nothing has recorded")
+                out.append(dataclasses.replace(entry, replayed_by=item.loc))
+    if recording is not None:
+        raise AsmError(recording.loc, f"the program ends {recording.count - recorded} instructions into the "
+                                      f"recording of {recording.count}")
+    return out
 
 
 def assemble_file(path: str) -> Program:
@@ -350,7 +443,10 @@ def _format_value(ins: isa.Instruction, name: str, value: int) -> str:
 def disassemble(word: int, style: str = "named") -> str:
     """One instruction word as assembly text that assembles back to the same word.
 
-    style "named" gives the readable form, "llk" the TTI_ form."""
+    style "named" gives the readable form, "llk" the TTI_ form; the Tensix
+    instructions the thread issues have only the TTI_ form."""
+    if tensix.is_issued(word):
+        return tensix.disassemble(word)
     ins = isa.decode(word)
     if style == "llk":
         args = [str((word >> a.shift) & ((1 << a.width) - 1)) for a in ins.op.llk_args]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import isa
+from . import isa, tensix
 from .hazards import RULES, Hazard, HazardError
 from .isa import Instruction, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, regular_operands
@@ -124,15 +124,18 @@ class CycleModel:
         start = self.state
 
         due = self._take_due()
-        ins = decode(word) if word is not None else None
-        accepted = ins is not None and not (self._interlock and word != SFPNOP_WORD)
-        if ins is not None and not accepted:
+        # SETRWC/INCRWC take the issue slot but no sub-unit (model.tensix).
+        counters_only = word is not None and tensix.is_issued(word)
+        ins = decode(word) if word is not None and not counters_only else None
+        accepted = word is not None and not (self._interlock and word != SFPNOP_WORD)
+        if word is not None and not accepted:
             rec.stalled = word
         executions = [self._macro_execution(p) for p in due.values()]
         thread = None
         if accepted:
             rec.issued = word
             self.issued_instructions += 1
+        if accepted and ins is not None:
             thread = Execution(ins.op.unit, regular_operands(ins), "thread", source=self.context)
             if ins.op.unit in due:
                 self._hazard("discarded", ins.op.unit, f"{ins.mnemonic} from the thread was discarded: "
@@ -153,9 +156,11 @@ class CycleModel:
         direct = self._execute(executions, thread, word)
         self._commit(executions, direct, before)
         self._check_after(executions)
-        self._count_down(accepted)
+        self._count_down(accepted and not counters_only)    # only SFPU instructions count
         if config is not None:
             self._schedule(thread, config)
+        if accepted and counters_only:
+            tensix.apply(self.state.tensix, word)
 
         self._previous = executions
         self._interlock = thread is not None and thread.x.ins.op.interlock

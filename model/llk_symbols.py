@@ -3,6 +3,8 @@ from real kernels assemble. Values are the encodings given by tt-isa-documentati
 (modifier names) and tt-llk (register and mode names). Prefixes `sfpi::`, `ckernel::`
 and `p_sfpu::`-style scopes are matched as written."""
 
+from .tensix import SETC16_SYMBOLS
+
 SYMBOLS: dict[str, int] = {
     # Modifier names from the instruction pages (also reachable as sfpi::NAME).
     "MOD0_FMT_BF16": 2,
@@ -209,4 +211,14 @@ SYMBOLS: dict[str, int] = {
     "ADDR_MOD_5": 5,
     "ADDR_MOD_6": 6,
     "ADDR_MOD_7": 7,
+    # SETRWC / INCRWC arguments (p_setrwc).
+    **{f"p_setrwc::{name}": value for name, value in (
+        ("CLR_NONE", 0), ("CLR_A", 1), ("CLR_B", 2), ("CLR_AB", 3),
+        ("SET_A", 1), ("SET_B", 2), ("SET_AB", 3), ("SET_D", 4), ("SET_AD", 5), ("SET_BD", 6), ("SET_ABD", 7),
+        ("SET_F", 8), ("SET_A_F", 9), ("SET_B_F", 10), ("SET_AB_F", 11), ("SET_D_F", 12), ("SET_AD_F", 13),
+        ("SET_BD_F", 14), ("SET_ABD_F", 15),
+        ("CR_A", 1), ("CR_B", 2), ("CR_AB", 3), ("CR_D", 4), ("CR_AD", 5), ("CR_BD", 6), ("CR_ABD", 7),
+        ("C_TO_CR_MODE", 8))},
+    # Thread configuration registers SETC16 may write (model.tensix).
+    **SETC16_SYMBOLS,
 }

@@ -121,6 +121,20 @@ SPECIAL_PROGRAMS = {
                    "sfpswap vd=2 vc=3 mod1=0", "sfpnop", "sfpswap vd=1 vc=6 mod1=2", "sfpnop",
                    "sfpconfig vd=15 mod1=1 imm16=0x104", "sfpswap vd=3 vc=0 mod1=5", "sfpnop",
                    "sfpconfig vd=15 mod1=1 imm16=0"],
+    # The Tensix counters the thread moves between SFPLOAD/SFPSTOREs (model.tensix):
+    # SETRWC with each carry mode, INCRWC plain and through Dst_Cr, an ADDR_MOD
+    # written by SETC16, and a recorded sequence replayed.
+    "tensix_counters": ["TTI_SETC16(ADDR_MOD_DST_SEC2_DestIncr_ADDR32, 4 | (1 << 10))",
+                        "TTI_SETC16(ADDR_MOD_AB_SEC2_SrcAIncr_ADDR32, 3 | (2 << 8))",
+                        *[f"sfpstore vd={r} mod0=3 imm10={4 * r}" for r in range(8)],
+                        "TTI_INCRWC(0, 2, 1, 1)", "sfpload vd=0 mod0=3 addr_mod=2", "TTI_INCRWC(7, 3, 2, 1)",
+                        "sfpload vd=1 mod0=3 addr_mod=0", "TTI_SETRWC(0, 4, 8, 0, 0, 4)",
+                        "sfpstore vd=1 mod0=3 addr_mod=2", "TTI_SETRWC(3, 8, 2, 5, 6, 15)",
+                        "sfpload vd=2 mod0=3 imm10=2", "TTI_SETRWC(0, 0, 1, 2, 3, 7)", "sfpswap vd=2 vc=0 mod1=1",
+                        "sfpnop", "TTI_SETRWC(0, 1, 1, 1, 1, 3)",
+                        "TTI_REPLAY(4, 3, 1, 1)", "sfpload vd=3 mod0=3 addr_mod=2", "TTI_INCRWC(4, 6, 0, 0)",
+                        "sfpstore vd=0 mod0=3 imm10=2", "TTI_REPLAY(4, 3, 0, 0)", "TTI_REPLAY(5, 2, 0, 0)",
+                        "TTI_SETRWC(0, 0, 0, 0, 0, 4)", "sfpload vd=4 mod0=3 addr_mod=0"],
 }
 
 

@@ -535,7 +535,10 @@ class SfpuEnv:
         misc = read_struct(dut.misc, MISC)
         check("macro misc", state.macro_misc, [misc[lane] for lane in range(LANES)])
         tensix = read_struct(dut.tensix, TENSIX)
-        check("RWC_Dst", (state.tensix.rwc_dst, state.tensix.rwc_dst_cr), (tensix.rwc_dst, tensix.rwc_dst_cr))
+        for counter in ("rwc_dst", "rwc_srca", "rwc_srcb"):
+            want = (getattr(state.tensix, counter), getattr(state.tensix, counter + "_cr"))
+            check(f"{counter} and its carry register", want,
+                  (getattr(tensix, counter), getattr(tensix, counter + "_cr")))
         rows = sorted(self.touched_rows | set(np.flatnonzero(state.dst.any(axis=1)).tolist()))
         for row in rows:
             await FallingEdge(dut.clk)
