@@ -10,7 +10,10 @@ spellings of an instruction are accepted:
 Values may be integer expressions (`+ - * << >> & | ^ ~`, parentheses) over
 numbers and the names in `model.llk_symbols`. Directives (`.fp32_dest 1`, ...)
 set the Tensix registers the SFPU reads; `DIRECTIVES` lists them. Errors are
-`AsmError`s naming file, line and column.
+`AsmError`s naming file, line and column. `.allow RULE...` lets the cycle
+model report a hazard rule without stopping; `.mark NAME` records the cycle
+in which the next instruction is presented (`RunResult.marks`), so that a
+kernel's body can be timed apart from its set-up.
 """
 
 from __future__ import annotations
@@ -327,8 +330,13 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
         return Instr(value, loc, text)
     if name == "allow":
         return _allow_directive(rest, rest_col, loc, text)
+    if name == "mark":
+        label = rest.strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", label):
+            raise AsmError(loc, ".mark expects one name, e.g. `.mark body`")
+        return Directive("mark", (label,), (), loc, text)
     if name not in DIRECTIVES:
-        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, "
+        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []

@@ -2,7 +2,7 @@
 
 Directives in the program take effect at the start of the cycle in which the
 next instruction is presented (`.allow` adds hazard rules to report without
-stopping). After the last instruction the model runs idle cycles until every
+stopping, `.mark` notes that cycle). After the last instruction the model runs idle cycles until every
 macro-scheduled instruction has run and every result has been written.
 """
 
@@ -31,6 +31,7 @@ class RunResult:
     trace: list[CycleRecord] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
     issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> source instruction
+    marks: dict[str, int] = field(default_factory=dict)           # `.mark NAME` -> cycle
 
     @property
     def warnings(self) -> list[str]:
@@ -87,10 +88,13 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
         if max_cycles is not None and model.cycle > max_cycles:
             raise RuntimeError(f"{model.context}: still running after {max_cycles} cycles")
 
+    marks: dict[str, int] = {}
     for item in program.items:
         if isinstance(item, Directive):
             if item.name == "allow":
                 model.allow.update(item.args)
+            elif item.name == "mark":
+                marks[item.args[0]] = model.cycle
             else:
                 apply_directive(model.state, item)
             continue
@@ -106,7 +110,7 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     model.context = "after the last instruction"
     model.drain(on_cycle=lambda _, record: keep(record))
     return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
-                     model.hazards, issued_from)
+                     model.hazards, issued_from, marks)
 
 
 def state_to_json(state: SfpuState) -> dict:

@@ -44,7 +44,7 @@ async def lockstep(dut):
     started = time.monotonic()
     try:
         for spec in specs:
-            run = await env.run(spec.program, name=spec.name, seed=spec.seed, strict=spec.strict)
+            run = await env.run(spec.program, name=spec.name, seed=spec.seed, strict=spec.strict, dst=spec.dst)
             if coverage is not None:
                 coverage.finish(run.model)
             if spec.expect_rule is not None:

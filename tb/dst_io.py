@@ -35,3 +35,21 @@ def get_bits32(state: SfpuState, address: int) -> np.ndarray:
     rows, cols = fp32_positions(address)
     a, b = dfmt.dst32_rows(rows)
     return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(np.uint32)
+
+
+def tile_addresses(base: int = 0, row_groups: int = 32) -> list[int]:
+    """SFPLOAD addresses of a tile's 32-lane row groups in the order tt-llk's
+    kernels walk them: two per four Dst rows (even, then odd columns), four
+    faces of 16 rows."""
+    return [base + 2 * i for i in range(row_groups)]
+
+
+def put_tile_bits32(state: SfpuState, bits, base: int = 0) -> None:
+    """32 x len/32 values (uint32 bit patterns) at the tile's row groups, 32 per group."""
+    bits = np.asarray(bits, dtype=np.uint32).reshape(-1, 32)
+    for address, group in zip(tile_addresses(base, len(bits)), bits):
+        put_bits32(state, address, group)
+
+
+def get_tile_bits32(state: SfpuState, base: int = 0, row_groups: int = 32) -> np.ndarray:
+    return np.concatenate([get_bits32(state, a) for a in tile_addresses(base, row_groups)])

@@ -6,6 +6,7 @@ one environment variable (SFPU_PROGRAMS) or on the command line.
     example:FILE           examples/FILE
     file:PATH              an assembly file
     random:KIND:SEEDS[:CYCLES]   tb.generator programs; SEEDS is N or A-B
+    kernel:NAME[:SEED]     a kernel of tb.kernels on its inputs (NAME `*` for all)
 
 Random programs of the kinds that obey every rule run with the model in
 strict mode, so a rule the generator broke by mistake stops the run.
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from model.asm import AsmError, Program, assemble_file
 
@@ -35,6 +38,7 @@ class ProgramSpec:
     strict: bool = False
     kind: str = ""
     expect_rule: str | None = None      # a `break` program: the rule the model must report
+    dst: np.ndarray | None = None        # Dst before the program (raw uint16 rows); zero when None
 
 
 def seeds(text: str) -> list[int]:
@@ -101,7 +105,21 @@ def _resolve(spec: str) -> list[ProgramSpec]:
                 program = generator.generate(parts[0], seed, cycles)
                 out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}", program, seed, True, parts[0]))
         return out
-    raise SpecError("expected directed:, macro:, example:, file: or random:")
+    if kind == "kernel":
+        from tb import kernels
+        name, _, seed_text = rest.partition(":")
+        seed = seeds(seed_text)[0] if seed_text else 0
+        table = kernels.all_kernels()
+        names = list(table) if name == "*" else [name]
+        for n in names:
+            if n not in table:
+                raise SpecError(f"no kernel {n!r} (there are {', '.join(table)})")
+        out = []
+        for n in names:
+            program, state, _ = kernels.prepared(table[n], seed)
+            out.append(ProgramSpec(f"kernel:{n}:{seed}", program, seed, table[n].strict, "kernel", dst=state.dst))
+        return out
+    raise SpecError("expected directed:, macro:, example:, file:, random: or kernel:")
 
 
 def resolve_all(specs: str) -> list[ProgramSpec]:

@@ -457,19 +457,25 @@ class SfpuEnv:
         self.monitor.observe_flags()
 
     async def run(self, program: Program, *, name: str = "", seed: int | None = None, strict: bool = False,
-                  allow=(), check_final: bool = True) -> ProgramRun:
-        """Run `program` from reset; raises `Mismatch` at the first difference."""
+                  allow=(), check_final: bool = True, dst: np.ndarray | None = None) -> ProgramRun:
+        """Run `program` from reset, with Dst holding `dst` (raw uint16 rows;
+        zero when None); raises `Mismatch` at the first difference."""
         await self.start()
         await self.reset()
         result = ProgramRun(name or program.name, seed)
         board = Scoreboard(result, strict, allow, self.on_cycle)
         result.model = board.model
+        if dst is not None:
+            await self.load_dst(dst)
+            board.model.state.dst = np.array(dst, dtype=np.uint16)
         started = time.monotonic()
         try:
             for item in program.items:
                 if isinstance(item, Directive):
                     if item.name == "allow":
                         board.model.allow.update(item.args)
+                        continue
+                    if item.name == "mark":
                         continue
                     apply_directive(board.model.state, item)
                     await self.driver.directive(item, board.model.state)
@@ -493,6 +499,18 @@ class SfpuEnv:
         finally:
             result.seconds = time.monotonic() - started
         return result
+
+    async def load_dst(self, dst: np.ndarray) -> None:
+        """Write the non-zero rows of `dst` through the side port (frozen cycles)."""
+        dut = self.dut
+        dut.dst_cols.value = 0xFFFF
+        for row in np.flatnonzero(np.asarray(dst).any(axis=1)).tolist():
+            await FallingEdge(dut.clk)
+            dut.dst_row.value = row
+            dut.dst_wdata.value = sum(int(v) << (16 * c) for c, v in enumerate(dst[row]))
+            dut.dst_we.value = 1
+            self.touched_rows.add(row)
+        await self.driver.freeze()
 
     async def _cycle(self, board: Scoreboard, word: int | None, source: str) -> CycleRecord:
         expected = board.expect(word, source)

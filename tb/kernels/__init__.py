@@ -1,0 +1,156 @@
+"""SFPU kernels: tt-llk's Wormhole instruction schedules as programs of our
+assembly (`kernels/*.s`), each with the inputs it runs on, the numpy function
+it computes and how closely it must agree (docs/kernels.md).
+
+Each module of this package lists its kernels in `KERNELS`; `all_kernels()`
+collects them. A kernel runs on one 32 x 32 tile of Dst unless it says
+otherwise: `prepare` writes its inputs into a fresh state, `result` reads
+what it wrote, and `reference` is numpy on the inputs. A program marks the
+start of its body with `.mark body`; its cycles per row group are counted
+from there to the cycle its last result is written.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from model.asm import Program, assemble_file
+from model.run import RunResult, run_program
+from model.state import SfpuState
+
+KERNEL_DIR = Path(__file__).resolve().parent.parent.parent / "kernels"
+TILE_ROW_GROUPS = 32      # a 32 x 32 tile: four 16 x 16 faces of eight 32-lane row groups
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """How a kernel's output must agree with numpy: bit-exact, or within
+    `rtol` relative and `atol` absolute error, for the reason given."""
+    exact: bool
+    rtol: float = 0.0
+    atol: float = 0.0
+    why: str = ""
+
+    def describe(self) -> str:
+        if self.exact:
+            return "bit-exact"
+        parts = [f"rel. {self.rtol:g}" if self.rtol else "", f"abs. {self.atol:g}" if self.atol else ""]
+        return " + ".join(p for p in parts if p) or "any"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    source: str                                    # file in kernels/
+    llk: str                                       # the tt-llk function and variant it reproduces
+    prepare: Callable[[SfpuState, np.random.Generator], np.ndarray]   # write inputs to Dst, return them
+    result: Callable[[SfpuState], np.ndarray]      # the outputs, read from Dst
+    reference: Callable[[np.ndarray], np.ndarray]  # what numpy computes from the inputs
+    accuracy: Accuracy
+    rows: int = TILE_ROW_GROUPS                    # 32-lane row groups the body processes
+    cycles_per_row: float | None = None            # what the schedule gives, by our own count
+    claimed_cycles_per_row: float | None = None    # what the tt-llk source claims, where it does
+    claim: str = ""                                # where that claim is made
+    timing_note: str = ""                          # why measured and claimed differ, if they do
+    twin: str | None = None                        # a kernel that must leave Dst bit-identical
+    strict: bool = True                            # run the model in strict mode (every rule obeyed)
+    compare: Callable[[np.ndarray, np.ndarray], tuple[bool, str]] | None = None   # replaces `accuracy`
+
+    @property
+    def path(self) -> Path:
+        return KERNEL_DIR / self.source
+
+
+@dataclass
+class KernelRun:
+    kernel: Kernel
+    inputs: np.ndarray
+    outputs: np.ndarray
+    expected: np.ndarray
+    result: RunResult
+
+    @property
+    def body_cycles(self) -> int:
+        return self.result.cycles - self.result.marks["body"]
+
+    @property
+    def cycles_per_row(self) -> float:
+        return self.body_cycles / self.kernel.rows
+
+
+@cache
+def all_kernels() -> dict[str, Kernel]:
+    table: dict[str, Kernel] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for k in getattr(module, "KERNELS", ()):
+            if k.name in table:
+                raise ValueError(f"kernel {k.name!r} is defined twice")
+            table[k.name] = k
+    return table
+
+
+@cache
+def _program(path: Path) -> Program:
+    return assemble_file(str(path))
+
+
+def prepared(kernel: Kernel, seed: int = 0) -> tuple[Program, SfpuState, np.ndarray]:
+    """The kernel's program, a state holding its inputs, and the inputs."""
+    state = SfpuState()
+    inputs = kernel.prepare(state, np.random.default_rng([seed, 0x5F0]))
+    return _program(kernel.path), state, inputs
+
+
+def run_kernel(kernel: Kernel, seed: int = 0) -> KernelRun:
+    """Run on the cycle model."""
+    program, state, inputs = prepared(kernel, seed)
+    result = run_program(program, state, strict=kernel.strict)
+    if "body" not in result.marks:
+        raise ValueError(f"{kernel.path}: no `.mark body` line")
+    return KernelRun(kernel, inputs, kernel.result(result.state), kernel.reference(inputs), result)
+
+
+def check_accuracy(run: KernelRun) -> tuple[bool, str]:
+    """Whether the outputs agree with numpy as the kernel requires, and how closely."""
+    k = run.kernel
+    if k.compare is not None:
+        return k.compare(run.outputs, run.expected)
+    got, want = np.asarray(run.outputs).ravel(), np.asarray(run.expected).ravel()
+    if got.shape != want.shape:
+        return False, f"shape {got.shape}, expected {want.shape}"
+    if k.accuracy.exact:
+        # Bit patterns, so that a NaN or a -0 must match too.
+        bad = np.flatnonzero(_bits(got) != _bits(want))
+        if len(bad):
+            i = bad[0]
+            return False, f"{len(bad)} of {len(got)} differ; first at {i}: {got[i]!r}, expected {want[i]!r}"
+        return True, "bit-exact"
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(w)
+    err = np.where(both_nan, 0.0, np.abs(g - w))
+    limit = k.accuracy.atol + k.accuracy.rtol * np.abs(w)
+    bad = np.flatnonzero(~(err <= limit))
+    finite = np.isfinite(w) & (np.abs(w) >= np.finfo(np.float32).tiny)     # normal results only
+    worst = float(np.max(err[finite] / np.abs(w[finite]))) if finite.any() else 0.0
+    if len(bad):
+        i = bad[0]
+        return False, (f"{len(bad)} of {len(g)} outside {k.accuracy.describe()}; first at {i}: input "
+                       f"{run.inputs.flat[i]!r} gave {g[i]!r}, numpy {w[i]!r}")
+    return True, f"max rel. error {worst:.3g}"
+
+
+def _bits(values: np.ndarray) -> np.ndarray:
+    values = np.ascontiguousarray(values).ravel()
+    return values.view(f"u{values.dtype.itemsize}") if values.dtype.kind == "f" else values
+
+
+__all__ = ["Accuracy", "Kernel", "KernelRun", "all_kernels", "prepared", "run_kernel", "check_accuracy",
+           "KERNEL_DIR", "TILE_ROW_GROUPS"]
