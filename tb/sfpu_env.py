@@ -503,9 +503,9 @@ class SfpuEnv:
     async def load_dst(self, dst: np.ndarray) -> None:
         """Write the non-zero rows of `dst` through the side port (frozen cycles)."""
         dut = self.dut
-        dut.dst_cols.value = 0xFFFF
         for row in np.flatnonzero(np.asarray(dst).any(axis=1)).tolist():
             await FallingEdge(dut.clk)
+            dut.dst_cols.value = 0xFFFF
             dut.dst_row.value = row
             dut.dst_wdata.value = sum(int(v) << (16 * c) for c, v in enumerate(dst[row]))
             dut.dst_we.value = 1

@@ -62,6 +62,12 @@ class Kernel:
     twin: str | None = None                        # a kernel that must leave Dst bit-identical
     strict: bool = True                            # run the model in strict mode (every rule obeyed)
     compare: Callable[[np.ndarray, np.ndarray], tuple[bool, str]] | None = None   # replaces `accuracy`
+    # docs/kernels.md: what the kernel does and any choice made, in a few sentences; for a
+    # macro kernel the source's schedule table retyped as markdown, and which body cycles
+    # (from `.mark body`) of our timeline to show next to it.
+    notes: str = ""
+    source_schedule: str = ""
+    timeline: tuple[int, int] | None = None
 
     @property
     def path(self) -> Path:
