@@ -20,7 +20,7 @@ $(SIM_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,sim]'
 	touch $(SIM_STAMP)
 
-## The main job: an example kernel assembled and run on the golden model.
+## The main job: the fast-exp kernel on the RTL in Amaranth's simulator, in lock-step with the golden model.
 demo: $(STAMP)
 	$(VENV)/bin/sfpu demo
 

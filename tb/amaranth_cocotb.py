@@ -19,6 +19,8 @@ fresh `hdl.sfpu.Sfpu` and returns one `Outcome` per test.
 
 from __future__ import annotations
 
+import contextlib
+
 import heapq
 import importlib
 import itertools
@@ -371,9 +373,46 @@ def run_tests(module_name: str, testcase: list[str] | None = None,
     return simulate([(t.name, t.func) for t in tests], make_top, vcd)
 
 
+class _ShallowDesign:
+    """The simulator's design as the VCD writer sees it: only the fragments at
+    most `depth` deep (1: the bench, 2: the top's own signals), so that a
+    waveform of the top's ports and its glue is written without the cost of
+    every datapath signal inside the sub-units."""
+
+    def __init__(self, design, depth: int):
+        self._design = design
+        self.fragments = {f: info for f, info in design.fragments.items() if len(info.name) <= depth}
+
+    def __getattr__(self, name):
+        return getattr(self._design, name)
+
+
+@contextlib.contextmanager
+def _write_vcd(sim: Simulator, vcd: Path, traces, depth: int | None):
+    if depth is None:
+        with sim.write_vcd(str(vcd), traces=traces):
+            yield
+        return
+    # Amaranth 0.5 traces every fragment; its engine builds the VCD writer from
+    # `_design` when the context is entered, so the shallow view is shown only then.
+    engine = sim._engine
+    design = engine._design
+    writer = sim.write_vcd(str(vcd), traces=traces)
+    engine._design = _ShallowDesign(design, depth)
+    try:
+        writer.__enter__()
+    finally:
+        engine._design = design
+    try:
+        yield
+    finally:
+        writer.__exit__(None, None, None)
+
+
 def simulate(tests: list[tuple[str, Callable]], make_top: Callable | None = None,
-             vcd: Path | None = None) -> list[Outcome]:
-    """Run each `(name, async func(dut))` in turn on one simulation."""
+             vcd: Path | None = None, vcd_depth: int | None = None) -> list[Outcome]:
+    """Run each `(name, async func(dut))` in turn on one simulation; with `vcd`,
+    write a waveform of every signal, or only of the top's (`vcd_depth=2`)."""
     if make_top is None:
         from hdl.sfpu import Sfpu as make_top
     design = make_top()
@@ -405,6 +444,6 @@ def simulate(tests: list[tuple[str, Callable]], make_top: Callable | None = None
     if vcd is None:
         sim.run()
     else:
-        with sim.write_vcd(str(vcd), traces=list(ports.values())):
+        with _write_vcd(sim, vcd, list(ports.values()), vcd_depth):
             sim.run()
     return outcomes

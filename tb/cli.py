@@ -163,8 +163,8 @@ def _ranges(cycles: list[int]) -> str:
 
 
 def cmd_demo(args) -> int:
-    from tb.demo import run_demo
-    return run_demo()
+    from tb.demo import OUT, run_demo
+    return run_demo(Path(args.out) if args.out else OUT)
 
 
 def cmd_verilog(args) -> int:
@@ -231,7 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--cycles", metavar="A:B", help="print only cycles A to B")
     t.set_defaults(func=cmd_timeline)
 
-    m = sub.add_parser("demo", help="run the example exp kernel on the golden model")
+    m = sub.add_parser("demo", help="the fast-exp SFPLOADMACRO kernel on the RTL (Amaranth's simulator) in "
+                                    "lock-step with the golden model, with its timeline and waveform")
+    m.add_argument("--out", metavar="DIR", help="where the waveform and save file go (default build/demo)")
     m.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")

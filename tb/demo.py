@@ -1,73 +1,111 @@
-"""`make demo`: tt-llk's fast-exp SFPLOADMACRO pipeline on the cycle-exact
-golden model: its timeline, its throughput, its results against numpy's exp,
-and a bit-for-bit comparison with its non-macro twin."""
+"""`make demo`: tt-llk's fast-exp SFPLOADMACRO kernel on one 32 x 32 FP32
+tile, run on the RTL in Amaranth's simulator in lock-step with the golden
+model. It prints the pipeline's timeline from the RTL's own trace, the cycles
+per row group, the results against numpy's exp and a bit-for-bit comparison
+with the kernel's non-macro twin, and writes the waveform with a GTKWave save
+file."""
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
-from model.asm import assemble_file
-from model.run import run_program
-from model.state import SfpuState
-from tb import timeline
-from tb.dst_io import get_bits32, put_fp32
+from tb import kernels, timeline
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-KERNEL = EXAMPLES / "exp_fast_macro.s"
-TWIN = EXAMPLES / "exp_fast_macro_twin.s"
-ADDRESSES = tuple(range(0, 16, 2))     # 8 row groups of 32 lanes: Dst rows 0-15, both column halves
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "demo"
+KERNEL = "exp_fast"
+TOP_ONLY = 2     # the waveform holds the top's signals (ports, per-unit issue, LRegs), not the sub-units' insides
 
 
-def run_kernel(path: Path, x: np.ndarray):
-    state = SfpuState()
-    for i, a in enumerate(ADDRESSES):
-        put_fp32(state, a, x[i * 32:(i + 1) * 32])
-    result = run_program(assemble_file(str(path)), state)
-    y = np.concatenate([get_bits32(result.state, a) for a in ADDRESSES])
-    return result, y
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
-def compute_macros(result) -> list[int]:
-    """Cycles of the SFPLOADMACROs that use macro 0 (the computing sequence)."""
-    return [c for c, item in sorted(result.issued_from.items())
-            if item.text.startswith("TTI_SFPLOADMACRO(") and int(item.text.split("(")[1].split(",")[0]) < 4]
+def _is_compute_macro(text: str) -> bool:
+    """An SFPLOADMACRO of macro 0 (the computing sequence; 1 is the sanitising one)."""
+    return text.startswith("TTI_SFPLOADMACRO(") and int(text.split("(")[1].split(",")[0]) < 4
 
 
-def run_demo() -> int:
-    x = np.linspace(-95.0, 10.0, 32 * len(ADDRESSES), dtype=np.float32)
-    result, y_bits = run_kernel(KERNEL, x)
-    twin, twin_bits = run_kernel(TWIN, x)
-    compute = compute_macros(result)
-    first, last = compute[0], compute[-1] + 5
+def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
+    """The kernel on the RTL (Amaranth's simulator) with the model in lock-step."""
+    from tb.amaranth_cocotb import simulate
+    from tb.sfpu_env import SfpuEnv
 
-    print(f"kernel {KERNEL.name}: {result.instructions} instructions, {result.cycles} cycles\n")
-    print(f"The computing phase: eight SFPLOADMACROs in cycles {compute[0]}-{compute[-1]}")
-    print(timeline.format_table(result.trace, first, last))
-    full = timeline.full_cycles(result.trace)
-    stores = [r.cycle for r in result.trace if "store" in r.units and r.units["store"].macro_cycle in compute]
-    print(f"\nAll five sub-units busy in cycles {full[0]}-{full[-1]}; the eight row groups are stored in cycles "
-          f"{stores[0]}-{stores[-1]}: {len(stores) / (stores[-1] - stores[0] + 1):.0f} row group of 32 lanes "
-          "per cycle.")
-    body = result.cycles - min(c for c, i in result.issued_from.items() if "SFPLOADMACRO" in i.text)
-    twin_body = twin.cycles - min(c for c, i in twin.issued_from.items() if "SFPLOAD(" in i.text)
-    print(f"Kernel body for {len(ADDRESSES)} row groups: {body} cycles with macros (sanitise and compute), "
-          f"{twin_body} cycles for the non-macro twin ({twin_body // len(ADDRESSES)} per row group, "
-          "SFPSWAP's interlock included).")
+    program, state, _ = kernels.prepared(kernel)
+    runs = []
 
-    y = y_bits.view(np.float32).astype(np.float64)
-    ref = np.exp(np.maximum(x.astype(np.float64), -88.5))
-    normal = ref >= np.finfo(np.float32).tiny      # below, results are denormal and the approximation fails
-    rel = np.abs(y - ref) / ref
+    async def lockstep(dut):
+        runs.append(await SfpuEnv(dut).run(program, name=kernel.name, strict=kernel.strict, dst=state.dst))
+
+    outcome, = simulate([(kernel.name, lockstep)], vcd=vcd, vcd_depth=TOP_ONLY)
+    return outcome, (runs[0] if runs else None)
+
+
+def run_demo(out: Path = OUT) -> int:
+    sys.set_int_max_str_digits(0)
+    table = kernels.all_kernels()
+    kernel = table[KERNEL]
+    model = kernels.run_kernel(kernel)
+    twin = kernels.run_kernel(table[kernel.twin]) if kernel.twin else None
+
+    out.mkdir(parents=True, exist_ok=True)
+    vcd = out / "exp_fast.vcd"
+    print(f"{_shown(kernel.path)}: {kernel.llk}\n"
+          f"one 32 x 32 FP32 tile (32 row groups of 32 lanes) on the RTL in Amaranth's simulator, "
+          "in lock-step with the golden model ...", flush=True)
+    started = time.monotonic()
+    outcome, rtl = run_on_rtl(kernel, vcd)
+    seconds = time.monotonic() - started
+    if not outcome.passed or rtl is None:
+        print(f"FAIL: the RTL and the golden model differ\n{outcome.message}")
+        return 1
+    print(f"PASS: {rtl.cycles} cycles compared, every sub-unit, LReg, flag and Dst write identical, "
+          f"and the final state equal ({seconds:.0f} s with elaboration)\n")
+
+    # The first face's computing phase, from the RTL's trace.
+    compute = [c for c, item in sorted(model.result.issued_from.items()) if _is_compute_macro(item.text)]
+    first, last = compute[0], compute[7] + 5
+    print(f"First face, computing phase: SFPLOADMACROs in cycles {compute[0]}-{compute[7]} "
+          "(load, MAD, Round, Simple shift, Store of one row group each), RTL trace:")
+    print(timeline.format_table(rtl.rtl_trace, first, last))
+    full = [c for c in timeline.full_cycles(rtl.rtl_trace) if first <= c <= last]
+    if full:
+        print(f"All five sub-units busy in cycles {full[0]}-{full[-1]}.")
+
+    print(f"\nBody: {model.body_cycles} cycles for {kernel.rows} row groups = {model.cycles_per_row:.3f} "
+          "cycles per row group (sanitise, compute, and two SETRWCs per face)", end="")
+    if twin is not None:
+        print(f"; the non-macro twin takes {twin.body_cycles} = {twin.cycles_per_row:.3f} per row group.")
+    else:
+        print(".")
+
+    x = model.inputs.astype(np.float64)
+    y = model.outputs.astype(np.float64)
+    ref = model.expected
+    normal = ref >= np.finfo(np.float32).tiny
+    rel = np.abs(y - ref) / np.where(normal, ref, 1.0)
     print(f"\n{'x':>10} {'sfpu exp(x)':>14} {'numpy exp(x)':>14} {'rel. error':>11}")
-    for i in list(range(0, len(x), 32)) + [len(x) - 1]:
-        print(f"{x[i]:10.4f} {y[i]:14.6g} {ref[i]:14.6g} {rel[i]:11.2e}")
-    same = np.array_equal(y_bits, twin_bits)
+    order = np.argsort(x)
+    for i in order[np.linspace(0, len(order) - 1, 12).astype(int)]:
+        err = f"{rel[i]:11.2e}" if normal[i] else f"{'(denormal)':>11}"
+        print(f"{x[i]:10.4f} {y[i]:14.6g} {ref[i]:14.6g} {err}")
+    ok, how = kernels.check_accuracy(model)
     clamped = x < -88.5
-    print(f"max relative error {rel[normal].max():.3e} over the {normal.sum()} inputs whose exp is a normal FP32 "
-          "(Schraudolph's approximation is good to a few percent);")
-    print(f"the {clamped.sum()} inputs below -88.5 are clamped and all give exp(-88.5): "
-          f"{bool(np.all(y[clamped] == y[np.argmax(x >= -88.5) - 1]))}")
-    print(f"macro kernel and twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
-    return 0 if rel[normal].max() < 0.05 and same else 1
+    print(f"against numpy: {'within' if ok else 'OUTSIDE'} {kernel.accuracy.describe()} ({how}, over the "
+          f"{int(normal.sum())} results that are normal FP32; {int(clamped.sum())} inputs below -88.5 are clamped)")
+    same = twin is not None and np.array_equal(model.result.state.dst, twin.result.state.dst)
+    if twin is not None:
+        print(f"macro kernel and non-macro twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
+
+    from tb.sfpu_env import CLOCK_NS
+    from tb.sim import point_latest
+    from tb.waves import write_for_run
+    gtkw = vcd.with_suffix(".gtkw")
+    write_for_run(vcd, gtkw, CLOCK_NS)
+    point_latest(gtkw)
+    print(f"\nwaveform: {_shown(vcd)}\nsave file: {_shown(gtkw)} (`make waves` opens it)")
+    return 0 if ok and (twin is None or same) else 1

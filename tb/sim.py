@@ -33,7 +33,7 @@ def _specs(items: list[str]) -> list[str]:
     return specs
 
 
-def _point_latest(gtkw: Path) -> None:
+def point_latest(gtkw: Path) -> None:
     LATEST.parent.mkdir(parents=True, exist_ok=True)
     LATEST.unlink(missing_ok=True)
     try:
@@ -68,7 +68,7 @@ def cmd_sim(args) -> int:
             write_for_run(wave, gtkw, CLOCK_NS)
         except WaveError as e:
             raise CliError(str(e)) from None
-        _point_latest(gtkw)
+        point_latest(gtkw)
         print(f"waveform: {wave}\nsave file: {gtkw} (`make waves` opens it)")
     return 0 if passed else 1
 

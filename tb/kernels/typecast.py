@@ -1,0 +1,448 @@
+"""typecast: tt-llk's Wormhole SFPLOADMACRO type conversions
+(ckernel_sfpu_typecast.h), each with a twin that issues the same operations
+one instruction at a time.
+
+Dst holds 32-bit data (FP32 or integers, Dst32b, placed with tb.dst_io) or
+16-bit data (Dst16b). A 16-bit SFPLOAD or SFPSTORE of address `a` reaches
+lane `l` at Dst16b row (a & ~3) + l // 8, column 2 (l & 7) + bit 1 of `a`
+(SFPLOAD.md, SFPSTORE.md): the same row and column numbers as the 32-bit
+modes, but in the 16-bit view, where row r is simply DstBits[r]. tt-llk's
+LO16 load/store mode is the documentation's UINT16 (6): the low 16 bits of
+the LReg, zero-extended on the way in.
+
+Whether a 16/32-bit mix works on a whole tile depends on which view is read
+first. A Dst32b row r lives in DstBits rows A and A + 8 with A >= r
+(Dst.md), so a kernel that reads Dst32b row r and writes Dst16b row r never
+overwrites an input it has yet to read, and the kernels here are only the
+32 -> 32, 32 -> 16 and 16 -> 16 ones (see `NOT_REPRODUCED`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tb.dst_io import fp32_positions, get_tile_bits32, put_tile_bits32, tile_addresses
+
+from . import Accuracy, Kernel, TILE_ROW_GROUPS
+
+EXACT = Accuracy(True)
+
+
+# ---------------------------------------------------------------------------
+# 16-bit placement
+
+def put_bits16(state, address: int, bits) -> None:
+    """32 lane values (16 bits each) where a 16-bit SFPLOAD of `address` reads them."""
+    rows, cols = fp32_positions(address)
+    state.dst[rows, cols] = np.asarray(bits, dtype=np.uint16)
+
+
+def get_bits16(state, address: int) -> np.ndarray:
+    """The 32 values a 16-bit SFPSTORE to `address` wrote."""
+    rows, cols = fp32_positions(address)
+    return state.dst[rows, cols].astype(np.uint16)
+
+
+def put_tile_bits16(state, bits) -> None:
+    bits = np.asarray(bits, dtype=np.uint16).reshape(-1, 32)
+    for address, group in zip(tile_addresses(0, len(bits)), bits):
+        put_bits16(state, address, group)
+
+
+def get_tile_bits16(state) -> np.ndarray:
+    return np.concatenate([get_bits16(state, a) for a in tile_addresses(0, TILE_ROW_GROUPS)])
+
+
+def bf16_tile(state) -> np.ndarray:
+    """Dst16b BF16 results (stored in Dst's sign, mantissa, exponent order), as FP32."""
+    raw = get_tile_bits16(state).astype(np.uint32)
+    ieee = (raw & 0x8000) | ((raw & 0xFF) << 7) | ((raw >> 8) & 0x7F)
+    return (ieee << 16).astype(np.uint32).view(np.float32)
+
+
+def fp32_tile(state) -> np.ndarray:
+    return get_tile_bits32(state).view(np.float32)
+
+
+def uint16_tile(state) -> np.ndarray:
+    return get_tile_bits16(state)
+
+
+# ---------------------------------------------------------------------------
+# Inputs
+
+def _fill(special: np.ndarray, rng_part: np.ndarray) -> np.ndarray:
+    return np.concatenate([special, rng_part])[:1024]
+
+
+def fp32_for_uint16(state, rng) -> np.ndarray:
+    """Negative values, -0, NaN/Inf of both signs, denormals, every tie a
+    rounding can meet near 0 and near 65535, values past 65535, and a spread
+    over the whole uint16 range."""
+    f = np.float32
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1e-45, -1e-45, 1e-38,
+                        0.25, 0.49999997, 0.5, 0.50000006, 1.0, 1.5, 2.5, 3.5, 4.5, 1023.5,
+                        32767.5, 65533.5, 65534.5, 65535.0, 65535.49, 65535.5, 65535.996, 65536.0,
+                        65537.0, 1e6, 3.0e38, -0.5, -1.5, -65535.0, -70000.0, -3e38], dtype=f)
+    nan_bits = np.array([0x7F800001, 0x7FFFFFFF, 0xFF800001, 0xFFC00000], dtype=np.uint32).view(f)
+    n = 1024 - len(special) - len(nan_bits)
+    ties = (rng.integers(0, 65535, n // 4) + 0.5).astype(f)
+    spread = rng.uniform(-1000.0, 70000.0, n // 4).astype(f)
+    small = rng.uniform(-3.0, 3.0, n // 4).astype(f)
+    bits = rng.integers(0, 1 << 32, n - 3 * (n // 4), dtype=np.uint64).astype(np.uint32).view(f)
+    x = _fill(np.concatenate([special, nan_bits]), np.concatenate([ties, spread, small, bits]))
+    x = x[rng.permutation(1024)]
+    put_tile_bits32(state, x.view(np.uint32))
+    return x
+
+
+def uint16_values(state, rng) -> np.ndarray:
+    """uint16 in Dst16b: 0, powers of two and their neighbours, the values
+    whose BF16 rounding is a tie (an odd multiple of half a BF16 step), the
+    ones that round up to 65536, and a spread over the whole range."""
+    special = [0, 1, 2, 127, 128, 129, 255, 256, 257, 258, 259, 383, 384, 385, 32767, 32768, 32769,
+               65279, 65280, 65407, 65408, 65409, 65534, 65535]
+    ties = []
+    for e in range(8, 16):                       # 2**e <= n < 2**(e+1): BF16 step 2**(e-7)
+        step = 1 << (e - 7)
+        k = rng.integers(0, 128, 8)
+        ties += list((1 << e) + k * step + step // 2)
+    n = 1024 - len(special) - len(ties)
+    x = np.concatenate([np.array(special + ties), rng.integers(0, 1 << 16, n)]).astype(np.uint16)
+    x = x[rng.permutation(1024)]
+    put_tile_bits16(state, x)
+    return x
+
+
+def _int32_special() -> list[int]:
+    """Edges of int32 conversions: 0, +-1, the extremes, the FP32 limits of
+    exactness around 2**24 (ties to even and odd), BF16 ties (an odd multiple
+    of half a BF16 step), and values that overflow uint16 after conversion."""
+    out = [0, 1, -1, 2, -2, 255, 256, 257, -257, 65535, 65536, -65535, -65536, 65535 + 65536,
+           (1 << 31) - 1, -(1 << 31), -(1 << 31) + 1, (1 << 30), -(1 << 30),
+           (1 << 24) - 1, 1 << 24, (1 << 24) + 1, (1 << 24) + 2, (1 << 24) + 3, -((1 << 24) + 1),
+           -((1 << 24) + 3), (1 << 25) + 2, (1 << 25) + 6, 0x7FFFFF80, 0x7FFFFFC0, 0x7FFFFF7F,
+           -0x7FFFFFC0, 0x01018000, 0x01008000, 0x01028000, -0x01018000, 0x40404040]
+    for e in range(8, 31):
+        out.append((1 << e) + (3 << (e - 8)))       # BF16 tie: 8 significant bits then a half
+        out.append(-((1 << e) + (1 << (e - 8))))
+    return out
+
+
+def int32_values(state, rng) -> np.ndarray:
+    """Two's complement int32 in Dst32b, as SFPLOAD's INT32 mode hands them
+    over unchanged: the edges above, then random bit patterns, random small
+    values and random values of every magnitude."""
+    special = np.array(_int32_special(), dtype=np.int64)
+    n = 1024 - len(special)
+    bits = rng.integers(-(1 << 31), 1 << 31, n // 3)
+    small = rng.integers(-70000, 70000, n // 3)
+    mags = (rng.integers(0, 1 << 31, n - 2 * (n // 3)) >> rng.integers(0, 31, n - 2 * (n // 3)))
+    mags = mags * rng.choice([-1, 1], len(mags))
+    x = np.concatenate([special, bits, small, mags]).astype(np.int32)[rng.permutation(1024)]
+    put_tile_bits32(state, x.view(np.uint32))
+    return x
+
+
+def uint32_values(state, rng) -> np.ndarray:
+    """uint32 in Dst32b: the int32 edges read as unsigned, plus 2**31 and
+    2**32 - 1 and their neighbours, then random bit patterns and magnitudes."""
+    special = np.array(_int32_special() + [1 << 31, (1 << 31) + 1, (1 << 32) - 1, (1 << 32) - 128,
+                                            (1 << 32) - 129, 0x80008000, 0x80018000, 0x80800000,
+                                            0xFFFF0000, 0x8000FFFF], dtype=np.int64) & 0xFFFFFFFF
+    special = np.unique(special)
+    n = 1024 - len(special)
+    bits = rng.integers(0, 1 << 32, n // 2)
+    mags = rng.integers(0, 1 << 32, n - n // 2) >> rng.integers(0, 32, n - n // 2)
+    x = np.concatenate([special, bits, mags]).astype(np.uint32)[rng.permutation(1024)]
+    put_tile_bits32(state, x)
+    return x
+
+
+# ---------------------------------------------------------------------------
+# References (numpy, from the instruction pages)
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """FP32-exact values to 8 significant bits, to nearest with ties away from
+    zero (SFPSTOCHRND FP32 -> FP16B), as FP32. Zero and Inf stay."""
+    v = np.asarray(x, dtype=np.float64)
+    mant, exp = np.frexp(np.abs(v))              # |v| = mant * 2**exp, 0.5 <= mant < 1
+    with np.errstate(invalid="ignore"):
+        scaled = np.ldexp(mant, 8)               # 8 significant bits above the point
+        r = np.where(np.isfinite(v) & (v != 0), np.sign(v) * np.ldexp(np.floor(scaled + 0.5), exp - 8), v)
+    return r.astype(np.float32)
+
+
+def ref_uint16_to_bf16(x: np.ndarray) -> np.ndarray:
+    return round_to_bf16(x.astype(np.float64))
+
+
+def int_to_fp32(x: np.ndarray) -> np.ndarray:
+    """Integers to FP32, to nearest with ties to even (SFPCAST; the MAD that
+    adds 2**31 or -2**31 afterwards is exact or rounds the same way)."""
+    return np.asarray(x, dtype=np.int64).astype(np.float32)
+
+
+def uint32_to_fp32(x: np.ndarray) -> np.ndarray:
+    """The kernels' unsigned conversion: the low 31 bits to FP32 (ties to
+    even), then 2**31 added back where bit 31 was set, the sum rounded to FP32
+    (ties to even) once more. Both operands are exact in float64, so their
+    float64 sum is exact and the cast does the one FP32 rounding of the add."""
+    x = np.asarray(x, dtype=np.uint32)
+    low = (x & 0x7FFFFFFF).astype(np.int64).astype(np.float32).astype(np.float64)
+    return (low + np.where(x >> 31 == 1, 2.0 ** 31, 0.0)).astype(np.float32)
+
+
+def ref_uint32_to_bf16(x: np.ndarray) -> np.ndarray:
+    return round_to_bf16(uint32_to_fp32(x))
+
+
+def ref_int_to_bf16(x: np.ndarray) -> np.ndarray:
+    """Two roundings, as the kernels do them: to FP32 (ties to even), then
+    to BF16 precision (ties away from zero)."""
+    return round_to_bf16(int_to_fp32(x))
+
+
+def ref_fp32_to_uint16(x: np.ndarray) -> np.ndarray:
+    """max(x, 0) in sign-magnitude order (so -NaN -> 0 and +NaN stays), then
+    SFPSTOCHRND's round to nearest with ties away from zero, saturating at
+    65535: |x| < 0.5 is 0, and NaN or |x| >= 2**16 is 65535."""
+    bits = x.view(np.uint32)
+    negative = (bits >> 31) == 1
+    nan = np.isnan(x)
+    with np.errstate(invalid="ignore"):
+        v = np.where(negative | nan, 0.0, x.astype(np.float64))
+    r = np.floor(v + 0.5)
+    r = np.where(nan & ~negative, 65535.0, np.minimum(r, 65535.0))
+    return r.astype(np.uint16)
+
+
+# ---------------------------------------------------------------------------
+
+FACE = 8   # row groups per face: tt-llk calls each kernel once per face
+
+
+KERNELS = [
+    Kernel("typecast_fp32_to_uint16", "typecast_fp32_to_uint16.s",
+           "_calculate_typecast_fp32_to_uint16_ (SFPLOADMACRO) with _init_typecast_fp32_to_uint16_",
+           fp32_for_uint16, uint16_tile, ref_fp32_to_uint16, EXACT,
+           # Per face: 8 macros each followed by an SFPNOP (16), three SFPNOPs
+           # for the last macro's round and store, and two SETRWCs: 21 cycles.
+           cycles_per_row=4 * 21 / 32,
+           claimed_cycles_per_row=2.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_fp32_to_uint16_: \"a throughput of 2 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face the macros run at exactly the claimed 2 cycles per row group "
+                       "(macro + SFPNOP). The source's count leaves out what each call of the kernel "
+                       "adds per face: three SFPNOPs so that the last macro's Round and Store, whose "
+                       "delays count issued instructions (Misc UnitDelayKind), can run, and the two "
+                       "SETRWCs of _llk_math_eltwise_unary_sfpu_params_: 5 cycles per 8 row groups.",
+           twin="typecast_fp32_to_uint16_twin",
+           notes="FP32 in Dst32b to uint16 in Dst16b (same rows and columns). The SFPSWAP template "
+                 "clamps negatives (and -0, -Inf, -NaN) to +0; SFPSTOCHRND then rounds to nearest "
+                 "with ties away from zero and saturates at 65535, which also catches +Inf and +NaN. "
+                 "tt-llk's sequence runs SFPSWAP without an SFPNOP in the MAD slot, so the kernel "
+                 "allows that rule.",
+           source_schedule="""\
+| t (instr.) | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = v | | | | |
+| 1 | SFPNOP | v = max(v, 0.0) | | | |
+| 0 (next) | next macro | must be idle (SWAP's second cycle) | | must be idle | |
+| 1 (next) | SFPNOP | | | L16 = round(v) | |
+| 0 (after) | | | | | store L16 |
+""",
+           timeline=(0, 8)),
+    Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
+           "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
+           fp32_for_uint16, uint16_tile, ref_fp32_to_uint16, EXACT,
+           # Per row group load, SFPSWAP, a stall cycle for SFPSWAP's second
+           # cycle, SFPSTOCHRND, store: 5 cycles; per face 40 + 2 SETRWCs.
+           cycles_per_row=4 * 42 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_uint16_to_fp16b", "typecast_uint16_to_fp16b.s",
+           "_calculate_typecast_uint16_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint16_to_fp16b_",
+           uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
+           # Per face: 8 macros back to back, three SFPNOPs for the last
+           # macro's Simple/Round/Store, two SETRWCs: 13 cycles.
+           cycles_per_row=4 * 13 / 32,
+           claimed_cycles_per_row=1.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint16_to_fp16b_: \"a throughput of 1 "
+                 "cycle per input row\", and its schedule table",
+           timing_note="Inside a face one macro issues per cycle and one row group completes per cycle, "
+                       "as claimed. Each call of the kernel also issues three SFPNOPs so that the last "
+                       "macro's Round and Store (whose delays count instructions while the Simple "
+                       "entry is instruction-counted) can run, and each face is followed by two "
+                       "SETRWCs: 5 cycles per 8 row groups.",
+           twin="typecast_uint16_to_fp16b_twin",
+           notes="uint16 in Dst16b to BF16 in Dst16b. SFPCAST is exact for 16-bit values; "
+                 "SFPSTOCHRND rounds to 8 significant bits with ties away from zero, so 257 becomes "
+                 "258 and 65535 becomes 65536. Fp32 Dst mode is off and the SrcB format is BF16, so "
+                 "the default store mode is BF16 and input and output share the 16-bit view.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = v | | | | |
+| 0 (next) | next macro | v = cast(v) | | | |
+| 0 (+2) | | | | L16 = round(v) | |
+| 0 (+3) | | | | | store L16 |
+""",
+           timeline=(0, 6)),
+    Kernel("typecast_uint16_to_fp16b_twin", "typecast_uint16_to_fp16b_twin.s",
+           "_calculate_typecast_uint16_to_fp16b_ built with DISABLE_SFPLOADMACRO",
+           uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
+           # 4 instructions per row group, 32 per face, and two SETRWCs.
+           cycles_per_row=4 * 34 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_int32_to_fp16b", "typecast_int32_to_fp16b.s",
+           "_calculate_typecast_int32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_int32_to_fp16b_",
+           int32_values, fp32_tile, ref_int_to_bf16, EXACT,
+           # Per face: two SFPLOADIs (L0, L1), 8 x (macro + ABS + SHFT2 + CAST),
+           # five SFPNOPs for the last macro's MAD, Round and Store, two SETRWCs.
+           cycles_per_row=4 * (2 + 32 + 5 + 2) / 32,
+           claimed_cycles_per_row=4.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_fp16b_: \"a throughput of 4 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face one row group completes every 4 cycles, as claimed; the model's "
+                       "timeline matches the table cycle for cycle. Each call (face) also costs two "
+                       "SFPLOADIs for L0 and L1, five SFPNOPs that let the last macro's MAD, Round and "
+                       "Store run (their delays count issued instructions), and two SETRWCs: 9 cycles "
+                       "per 8 row groups.",
+           twin="typecast_int32_to_fp16b_twin",
+           notes="Two's complement int32 in Dst32b to an FP32 value of BF16 precision, stored over "
+                 "it (Fp32 Dst mode). Two roundings: SFPCAST to FP32 (ties to even), SFPSTOCHRND to "
+                 "BF16 precision (ties away from zero). -2**31, whose magnitude SFPCAST cannot take, "
+                 "is fixed by the indirect-VA MAD, which adds -2**31 when the sign bit of |v| is "
+                 "set.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = v | | | | |
+| 1 | | t = abs(v) | | | |
+| 2 | | | | L7 = t >> 31 | |
+| 3 | | t = cast(t) | | | |
+| 0 (next) | next macro | v = setsgn(t, v) | | | |
+| 1 (next) | | | v = L[L7] * 1.0 + v | | |
+| 2 (next) | | | | | |
+| 3 (next) | | | | L16 = round(v) | |
+| 0 (after) | | | | | store L16 |
+""",
+           timeline=(2, 11)),
+    Kernel("typecast_int32_to_fp16b_twin", "typecast_int32_to_fp16b_twin.s",
+           "_calculate_typecast_int32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
+           int32_values, fp32_tile, ref_int_to_bf16, EXACT,
+           # 9 instructions per row group, 72 per face, and two SETRWCs.
+           cycles_per_row=4 * 74 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_int32_to_fp32", "typecast_int32_to_fp32.s",
+           "_calculate_typecast_int32_to_fp32_ (SFPLOADMACRO) with _init_typecast_int32_to_fp32_",
+           int32_values, fp32_tile, int_to_fp32, EXACT,
+           # Per face: two SFPLOADIs, 8 x (macro + ABS + SHFT2 + CAST), four
+           # SFPNOPs for the last macro's MAD and Store, two SETRWCs: 40 cycles.
+           cycles_per_row=4 * (2 + 32 + 4 + 2) / 32,
+           claimed_cycles_per_row=4.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_fp32_: \"a throughput of 4 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face one row group completes every 4 cycles, as claimed, and the "
+                       "timeline matches the table. Each call (face) adds two SFPLOADIs (L0, L1), four "
+                       "SFPNOPs so that the last macro's MAD and Store, counted in issued "
+                       "instructions, can run, and two SETRWCs: 8 cycles per 8 row groups.",
+           twin="typecast_int32_to_fp32_twin",
+           notes="Two's complement int32 in Dst32b to FP32 (ties to even) over it, Fp32 Dst mode. "
+                 "-2**31 is handled by the indirect-VA MAD as in typecast_int32_to_fp16b.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = v | | | | |
+| 1 | | t = abs(v) | | | |
+| 2 | | | | L7 = t >> 31 | |
+| 3 | | t = cast(t) | | | |
+| 0 (next) | next macro | v = setsgn(t, v) | | | |
+| 1 (next) | | | L16 = L[L7] * 1.0 + v | | |
+| 2 (next) | | | | | |
+| 3 (next) | | | | | store L16 |
+""",
+           timeline=(2, 10)),
+    Kernel("typecast_int32_to_fp32_twin", "typecast_int32_to_fp32_twin.s",
+           "_calculate_typecast_int32_to_fp32_ built with DISABLE_SFPLOADMACRO",
+           int32_values, fp32_tile, int_to_fp32, EXACT,
+           # 8 instructions per row group, 64 per face, and two SETRWCs.
+           cycles_per_row=4 * 66 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_uint32_to_fp16b", "typecast_uint32_to_fp16b.s",
+           "_calculate_typecast_uint32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp16b_",
+           uint32_values, fp32_tile, ref_uint32_to_bf16, EXACT,
+           # Per face: two SFPLOADIs, 8 x (macro + SHFT2 + SETSGN), five SFPNOPs
+           # for the last macro's Simple, MAD, Round and Store, two SETRWCs: 33.
+           cycles_per_row=4 * (2 + 24 + 5 + 2) / 32,
+           claimed_cycles_per_row=3.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint32_to_fp16b_: \"a throughput of 3 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
+                       "(face) adds two SFPLOADIs (L0, L1), five SFPNOPs for the last macro's "
+                       "instruction-counted Simple, MAD, Round and Store, and two SETRWCs: 9 cycles "
+                       "per 8 row groups.",
+           twin="typecast_uint32_to_fp16b_twin",
+           notes="uint32 in Dst32b to an FP32 value of BF16 precision over it (Fp32 Dst mode). "
+                 "Three roundings, as the kernel does them: the low 31 bits to FP32, the MAD that "
+                 "adds 2**31 back (both ties to even), then BF16 (ties away from zero). tt-llk's init "
+                 "for this variant leaves L12 (the shift count, -31) unset; the kernel file sets it.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = v | | | | |
+| 1 | | | | L7 = v >> 31 | |
+| 2 | | v = setsgn(v, 0) | | | |
+| 0 (next) | next macro | v = cast(v) | | | |
+| 1 (next) | | | v = L[L7] * 1.0 + v | | |
+| 2 (next) | | | | | |
+| 0 (after) | | | | L16 = round(v) | |
+| 1 (after) | | | | | store L16 |
+""",
+           timeline=(2, 10)),
+    Kernel("typecast_uint32_to_fp16b_twin", "typecast_uint32_to_fp16b_twin.s",
+           "_calculate_typecast_uint32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
+           uint32_values, fp32_tile, ref_uint32_to_bf16, EXACT,
+           # 8 instructions per row group, 64 per face, and two SETRWCs.
+           cycles_per_row=4 * 66 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
+           "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
+           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
+           # Per face: two SFPLOADIs, 8 x three macros, four SFPNOPs for the
+           # last macros' MAD, Round and Store, two SETRWCs: 32 cycles.
+           cycles_per_row=4 * (2 + 24 + 4 + 2) / 32,
+           claimed_cycles_per_row=3.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint32_to_fp32_: \"a throughput of 3 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face three macros, one row group, every 3 cycles, as claimed. Each "
+                       "call (face) adds two SFPLOADIs (L0, L1), four SFPNOPs for the last macros' "
+                       "instruction-counted MAD, Round and Store, and two SETRWCs: 8 cycles per 8 row "
+                       "groups.",
+           twin="typecast_uint32_to_fp32_twin",
+           notes="uint32 in Dst32b to FP32 over it (Fp32 Dst mode): the low 31 bits cast (ties to "
+                 "even), 2**31 added back by an indirect-VA MAD (ties to even). Three macros share "
+                 "the row group: one clears bit 31, one casts and adds, one extracts bit 31 into L7 "
+                 "and stores.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro [a] | | | | |
+| 1 | macro [b] | a = setsgn(a, 0) | | | |
+| 2 | macro [L7] | b = cast(a) | | | |
+| 0 (next) | ... | | | L7 = L7 >> 31 | |
+| 1 (next) | ... | | L16 = L[L7] * 1.0 + b | | |
+| 2 (next) | ... | | | | |
+| 0 (after) | ... | | | | store L16 |
+""",
+           timeline=(2, 10)),
+    Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
+           "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
+           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
+           # 7 instructions per row group, 56 per face, and two SETRWCs.
+           cycles_per_row=4 * 58 / 32,
+           notes="The source's non-macro path as it stands."),
+]
+
+# Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.
+NOT_REPRODUCED: dict[str, str] = {}
