@@ -242,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--list", action="store_true", help="list the components and those not available yet")
     v.set_defaults(func=cmd_verilog)
 
+    from tb.kernel_report import add_parser as add_kernels_parser   # `sfpu kernels`: the kernels measured
+    add_kernels_parser(sub)
     from tb.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
     add_sim_parser(sub)
 

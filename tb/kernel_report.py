@@ -1,0 +1,214 @@
+"""`sfpu kernels`: every kernel of tb.kernels measured on the golden model (and,
+with `--rtl`, run in lock-step on an RTL backend), as a table; `--doc` writes
+docs/kernels.md from the same measurements."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from model import tensix
+from model.isa import decode
+from tb import kernels, timeline
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "kernels.md"
+
+
+@dataclass
+class Measured:
+    kernel: kernels.Kernel
+    run: kernels.KernelRun
+    accurate: bool
+    accuracy: str
+    twin_same: bool | None
+    instructions: list[str]
+    rtl: str = "not run"
+
+
+def instructions_used(run: kernels.KernelRun) -> list[str]:
+    """Mnemonics the thread issued and the sub-units ran (macro instructions included)."""
+    names = set()
+    for rec in run.result.trace:
+        if rec.issued is not None:
+            names.add(tensix.ISSUED[rec.issued >> 24] if tensix.is_issued(rec.issued)
+                      else decode(rec.issued).mnemonic)
+        names.update(a.mnemonic for a in rec.units.values())
+    replayed = any(i.replayed_by is not None for i in run.result.issued_from.values())
+    return sorted(names) + (["REPLAY"] if replayed else [])
+
+
+def measure(names: list[str] | None = None) -> list[Measured]:
+    sys.set_int_max_str_digits(0)
+    table = kernels.all_kernels()
+    runs: dict[str, kernels.KernelRun] = {}
+
+    def run(name):
+        if name not in runs:
+            runs[name] = kernels.run_kernel(table[name])
+        return runs[name]
+
+    out = []
+    for name in names or list(table):
+        k = table[name]
+        r = run(name)
+        ok, how = kernels.check_accuracy(r)
+        same = (np.array_equal(r.result.state.dst, run(k.twin).result.state.dst) if k.twin else None)
+        out.append(Measured(k, r, ok, how, same, instructions_used(r)))
+    return out
+
+
+def run_on_rtl(measured: list[Measured], backend: str) -> None:
+    """Lock-step of every kernel on `backend`, one simulation each (a failure names its kernel)."""
+    from tb import runner
+    for m in measured:
+        outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}"})
+        ok = bool(outcomes) and all(o.passed for o in outcomes)
+        m.rtl = f"identical on {backend}" if ok else f"DIFFERS on {backend}: {outcomes[0].message if outcomes else ''}"
+
+
+def _cycles(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def summary_rows(measured: list[Measured]) -> list[list[str]]:
+    rows = []
+    for m in measured:
+        k = m.kernel
+        twin = "–" if m.twin_same is None else f"{k.twin}: {'bit-identical' if m.twin_same else 'DIFFERENT'}"
+        rows.append([k.name, _cycles(m.run.cycles_per_row), _cycles(k.claimed_cycles_per_row),
+                     f"{'ok' if m.accurate else 'FAILS'}: {k.accuracy.describe() if not k.compare else 'custom'}; "
+                     f"{m.accuracy}", twin, m.rtl])
+    return rows
+
+
+SUMMARY_HEADER = ["kernel", "cycles/row", "claimed", "vs numpy", "twin", "RTL"]
+
+
+def format_table(measured: list[Measured]) -> str:
+    rows = [SUMMARY_HEADER] + summary_rows(measured)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(SUMMARY_HEADER))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    esc = [[c.replace("|", "\\|") for c in r] for r in [header] + rows]
+    return "\n".join(["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(header)] +
+                     ["| " + " | ".join(r) + " |" for r in esc[1:]])
+
+
+def kernel_section(m: Measured) -> str:
+    k, r = m.kernel, m.run
+    lines = [f"### {k.name}", "",
+             f"`kernels/{k.source}`, after tt-llk's {k.llk}.", ""]
+    if k.notes:
+        lines += [k.notes.strip(), ""]
+    facts = [["instructions", ", ".join(m.instructions)],
+             ["row groups in the body", str(k.rows)],
+             ["body cycles (from `.mark body` to the last write)", str(r.body_cycles)],
+             ["cycles per row group", f"{_cycles(r.cycles_per_row)} measured, {_cycles(k.cycles_per_row)} by our "
+                                      f"count of the schedule, {_cycles(k.claimed_cycles_per_row)} claimed"
+                                      + (f" ({k.claim})" if k.claim else "")],
+             ["against numpy", f"{'within' if m.accurate else 'OUTSIDE'} "
+                               f"{'the custom check' if k.compare else k.accuracy.describe()}: {m.accuracy}"]]
+    if k.accuracy.why:
+        facts.append(["why that tolerance", k.accuracy.why])
+    if k.twin:
+        facts.append(["non-macro twin", f"`{k.twin}`, Dst {'bit-identical' if m.twin_same else 'DIFFERENT'}"])
+    facts.append(["RTL", m.rtl])
+    if k.timing_note:
+        facts.append(["timing", k.timing_note])
+    lines += [_md_table(["", ""], facts), ""]
+    if k.source_schedule:
+        lines += ["The source's schedule:", "", k.source_schedule.strip(), ""]
+    if k.timeline:
+        base = r.result.marks["body"]
+        first, last = base + k.timeline[0], base + k.timeline[1]
+        lines += [f"Our timeline, body cycles {k.timeline[0]}-{k.timeline[1]} (absolute {first}-{last}; "
+                  "`@T` marks an instruction scheduled by the SFPLOADMACRO of cycle T):", "", "```",
+                  timeline.format_table(r.result.trace, first, last), "```", ""]
+    return "\n".join(lines)
+
+
+INTRO = """# Kernels
+
+Real SFPU kernels: programs in our assembly (`kernels/*.s`) that reproduce the
+instruction schedules of tt-llk's Wormhole kernels
+(`tt_llk_wormhole_b0/common/inc/sfpu/`). Each runs on the golden model and on
+the RTL in lock-step (identical traces and final state), is compared with
+numpy, and is timed in cycles per 32-lane row group. Their definitions (inputs,
+numpy reference, tolerance and its reason, twin, claims) are in `tb/kernels/`;
+`tests/tb/test_kernels.py` checks accuracy, twins and cycle counts on the
+model, and `tests/tb/test_backends.py` runs all of them in lock-step on
+Verilator.
+
+This file is written by `sfpu kernels --rtl verilator --doc docs/kernels.md`;
+edit the kernels' definitions, not this file.
+
+## The Tensix context around the SFPU
+
+Modelled (`model/tensix.py`, `hdl/tensix.py`):
+- the thread's read/write counters (Dst, SrcA, SrcB, each with its carry
+  register) and the eight ADDR_MOD slots that SFPLOAD and SFPSTORE apply;
+- `TTI_SETRWC` and `TTI_INCRWC`: issued by the thread like any instruction,
+  one issue slot each, changing the counters at the end of that cycle; they
+  do not count as SFPU instructions for SFPLOADMACRO's instruction-kind
+  delays, and the SFPSWAP interlock holds them like any word but SFPNOP;
+- `TTI_REPLAY`: the front end's Replay Expander, in the assembler: a loading
+  REPLAY records (and with Exec also issues) the next instructions, a playing
+  one issues the recorded ones one per cycle and takes no cycle itself;
+- `TTI_SETC16` of the ADDR_MOD registers (`ADDR_MOD_AB_SEC<n>`,
+  `ADDR_MOD_DST_SEC<n>`, `ADDR_MOD_BIAS_SEC<n>`), `ADDR_MOD_SET_Base` and
+  `DEST_TARGET_REG_CFG_MATH_Offset`, at their Wormhole addresses: a
+  directive for the configuration unit, taking no SFPU cycle;
+- the Fp32 Dst mode and the SrcB format, by the `.fp32_dest` and
+  `.srcb_format` directives.
+
+Not modelled: the Matrix Unit's side of SETRWC (SrcA/SrcB bank flips,
+fidelity phase); the RISC-V that issues the instructions (a `TT_` loop is
+written out, back to back, with no issue gaps); MOP expansion; `WRCFG` and
+`RMWCIB`, whose register addresses and bit positions for
+`ALU_ACC_CTRL_SFPU_Fp32_enabled` and the SrcB format were not in the sources
+we could check, so the directives stand for them; other Tensix instructions
+are an assembler error.
+"""
+
+
+def write_doc(measured: list[Measured], path: Path = DOC) -> None:
+    parts = [INTRO, "## Summary", "",
+             "Cycles per row group count from `.mark body` to the cycle the last result is written, "
+             "divided by the row groups processed.", "",
+             _md_table(SUMMARY_HEADER, summary_rows(measured)), ""]
+    parts += ["## The kernels", ""] + [kernel_section(m) for m in measured]
+    path.write_text("\n".join(parts).rstrip() + "\n")
+
+
+def cmd_kernels(args) -> int:
+    from tb.cli import CliError
+    table = kernels.all_kernels()
+    unknown = [n for n in args.names if n not in table]
+    if unknown:
+        raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(table)})")
+    measured = measure(args.names or None)
+    if args.rtl:
+        run_on_rtl(measured, args.rtl)
+    print(format_table(measured))
+    if args.doc:
+        write_doc(measured, Path(args.doc))
+        print(f"wrote {args.doc}")
+    bad = [m for m in measured if not m.accurate or m.twin_same is False or m.rtl.startswith("DIFFERS")]
+    return 1 if bad else 0
+
+
+def add_parser(sub) -> None:
+    from tb import runner
+    s = sub.add_parser("kernels", help="measure the kernels of kernels/ (accuracy, twins, cycles per row)")
+    s.add_argument("names", nargs="*", metavar="NAME", help="only these kernels")
+    s.add_argument("--rtl", choices=runner.BACKENDS, help="also run each in lock-step on this RTL backend")
+    s.add_argument("--doc", metavar="PATH", help="write the markdown report (docs/kernels.md)")
+    s.set_defaults(func=cmd_kernels)
