@@ -152,7 +152,8 @@ class CycleModel:
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
         config = _MacroConfig(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
-        before = _Observed(start)
+        # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
+        before = _Observed(start) if any(e.unit is Unit.SIMPLE for e in executions) else None
         direct = self._execute(executions, thread, word)
         self._commit(executions, direct, before)
         self._check_after(executions)
@@ -227,7 +228,7 @@ class CycleModel:
         m.state = start
         return direct
 
-    def _commit(self, executions: list[Execution], direct: bool, before: "_Observed") -> None:
+    def _commit(self, executions: list[Execution], direct: bool, before: "_Observed | None") -> None:
         """Land this cycle's writes on the state, and queue the two-cycle results."""
         st = self.state
 
@@ -248,10 +249,13 @@ class CycleModel:
 
         rec = self._record
         rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
+        if before is None:
+            self._backdoor_changed = False
+            return
         after = _Observed(st)
-        if after.flags != before.flags:
+        if after.flags_changed(before):
             rec.flags = FlagsRecord(*after.flags)
-        if after.stack != before.stack:
+        if after.stack_changed(before):
             rec.stack = tuple(FlagsRecord(*entry) for entry in after.stack)
         self._backdoor_changed = after.backdoor != before.backdoor
 
@@ -426,13 +430,31 @@ class CycleModel:
 
 
 class _Observed:
-    """The parts of the state whose changes a cycle's record reports, as plain
-    integers (the state may be written in place, so nothing is kept by reference)."""
+    """The parts of the state whose changes a cycle's record reports. The flag
+    arrays and the stack list are replaced when they change, never written in
+    place (SfpuState.fork), so references are kept and masks are computed
+    only for what was replaced; LaneConfig is written in place, so its
+    backdoor bit is kept as an integer."""
 
     def __init__(self, state: SfpuState):
-        self.flags = (lane_mask(state.lane_flags), lane_mask(state.use_flags))
-        self.stack = tuple((lane_mask(e.lane_flags), lane_mask(e.use_flags)) for e in state.flag_stack)
+        self.lane_flags, self.use_flags, self.stack_list = state.lane_flags, state.use_flags, state.flag_stack
         self.backdoor = lane_mask(state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
+
+    @property
+    def flags(self) -> tuple[int, int]:
+        return lane_mask(self.lane_flags), lane_mask(self.use_flags)
+
+    @property
+    def stack(self) -> tuple[tuple[int, int], ...]:
+        return tuple(e.masks() for e in self.stack_list)
+
+    def flags_changed(self, before: "_Observed") -> bool:
+        if self.lane_flags is before.lane_flags and self.use_flags is before.use_flags:
+            return False
+        return self.flags != before.flags
+
+    def stack_changed(self, before: "_Observed") -> bool:
+        return self.stack_list is not before.stack_list and self.stack != before.stack
 
 
 class _MacroConfig:

@@ -121,6 +121,18 @@ class FlagStackEntry:
     lane_flags: np.ndarray      # bool[32]
     use_flags: np.ndarray       # bool[32]
 
+    def masks(self) -> tuple[int, int]:
+        """Both as lane bit masks; an entry is never changed once pushed, so they are kept."""
+        cached = self.__dict__.get("_masks")
+        if cached is None:
+            cached = self.__dict__["_masks"] = (lane_bits(self.lane_flags), lane_bits(self.use_flags))
+        return cached
+
+
+def lane_bits(mask) -> int:
+    """bool[32] -> int with bit i set for lane i."""
+    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool), bitorder="little").tobytes(), "little")
+
 
 @dataclass
 class SfpuState:

@@ -32,16 +32,12 @@ import numpy as np
 from . import isa
 from .hazards import Hazard
 from .semantics import Operands
+from .state import lane_bits
 
 UNIT_ORDER = ("load", "simple", "mad", "round", "store")
 
 
-_LANE_BITS = 1 << np.arange(32, dtype=np.uint64)
-
-
-def lane_mask(mask) -> int:
-    """bool[32] -> int with bit i set for lane i."""
-    return int(_LANE_BITS[np.asarray(mask, dtype=bool)].sum())
+lane_mask = lane_bits     # bool[32] -> int with bit i set for lane i
 
 
 @dataclass(frozen=True)
