@@ -7,7 +7,8 @@ counts unless some waiting instruction has the instruction delay kind and
 the thread issued nothing. An SFPLOADMACRO then writes its instruction for a
 sub-unit into slot Delay, which is the documented forget rule: whatever
 would have run at the same time is replaced (and slot 7 is always free by
-then, so Delay 7's exemption changes nothing).
+then, so Delay 7's exemption changes nothing). A byte that selects nothing
+writes no slot: tt-llk's kernels rely on the instruction there surviving.
 
 The scheduled instruction is the template with SFPLOADMACRO's overrides
 applied (docs/timing.md): VD, VB and VC per bits 6 and 7 of the sequence
@@ -94,7 +95,7 @@ class MacroScheduler(wiring.Component):
                 self._store(m, new, byte)
             else:
                 self._override(m, new, byte, i, unit)
-            with m.If(self.issue):
+            with m.If(self.issue & (byte[0:3] != 0)):      # select 0 leaves the slot alone (docs/timing.md)
                 with m.Switch(delay):              # the count is shifted first, so slot `delay` is free
                     for d in range(SLOTS):
                         with m.Case(d):

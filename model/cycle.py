@@ -305,10 +305,10 @@ class CycleModel:
             delay, select = (byte >> 3) & 7, byte & 7
             kinds = (misc >> np.uint32(8 + i)) & np.uint32(1)
             self._check_uniform(unit, lane_bytes, kinds, config, select, macro)
+            if select == 0:
+                continue           # schedules nothing, and forgets nothing (docs/timing.md)
             if delay != NO_DELAY_FORGET:
                 self.pending = [p for p in self.pending if not (p.unit == unit and p.counter == delay)]
-            if select == 0:
-                continue
             x = self._macro_operands(unit, byte, select, config, vd, mod0, imm10, macro, address)
             if x is not None:
                 self.pending.append(Pending(unit, x, delay, bool(kinds[0]), self.cycle, self.context))
