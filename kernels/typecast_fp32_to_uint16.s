@@ -46,8 +46,8 @@ TTI_SFPLOADI(0, sfpi::SFPLOADI_MOD0_LOWER, 0x0084);
 TTI_SFPLOADI(0, sfpi::SFPLOADI_MOD0_UPPER, 0x5B55);
 TTI_SFPCONFIG(0, 4, 0);
 # Misc = 0x106: StoreMod0 = 6 (16-bit store), macro 0 stores with StoreMod0,
-# the Simple sub-unit's delays count instructions, the others' cycles... but
-# while any instruction-counted entry is pending all delays count instructions.
+# the Simple sub-unit's delays count issued instructions; while such an entry
+# is pending, every pending entry counts instructions.
 TTI_SFPCONFIG(0x100 | InstrModLoadStore::LO16, 8, 1);
 
 .mark body

@@ -13,6 +13,10 @@
 #              Dst32b <- L16               Store, 3 after
 # Only the last macro moves the Dst counter on. Three issue slots per row
 # group; all delays count issued instructions.
+#
+# [b]'s MAD is due in the cycle after the next [a] macro, whose MAD byte
+# selects nothing; it runs because such a byte forgets nothing
+# (docs/timing.md), as the source's schedule table has it.
 
 .fp32_dest 1
 .addr_mod_base 1

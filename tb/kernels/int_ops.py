@@ -1,10 +1,11 @@
-"""Integer arithmetic on two tiles: tt-llk's add_int (int32, wrapping)."""
+"""Integer arithmetic on two tiles: tt-llk's add_int (int32, wrapping) and
+mul_int (uint16, the low 16 bits of the product)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits32, put_tile_bits32
+from tb.dst_io import fp32_positions, get_tile_bits32, put_tile_bits32, tile_addresses
 
 from . import Accuracy, Kernel
 
@@ -39,6 +40,40 @@ def wrapping_add(pair: np.ndarray) -> np.ndarray:
     return ((total + 2**31) % 2**32 - 2**31).astype(np.int32)
 
 
+def put_tile16(state, values, base: int = 0) -> None:
+    """A tile of 16-bit data where a 16-bit SFPLOAD (16-bit Dst mode) reads it."""
+    for address, group in zip(tile_addresses(base), np.asarray(values, dtype=np.uint16).reshape(-1, 32)):
+        rows, cols = fp32_positions(address)
+        state.dst[rows, cols] = group
+
+
+def get_tile16(state, base: int = 0) -> np.ndarray:
+    return np.concatenate([state.dst[fp32_positions(a)] for a in tile_addresses(base)]).astype(np.uint16)
+
+
+def uint16_pair(state, rng) -> np.ndarray:
+    """Two uint16 tiles, a at tile 0 and b at tile 1: random over the whole
+    range, small values, and the byte-boundary cases of the split."""
+    pair = rng.integers(0, 0x10000, (2, 1024), dtype=np.int64)
+    pair[:, 64:128] = rng.integers(0, 256, (2, 64))
+    edges = [(0xFFFF, 0xFFFF), (0xFFFF, 1), (0, 0xFFFF), (0x100, 0x100), (0xFF, 0xFF), (0x1FF, 0x1FF),
+             (0x8000, 2), (0xFF00, 0x00FF), (0x00FF, 0xFF00), (0xFF00, 0xFF00), (1, 1), (0, 0)]
+    for i, (x, y) in enumerate(edges):
+        pair[:, i] = x, y
+    pair = pair.astype(np.uint16)
+    put_tile16(state, pair[0], 0)
+    put_tile16(state, pair[1], TILE)
+    return pair
+
+
+def uint16_tile0(state) -> np.ndarray:
+    return get_tile16(state, 0)
+
+
+def wrapping_mul16(pair: np.ndarray) -> np.ndarray:
+    return ((pair[0].astype(np.uint64) * pair[1].astype(np.uint64)) % 0x10000).astype(np.uint16)
+
+
 KERNELS = [
     Kernel("add_int32", "add_int.s",
            "_add_int_<APPROX, 8, InstrModLoadStore::INT32, SIGN_MAGNITUDE_FORMAT=false>, "
@@ -52,4 +87,51 @@ KERNELS = [
                  "SFPIADD with CC_NONE adds L1 into L0 without touching the lane flags, "
                  "so the sum wraps modulo 2^32 as numpy's int32 does. Inputs at tiles 0 and 1, "
                  "the sum written over tile 0."),
+    Kernel("mul_uint16_nomacro", "mul_int_nomacro.s",
+           "_mul_int_<APPROX, 8> with DISABLE_SFPLOADMACRO, in0 = tile 0, in1 = tile 1, out = tile 0",
+           uint16_pair, uint16_tile0, wrapping_mul16, Accuracy(True),
+           # Twenty one-cycle instructions per row group, two SETRWCs per face.
+           cycles_per_row=4 * (8 * 20 + 2) / 32,
+           notes="The plain sequence: bytes multiplied in FP32, rounded back to integers with "
+                 "SFP_STOCH_RND, combined with SFPIADD and SFPSHFT; exact."),
 ]
+
+# The macro kernel: its store survives a later byte that selects nothing (docs/timing.md).
+MUL_UINT16_MACRO = Kernel("mul_uint16", "mul_int.s",
+       "_mul_int_<APPROX, 8> (SFPLOADMACRO) with _init_mul_int_, "
+       "in0 = tile 0, in1 = tile 1, out = tile 0",
+       uint16_pair, uint16_tile0, wrapping_mul16, Accuracy(True),
+       # Per face eight row groups of twelve instructions, three SFPNOPs and two
+       # SETRWCs: 4 * (8 * 12 + 3 + 2) / 32. The last row group's store waits for
+       # seven more thread instructions (the three SFPNOPs and the SETRWCs count).
+       cycles_per_row=4 * (8 * 12 + 3 + 2) / 32,
+       claimed_cycles_per_row=12.0, claim="ckernel_sfpu_mul_int.h, comment and table above the SFPLOADMACRO loop",
+       timing_note="The claim counts the twelve-instruction loop; each face adds the three SFPNOPs the "
+                   "source issues after its loop (to let the last macro finish) and the params "
+                   "wrapper's two SETRWCs: 5/8 cycle per row.",
+       twin="mul_uint16_nomacro",
+       notes="uint16 in 16-bit Dst mode. The bytes of a and b are multiplied in FP32 with 2^23 "
+             "added through the FMA, so each sum of partial products (below 2^18) lands in the "
+             "mantissa and SFPEXMAN reads it out as an integer: exact. The result is "
+             "lo + (hi << 8) mod 2^16, numpy's uint16 product.",
+       source_schedule=(
+           "| t | Load | Simple | MAD | Round | Store |\n"
+           "|---|---|---|---|---|---|\n"
+           "| 0 | [b1] | | | | |\n"
+           "| 1 | [a0] | | | [b1] >>= 8 | |\n"
+           "| 2 | [b0] | [b1] = cast(b1) | | | |\n"
+           "| 3 | | a0 &= 0xff | | | |\n"
+           "| 4 | | b0 &= 0xff | | | |\n"
+           "| 5 | [a1] | [a0] = cast(a0) | | | |\n"
+           "| 6 | [out] | [b0] = cast(b0) | | | |\n"
+           "| 7 | | | b1 = a0*b1 + 2^23 | [a1] >>= 8 | |\n"
+           "| 8 | | [a1] = cast(a1) | a0 = a0*b0 + 2^23 | | |\n"
+           "| 9 | | | b1 = a1*b0 + b1 | | |\n"
+           "| 10 | | tmp = exman(a0) | | | |\n"
+           "| 11 | | out = exman(b1) | | | |\n"
+           "| 0 (next) | ... | | | [out] <<= 8 | |\n"
+           "| 1 (next) | ... | L16 = tmp + [out] | | | |\n"
+           "| 2 (next) | ... | | | | store L16 |\n"),
+       timeline=(0, 26))
+
+KERNELS.append(MUL_UINT16_MACRO)

@@ -13,8 +13,10 @@ the LReg, zero-extended on the way in.
 Whether a 16/32-bit mix works on a whole tile depends on which view is read
 first. A Dst32b row r lives in DstBits rows A and A + 8 with A >= r
 (Dst.md), so a kernel that reads Dst32b row r and writes Dst16b row r never
-overwrites an input it has yet to read, and the kernels here are only the
-32 -> 32, 32 -> 16 and 16 -> 16 ones (see `NOT_REPRODUCED`).
+overwrites an input it has yet to read; the reverse (read Dst16b row r,
+write Dst32b row r) overwrites rows of later inputs. The kernels here are the
+32 -> 32, 32 -> 16 and 16 -> 16 ones; `NOT_REPRODUCED` says why the others
+are not.
 """
 
 from __future__ import annotations
@@ -159,6 +161,29 @@ def uint32_values(state, rng) -> np.ndarray:
     return x
 
 
+def fp32_for_bf16(state, rng) -> np.ndarray:
+    """FP32 for BF16 rounding: exact ties with an even and an odd kept bit,
+    one below and above a tie, the largest finite values (which round to
+    Inf), denormals (including ones that round up to the smallest normal),
+    signed zeros, Inf, and NaNs of both signs and several payloads."""
+    f = np.float32
+    bits = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001,
+            0x7FFFFFFF, 0xFFFFFFFF, 0x7F808000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F7F8000, 0x7F7F7FFF,
+            0x00000001, 0x80000001, 0x00008000, 0x00018000, 0x007F8000, 0x007F7FFF, 0x007FFFFF,
+            0x00800000, 0x3F800000, 0x3F808000, 0x3F818000, 0x3F807FFF, 0x3F808001, 0xBF808000,
+            0xBF818000, 0x3FFF8000, 0x3F7F8000]
+    special = np.array(bits, dtype=np.uint32)
+    n = 1024 - len(special)
+    tie = (rng.integers(0, 1 << 16, n // 4).astype(np.uint32) << 16) | 0x8000
+    near = (rng.integers(0, 1 << 16, n // 4).astype(np.uint32) << 16) | \
+        rng.choice(np.array([0x7FFF, 0x8001, 0x0001, 0xFFFF], dtype=np.uint32), n // 4)
+    normal = rng.uniform(-1e4, 1e4, n // 4).astype(f).view(np.uint32)
+    rand = rng.integers(0, 1 << 32, n - 3 * (n // 4), dtype=np.uint64).astype(np.uint32)
+    x = np.concatenate([special, tie, near, normal, rand])[rng.permutation(1024)].view(f)
+    put_tile_bits32(state, x.view(np.uint32))
+    return x
+
+
 # ---------------------------------------------------------------------------
 # References (numpy, from the instruction pages)
 
@@ -195,6 +220,34 @@ def uint32_to_fp32(x: np.ndarray) -> np.ndarray:
 
 def ref_uint32_to_bf16(x: np.ndarray) -> np.ndarray:
     return round_to_bf16(uint32_to_fp32(x))
+
+
+def ref_int32_to_uint16(x: np.ndarray) -> np.ndarray:
+    """The kernel clamps to 0..65535 (negatives go through SFPCAST as negative
+    floats, which the max with 0.0 removes)."""
+    return np.clip(np.asarray(x, dtype=np.int64), 0, 65535).astype(np.uint16)
+
+
+def ref_fp32_to_bf16_rne(x: np.ndarray) -> np.ndarray:
+    """BF16 round to nearest, ties to even, on the BF16 grid (8 significant
+    bits; below 2**-126 a fixed step of 2**-133), overflow to Inf; then the
+    BF16 store's flush of a zero exponent to a signed zero. NaN has no value
+    to round: the kernel adds 0x7FFF plus the lowest kept bit to the bit
+    pattern as an integer, and for NaN that bit arithmetic is the definition
+    (a NaN can come out as Inf, or wrap round to a zero of the other sign)."""
+    with np.errstate(invalid="ignore"):
+        v = np.asarray(x, dtype=np.float32).astype(np.float64)
+    mant, exp = np.frexp(np.abs(v))
+    step = np.ldexp(1.0, np.maximum(exp - 1, -126) - 7)
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = np.round(np.abs(v) / step) * step                  # numpy rounds halves to even
+        r = np.where(r < 2.0 ** -126, 0.0, r)
+        r = np.copysign(r, v).astype(np.float32)
+    b = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    nan_bits = ((b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    exp_zero = (nan_bits & 0x7F800000) == 0
+    nan_bits = np.where(exp_zero, nan_bits & 0x80000000, nan_bits).astype(np.uint32)
+    return np.where(np.isnan(v), nan_bits.view(np.float32), r)
 
 
 def ref_int_to_bf16(x: np.ndarray) -> np.ndarray:
@@ -409,40 +462,130 @@ KERNELS = [
     Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
            "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
            uint32_values, fp32_tile, uint32_to_fp32, EXACT,
-           # Per face: two SFPLOADIs, 8 x three macros, four SFPNOPs for the
-           # last macros' MAD, Round and Store, two SETRWCs: 32 cycles.
+           # Per face: two SFPLOADIs, 8 x three macros, four SFPNOPs for the last
+           # row group's instruction-counted MAD, Round and Store, two SETRWCs: 32.
            cycles_per_row=4 * (2 + 24 + 4 + 2) / 32,
            claimed_cycles_per_row=3.0,
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint32_to_fp32_: \"a throughput of 3 "
                  "cycles per input row\", and its schedule table",
-           timing_note="Inside a face three macros, one row group, every 3 cycles, as claimed. Each "
-                       "call (face) adds two SFPLOADIs (L0, L1), four SFPNOPs for the last macros' "
-                       "instruction-counted MAD, Round and Store, and two SETRWCs: 8 cycles per 8 row "
-                       "groups.",
+           timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
+                       "(face) adds two SFPLOADIs (L0, L1), four SFPNOPs and two SETRWCs: 8 cycles per "
+                       "8 row groups. The MAD of macro 1 is due in the cycle after the next macro 0, "
+                       "whose MAD byte selects nothing: it runs because such a byte forgets nothing "
+                       "(docs/timing.md), as the source's table requires.",
            twin="typecast_uint32_to_fp32_twin",
-           notes="uint32 in Dst32b to FP32 over it (Fp32 Dst mode): the low 31 bits cast (ties to "
-                 "even), 2**31 added back by an indirect-VA MAD (ties to even). Three macros share "
-                 "the row group: one clears bit 31, one casts and adds, one extracts bit 31 into L7 "
-                 "and stores.",
+           notes="uint32 in Dst32b to FP32 (ties to even) over it, Fp32 Dst mode: the low 31 bits are "
+                 "cast, and an indirect-VA MAD adds L1 = 2**31 where L7 (bit 31, shifted down by the "
+                 "Round sub-unit) picks L1, or L0 = 0.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro 0, VD = a | | | | |
+| 1 | macro 1, VD = b | a = setsgn(a, 0) | | | |
+| 2 | macro 2, VD = L7 | b = cast(a) | | | |
+| 0 (next) | ... | | | L7 = L7 >> 31 | |
+| 1 (next) | ... | | L16 = L[L7] * 1.0 + b | | |
+| 2 (next) | ... | | | | |
+| 0 (next but one) | ... | | | | store L16 |
+""",
+           timeline=(2, 14)),
+    Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
+           "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
+           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
+           # 7 instructions per row group (the store's ADDR_MOD_2 steps the Dst counter),
+           # 56 per face, and two SETRWCs.
+           cycles_per_row=4 * (8 * 7 + 2) / 32,
+           notes="The source's non-macro path, with lane predication switched on first as the "
+                 "firmware does at boot."),
+    Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
+           "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
+           int32_values, uint16_tile, ref_int32_to_uint16, EXACT,
+           # Per face: 8 x (macro + SFPCAST + SFPNOP), three SFPNOPs for the
+           # last macro's Round and Store, two SETRWCs: 29 cycles.
+           cycles_per_row=4 * (24 + 3 + 2) / 32,
+           claimed_cycles_per_row=3.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_uint16_: \"a throughput of 3 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
+                       "(face) adds three SFPNOPs for the last macro's instruction-counted Round and "
+                       "Store and two SETRWCs: 5 cycles per 8 row groups.",
+           twin="typecast_int32_to_uint16_twin",
+           notes="Two's complement int32 in Dst32b clamped to 0..65535 and stored as 16 bits "
+                 "(Dst16b, same row and column). SFPCAST sees negative words as negative "
+                 "sign-magnitude numbers, SFPSWAP with 0.0 makes them +0, SFPSTOCHRND saturates "
+                 "at 65535. The macro SFPSWAP runs without an SFPNOP in the MAD slot, as tt-llk "
+                 "schedules it; the kernel allows that rule.",
+           source_schedule="""\
+| t | Load | Simple | MAD | Round | Store |
+|---|---|---|---|---|---|
+| 0 | macro, VD = a | | | | |
+| 1 | | a = cast(a) | | | |
+| 2 | SFPNOP | a = max(0.0, a) | | | |
+| 0 (next) | next macro | must be idle (SWAP's second cycle) | | | |
+| 1 (next) | | | | L16 = round(a) | |
+| 2 (next) | | | | | store L16 |
+""",
+           timeline=(0, 9)),
+    Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
+           "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
+           int32_values, uint16_tile, ref_int32_to_uint16, EXACT,
+           # Per row group load, cast, SFPSWAP, a stall, round, store: 6
+           # cycles; 48 per face and two SETRWCs.
+           cycles_per_row=4 * 50 / 32,
+           notes="The source's non-macro path as it stands."),
+    Kernel("typecast_fp32_to_fp16b", "typecast_fp32_to_fp16b.s",
+           "_calculate_typecast_fp32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_fp32_to_fp16b_",
+           fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
+           # Per face: 8 x (two macros + SFPAND), three SFPNOPs for the last
+           # macros' Simple and Store, two SETRWCs: 29 cycles.
+           cycles_per_row=4 * (24 + 3 + 2) / 32,
+           claimed_cycles_per_row=3.0,
+           claim="ckernel_sfpu_typecast.h, _calculate_typecast_fp32_to_fp16b_: \"a throughput of 3 "
+                 "cycles per input row\", and its schedule table",
+           timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
+                       "(face) adds three SFPNOPs for the last macros' instruction-counted Simple and "
+                       "Store and two SETRWCs: 5 cycles per 8 row groups.",
+           twin="typecast_fp32_to_fp16b_twin",
+           notes="FP32 in Dst32b rounded to BF16 (to nearest, ties to even, by integer addition on "
+                 "the bit pattern) and stored as BF16 in Dst16b at the input's row and column. "
+                 "The [a] macro also stores the word (x >> 16) & 1 as FP32 over the input, which "
+                 "the source relies on to leave zeros in the low half on hardware that maps Dst16b "
+                 "onto the high half of Dst32b; without that mapping (our Dst) the result is read "
+                 "from the 16-bit view. NaN follows the bit arithmetic (some become Inf or 0).",
            source_schedule="""\
 | t | Load | Simple | MAD | Round | Store |
 |---|---|---|---|---|---|
 | 0 | macro [a] | | | | |
-| 1 | macro [b] | a = setsgn(a, 0) | | | |
-| 2 | macro [L7] | b = cast(a) | | | |
-| 0 (next) | ... | | | L7 = L7 >> 31 | |
-| 1 (next) | ... | | L16 = L[L7] * 1.0 + b | | |
-| 2 (next) | ... | | | | |
-| 0 (after) | ... | | | | store L16 |
+| 1 | macro [b] | | | a = a >> 16 | |
+| 2 | | a = a & 1 | | | |
+| 0 (next) | ... | b = b + 0x7FFF | | | |
+| 1 (next) | ... | L16 = a + b | | | store a |
+| 2 (next) | ... | | | | store L16 (BF16) |
 """,
-           timeline=(2, 10)),
-    Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
-           "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
-           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
-           # 7 instructions per row group, 56 per face, and two SETRWCs.
-           cycles_per_row=4 * 58 / 32,
-           notes="The source's non-macro path as it stands."),
+           timeline=(0, 9)),
+    Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
+           "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
+           "of (x >> 16) & 1 that the macro version does",
+           fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
+           # 8 instructions per row group, 64 per face, and two SETRWCs.
+           cycles_per_row=4 * 66 / 32,
+           notes="The source's non-macro path with one added SFPSTORE, so that Dst matches the "
+                 "macro version outside the results too."),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.
-NOT_REPRODUCED: dict[str, str] = {}
+NOT_REPRODUCED: dict[str, str] = {
+    "uint16_to_fp32":
+        "Reads Dst16b row r (LO16) and writes Dst32b row r (FP32). Dst32b row r occupies DstBits rows "
+        "A and A + 8 with A = ((r & 0x1F8) << 1) | (r & 7), so from the third row group pair on the "
+        "stores overwrite 16-bit inputs not yet read. On hardware the kernels run with bit 11 of "
+        "RISCV_DEBUG_REG_DBG_FEATURE_DISABLE set (tt-llk's _llk_math_dbg_feature_disable_), which "
+        "maps Dst16b onto the high half of Dst32b; our Dst does not model that mapping.",
+    "uint16_to_uint32":
+        "Same as uint16_to_fp32: a 16-bit load and a 32-bit store of the same row, which needs the "
+        "Dst16b-on-Dst32b mapping of debug bit 11 to work on a whole tile.",
+    "uint32_to_uint16":
+        "Its [a] macro loads the 16-bit view of a 32-bit input (\"load high 16 bits\"), which is the "
+        "high half only under the debug bit 11 mapping; in our Dst, Dst16b row r >= 8 is part of an "
+        "earlier row's Dst32b datum, so the kernel cannot be given consistent inputs.",
+}
