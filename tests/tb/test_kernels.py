@@ -69,3 +69,17 @@ def test_a_wrong_kernel_fails_the_accuracy_check():
     run.outputs = run.outputs * np.float32(1.1)
     ok, how = kernels.check_accuracy(run)
     assert not ok and "outside" in how
+
+
+def test_report_table_and_doc(tmp_path):
+    from tb import kernel_report
+    measured = kernel_report.measure(["exp_fast", "exp_fast_twin"])
+    table = kernel_report.format_table(measured)
+    assert "exp_fast" in table and "bit-identical" in table and "FAILS" not in table
+    doc = tmp_path / "kernels.md"
+    kernel_report.write_doc(measured, doc)
+    text = doc.read_text()
+    # The macro kernel's section shows the source's schedule and our timeline beside it.
+    section = text[text.index("### exp_fast\n"):text.index("### exp_fast_twin")]
+    assert "The source's schedule" in section and "@" in section and "sfploadmacro" in section
+    assert "SETRWC" in section and "REPLAY" in section
