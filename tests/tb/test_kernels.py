@@ -75,7 +75,8 @@ def test_report_table_and_doc(tmp_path):
     from tb import kernel_report
     measured = kernel_report.measure(["exp_fast", "exp_fast_twin"])
     table = kernel_report.format_table(measured)
-    assert "exp_fast" in table and "bit-identical" in table and "FAILS" not in table
+    assert "exp_fast" in table and "bit-identical" in table and "within rel. 0.05" in table
+    assert "FAILS" not in table
     doc = tmp_path / "kernels.md"
     kernel_report.write_doc(measured, doc)
     text = doc.read_text()
