@@ -29,7 +29,8 @@ SPEC_EXAMPLES = ("macro_example_a.s", "exp_fast_macro.s")
 BATCHES = {
     "mad_lut_flags_macro": ["mad", "lut", "flags", "flag_stack", "dest_index", *SPEC_EXAMPLES,
                             *(f"macro_{seed}" for seed in range(4))],
-    "load_store_simple_round": ["load_store", "simple_int", "simple_fp", "round", "cross_lane", "config"],
+    "load_store_simple_round": ["load_store", "tensix_counters", "simple_int", "simple_fp", "round", "cross_lane",
+                                "config"],
 }
 
 
