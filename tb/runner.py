@@ -19,7 +19,9 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shutil
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
@@ -229,9 +231,18 @@ def build(backend: str, waves: bool = False):
 def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
         waves: bool = False, work: Path | None = None) -> list[Outcome]:
     """Run the tests of TEST_MODULE (all, or those named) on `backend`; with
-    `waves` the waveform is left at `wave_file(backend, work)`."""
+    `waves` the waveform is left at `wave_file(backend, work)`. Without a
+    `work` folder each run gets its own under build/runs (two runs at once
+    must not share cocotb's results file), kept only if a test failed."""
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r} (one of {', '.join(BACKENDS)})")
+    if work is None and not waves:
+        (BUILD / "runs").mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f"{backend}-", dir=BUILD / "runs"))
+        outcomes = run(backend, testcase, env, False, scratch)
+        if outcomes and all(o.passed for o in outcomes):
+            shutil.rmtree(scratch, ignore_errors=True)
+        return outcomes
     env = dict(env or {})
     work = Path(work or BUILD / "runs" / backend).resolve()      # the simulator runs in another folder
     work.mkdir(parents=True, exist_ok=True)

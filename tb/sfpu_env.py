@@ -78,20 +78,24 @@ def read(handle) -> int:
         raise UnresolvedValue(f"{getattr(handle, '_name', handle)} has unresolved bits: {value}") from None
 
 
-def unpacker(shape, offset: int = 0) -> Callable[[int], object]:
+def unpacker(shape) -> Callable[[int], object]:
     """A function that takes a layout's fields out of a raw int: structs as
     namespaces, arrays as lists, fields as ints. It does what
-    `layout.from_bits` does, hundreds of times faster, which matters for
-    a port read every cycle."""
+    `layout.from_bits` does, hundreds of times faster, which matters for a
+    port read every cycle: the whole layout becomes one generated expression
+    of shifts and masks, so a read costs one call."""
+    return eval(f"lambda r: {_unpack_expression(shape, 0)}", {"NS": SimpleNamespace})
+
+
+def _unpack_expression(shape, offset: int) -> str:
     if isinstance(shape, data.StructLayout):
-        fields = [(name, unpacker(f.shape, offset + f.offset)) for name, f in shape]
-        return lambda raw: SimpleNamespace(**{name: field(raw) for name, field in fields})
+        fields = ", ".join(f"{name}={_unpack_expression(f.shape, offset + f.offset)}" for name, f in shape)
+        return f"NS({fields})"
     if isinstance(shape, data.ArrayLayout):
         size = Shape.cast(shape.elem_shape).width
-        elements = [unpacker(shape.elem_shape, offset + i * size) for i in range(shape.length)]
-        return lambda raw: [element(raw) for element in elements]
-    mask = (1 << Shape.cast(shape).width) - 1
-    return lambda raw: (raw >> offset) & mask
+        return "[" + ", ".join(_unpack_expression(shape.elem_shape, offset + i * size)
+                               for i in range(shape.length)) + "]"
+    return f"((r >> {offset}) & {(1 << Shape.cast(shape).width) - 1})"
 
 
 def read_struct(handle, unpack: Callable[[int], object]):
@@ -271,6 +275,8 @@ class TraceMonitor:
         self.dut = dut
         self.flags: tuple[int, int] | None = None
         self.stack: tuple[tuple[int, int], ...] | None = None
+        self._stack_raw: tuple[int, int] | None = None
+        self._stack: tuple[tuple[int, int], ...] = ()
 
     def observe_flags(self) -> None:
         """The flags and stack now (the base for the next record's changes)."""
@@ -278,10 +284,12 @@ class TraceMonitor:
 
     def _read_flags(self) -> tuple[tuple[int, int], tuple[tuple[int, int], ...]]:
         flags = (read(self.dut.lane_flags), read(self.dut.use_flags))
-        depth = read(self.dut.flag_depth)
-        entries = read_struct(self.dut.flag_stack, FLAG_STACK)
-        stack = tuple((entries[i].lane_flags, entries[i].use_flags) for i in range(min(depth, DEPTH)))
-        return flags, stack
+        raw = (read(self.dut.flag_depth), read(self.dut.flag_stack))
+        if raw != self._stack_raw:          # the stack changes rarely: unpack it only then
+            depth, entries = raw[0], FLAG_STACK(raw[1])
+            self._stack_raw = raw
+            self._stack = tuple((entries[i].lane_flags, entries[i].use_flags) for i in range(min(depth, DEPTH)))
+        return flags, self._stack
 
     async def sample(self) -> CycleRecord | None:
         await RisingEdge(self.dut.clk)
