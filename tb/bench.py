@@ -9,7 +9,9 @@ Measured on this machine, one after the other, nothing else asserted:
   on 2^20 random triples;
 - the RTL on each backend: checked cycles per second with the lock-step
   scoreboard (`lockstep`, program generation excluded), raw cycles per second
-  with it off (`free_run`), and the build and start-up times;
+  with it off (`free_run`), the simulator's own speed with one SFPMAD held on
+  the port and no Python per cycle (`held_word`), and the build and start-up
+  times;
 - Verilog generation: Amaranth's own (`sfpu verilog`) and the simulation
   Verilog the Verilog simulators compile;
 - Yosys cell counts per component, from the latest `make synth`.
@@ -121,8 +123,9 @@ def bench_backend(backend: str, build: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as work:
         results = Path(work) / "results.json"
         env = {"SFPU_PROGRAMS": spec, "SFPU_RESULTS": str(results)}
-        for test in ("lockstep", "free_run"):
-            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / test)
+        for test in ("lockstep", "free_run", "held_word"):
+            (outcome,), wall = _timed(runner.run, backend, [test], {**env, "SFPU_CYCLES": str(RTL_CYCLES[backend])},
+                                      work=Path(work) / test)
             if not outcome.passed:
                 raise RuntimeError(f"{backend} {test} failed: {outcome.message}")
             report = json.loads(results.read_text())
@@ -130,8 +133,10 @@ def bench_backend(backend: str, build: bool = True) -> dict:
                 run = report["programs"][0]
                 out.update(checked_cycles=run["cycles"], checked_cycles_per_s=run["cycles"] / run["seconds"],
                            startup_s=wall - report["seconds"] - generation_s)
-            else:
+            elif test == "free_run":
                 out.update(raw_cycles=report["cycles"], raw_cycles_per_s=report["cycles"] / report["seconds"])
+            else:
+                out.update(held_cycles_per_s=report["cycles"] / report["seconds"])
     return out
 
 
@@ -183,6 +188,8 @@ def table(results: dict) -> str:
             continue
         rows.append((f"RTL on {backend}, lock-step", f"{r['checked_cycles_per_s']:,.0f} checked cycles/s"))
         rows.append((f"RTL on {backend}, raw", f"{r['raw_cycles_per_s']:,.0f} cycles/s"))
+        if "held_cycles_per_s" in r:
+            rows.append((f"RTL on {backend}, one word held", f"{r['held_cycles_per_s']:,.0f} cycles/s"))
         build = f"build {r['build_s']:.0f} s, " if "build_s" in r else ""
         rows.append((f"RTL on {backend}, set-up", f"{build}start-up {r['startup_s']:.1f} s, "
                                                   f"program generation {r['generation_s']:.1f} s"))

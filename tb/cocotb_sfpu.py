@@ -19,11 +19,13 @@ from pathlib import Path
 
 import cocotb
 
+from model import isa
 from tb.programs import resolve_all
 from tb.sfpu_env import Mismatch, SfpuEnv
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
+HELD_WORD = isa.encode("SFPMAD", vd=1, va=2, vb=3, vc=4)   # every lane's FMA busy each cycle
 
 
 def _coverage():
@@ -110,3 +112,26 @@ async def free_run(dut):
     seconds = time.monotonic() - started
     if os.environ.get("SFPU_RESULTS"):
         Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps({"cycles": len(words), "seconds": seconds}))
+
+
+@cocotb.test()
+async def held_word(dut):
+    """The simulator's own speed (for `sfpu bench`): one SFPMAD word held on
+    the instruction port for SFPU_CYCLES cycles while the test waits for them
+    all at once, so no Python runs per cycle beyond cocotb's edge counting."""
+    from tb.cocotb_api import ClockCycles, FallingEdge
+    cycles = int(os.environ.get("SFPU_CYCLES", "2000"))
+    env = SfpuEnv(dut)
+    await env.start()
+    await env.reset()
+    await FallingEdge(dut.clk)
+    dut.run.value = 1
+    dut.instr_valid.value = 1
+    dut.instr_word.value = HELD_WORD
+    started = time.monotonic()
+    await ClockCycles(dut.clk, cycles)
+    seconds = time.monotonic() - started
+    dut.instr_valid.value = 0
+    if os.environ.get("SFPU_RESULTS"):
+        Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps({"cycles": cycles, "seconds": seconds}))
+

@@ -13,11 +13,13 @@ def results(**rtl):
 
 def test_table_has_every_measurement():
     text = bench.table(results(verilator={"checked_cycles_per_s": 800.0, "raw_cycles_per_s": 3000.0,
+                                          "held_cycles_per_s": 6500.0,
                                           "build_s": 150.0, "startup_s": 1.5, "generation_s": 30.0},
                                icarus={"error": "RunnerError: Icarus Verilog is not installed"}))
     assert "12,000 instructions/s" in text and "2,500 instructions/s" in text
     assert "12,000,000 operands/s" in text
     assert "800 checked cycles/s" in text and "3,000 cycles/s" in text and "build 150 s" in text
+    assert "one word held" in text and "6,500 cycles/s" in text
     assert "RTL on icarus" in text and "not installed" in text
     assert "Fma 5,438" in text
 
