@@ -139,6 +139,8 @@ class MadUnit(wiring.Component):
                         m.d.comb += va.eq(lregs[r][lane])
 
             with m.Switch(form):
+                with m.Case(Form.NONE):
+                    pass        # idle: zero operands, so LReg writes do not ripple through the FMA
                 with m.Case(Form.ADDI):
                     m.d.comb += [fma.a.eq(bf16), fma.b.eq(ONE), fma.c.eq(vc[lane])]
                 with m.Case(Form.MULI):

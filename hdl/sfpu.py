@@ -175,9 +175,15 @@ class Sfpu(wiring.Component):
         issue = {name: Signal(Issue, name=f"issue_{name}") for name in UNITS}
         macro_cycle = {name: Signal(32, name=f"macro_cycle_{name}") for name in UNITS}
         for name in UNITS:
-            thread = [issue[name].valid.eq(thread_runs & d.known & (d.unit == Unit[name.upper()])),
-                      issue[name].opcode.eq(d.opcode), issue[name].word.eq(word),
-                      issue[name].vd.eq(d.vd), issue[name].vb.eq(d.vb), issue[name].vc.eq(d.vc)]
+            # Operand isolation: a sub-unit sees the thread's word only when it runs it
+            # (zero otherwise), so a word for one sub-unit does not ripple through the
+            # others' datapaths; an event-driven simulator then evaluates far less.
+            here = Signal(name=f"thread_{name}")
+            m.d.comb += here.eq(thread_runs & d.known & (d.unit == Unit[name.upper()]))
+            thread = [issue[name].valid.eq(here),
+                      issue[name].opcode.eq(Mux(here, d.opcode, 0)), issue[name].word.eq(Mux(here, word, 0)),
+                      issue[name].vd.eq(Mux(here, d.vd, 0)), issue[name].vb.eq(Mux(here, d.vb, 0)),
+                      issue[name].vc.eq(Mux(here, d.vc, 0))]
             if name not in MACRO_UNITS:
                 m.d.comb += thread
                 continue
