@@ -37,6 +37,9 @@ def get_bits32(state: SfpuState, address: int) -> np.ndarray:
     return dfmt.unshuffle_fp32(dfmt.join_dst32(state.dst[a, cols], state.dst[b, cols])).astype(np.uint32)
 
 
+TILE_ADDRESSES = 64      # SFPLOAD address units per 32 x 32 tile: 32 row groups, two apart
+
+
 def tile_addresses(base: int = 0, row_groups: int = 32) -> list[int]:
     """SFPLOAD addresses of a tile's 32-lane row groups in the order tt-llk's
     kernels walk them: two per four Dst rows (even, then odd columns), four
@@ -53,3 +56,29 @@ def put_tile_bits32(state: SfpuState, bits, base: int = 0) -> None:
 
 def get_tile_bits32(state: SfpuState, base: int = 0, row_groups: int = 32) -> np.ndarray:
     return np.concatenate([get_bits32(state, a) for a in tile_addresses(base, row_groups)])
+
+
+def get_tile_fp32(state: SfpuState, base: int = 0) -> np.ndarray:
+    return get_tile_bits32(state, base).view(np.float32)
+
+
+def put_bits16(state: SfpuState, address: int, bits) -> None:
+    """32 lane values (16 bits each) where a 16-bit SFPLOAD of `address` reads them."""
+    rows, cols = fp32_positions(address)
+    state.dst[rows, cols] = np.asarray(bits, dtype=np.uint16)
+
+
+def get_bits16(state: SfpuState, address: int) -> np.ndarray:
+    """The 32 values a 16-bit SFPSTORE to `address` wrote."""
+    rows, cols = fp32_positions(address)
+    return state.dst[rows, cols].astype(np.uint16)
+
+
+def put_tile_bits16(state: SfpuState, bits, base: int = 0) -> None:
+    bits = np.asarray(bits, dtype=np.uint16).reshape(-1, 32)
+    for address, group in zip(tile_addresses(base, len(bits)), bits):
+        put_bits16(state, address, group)
+
+
+def get_tile_bits16(state: SfpuState, base: int = 0, row_groups: int = 32) -> np.ndarray:
+    return np.concatenate([get_bits16(state, a) for a in tile_addresses(base, row_groups)])

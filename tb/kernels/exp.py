@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits32, put_tile_bits32
+from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel
 
@@ -18,10 +18,6 @@ def exp_inputs(state, rng) -> np.ndarray:
     x = np.concatenate([rng.uniform(-87.0, 88.0, 960), rng.uniform(-120.0, -87.0, 64)]).astype(np.float32)
     put_tile_bits32(state, x.view(np.uint32))
     return x
-
-
-def fp32_tile(state) -> np.ndarray:
-    return get_tile_bits32(state).view(np.float32)
 
 
 def clamped_exp(x: np.ndarray) -> np.ndarray:
@@ -63,7 +59,7 @@ SCHRAUDOLPH = Accuracy(
 KERNELS = [
     Kernel("exp_fast", "exp_fast.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, CLAMP_NEGATIVE> (SFPLOADMACRO)",
-           exp_inputs, fp32_tile, clamped_exp, SCHRAUDOLPH,
+           exp_inputs, get_tile_fp32, clamped_exp, SCHRAUDOLPH,
            # Per face 26 issue slots: 8 sanitising macros with an SFPNOP after each but the
            # last, 8 computing macros, an SFPNOP and two SETRWCs. The last store is at T+5
            # of the last computing macro, 2 cycles after the last SETRWC.
@@ -77,7 +73,7 @@ KERNELS = [
            source_schedule=EXP_FAST_SCHEDULE, timeline=(0, 27)),
     Kernel("exp_fast_twin", "exp_fast_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, CLAMP_NEGATIVE> (DISABLE_SFPLOADMACRO)",
-           exp_inputs, fp32_tile, clamped_exp, SCHRAUDOLPH,
+           exp_inputs, get_tile_fp32, clamped_exp, SCHRAUDOLPH,
            # Per row group: load, swap, the swap's interlock stall, MAD, NOP, round, shift,
            # store, INCRWC = 9 cycles; per face 8 x 9 + 2 SETRWCs = 74.
            cycles_per_row=4 * 74 / 32,
@@ -183,7 +179,7 @@ ACCURATE = Accuracy(
 KERNELS.append(
     Kernel("exp_accurate", "exp_accurate.s",
            "_calculate_exponential_<APPROXIMATION_MODE=false> (_sfpu_exp_ + _sfpu_reciprocal_<2>)",
-           accurate_inputs, fp32_tile, exp64, ACCURATE, compare=compare_accurate,
+           accurate_inputs, get_tile_fp32, exp64, ACCURATE, compare=compare_accurate,
            # Per row group 48 SFPU instructions (5 SFPNOPs after MADs) and an INCRWC: 49 cycles;
            # per face 8 x 49 + 2 SETRWCs = 394; whatever the data, as predication masks lanes
            # without skipping instructions.
@@ -230,7 +226,7 @@ def replay_inputs(state, rng) -> np.ndarray:
 KERNELS += [
     Kernel("exp_fast_replay", "exp_fast_replay.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, !CLAMP_NEGATIVE, ITERATIONS=32> (SFPLOADMACRO, replay)",
-           replay_inputs, fp32_tile, exp64, SCHRAUDOLPH,
+           replay_inputs, get_tile_fp32, exp64, SCHRAUDOLPH,
            # 64 replayed instructions (32 macro + shift pairs) and a 6-instruction drain, one
            # per cycle; the last row group's store runs in the drain's last cycle.
            cycles_per_row=70 / 32,
@@ -253,7 +249,7 @@ KERNELS += [
            source_schedule=EXP_REPLAY_SCHEDULE, timeline=(0, 14)),
     Kernel("exp_fast_replay_twin", "exp_fast_replay_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, !CLAMP_NEGATIVE, ITERATIONS=32> (DISABLE_SFPLOADMACRO)",
-           replay_inputs, fp32_tile, exp64, SCHRAUDOLPH,
+           replay_inputs, get_tile_fp32, exp64, SCHRAUDOLPH,
            # load, MAD, NOP, round, shift, sign, store, INCRWC: 8 cycles per row group.
            cycles_per_row=8.0,
            notes="The non-macro loop of the same variant, one row group per iteration with INCRWC; "

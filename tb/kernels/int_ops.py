@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import fp32_positions, get_tile_bits32, put_tile_bits32, tile_addresses
+from tb.dst_io import TILE_ADDRESSES, get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel
 
-TILE = 64          # Dst address units per 32 x 32 tile
 I32 = np.iinfo(np.int32)
 
 
@@ -27,7 +26,7 @@ def int32_pair(state, rng) -> np.ndarray:
     b[small] = rng.integers(-1000, 1000, 128)
     pair = np.stack([a, b]).astype(np.int32)
     put_tile_bits32(state, pair[0].view(np.uint32), base=0)
-    put_tile_bits32(state, pair[1].view(np.uint32), base=TILE)
+    put_tile_bits32(state, pair[1].view(np.uint32), base=TILE_ADDRESSES)
     return pair
 
 
@@ -40,17 +39,6 @@ def wrapping_add(pair: np.ndarray) -> np.ndarray:
     return ((total + 2**31) % 2**32 - 2**31).astype(np.int32)
 
 
-def put_tile16(state, values, base: int = 0) -> None:
-    """A tile of 16-bit data where a 16-bit SFPLOAD (16-bit Dst mode) reads it."""
-    for address, group in zip(tile_addresses(base), np.asarray(values, dtype=np.uint16).reshape(-1, 32)):
-        rows, cols = fp32_positions(address)
-        state.dst[rows, cols] = group
-
-
-def get_tile16(state, base: int = 0) -> np.ndarray:
-    return np.concatenate([state.dst[fp32_positions(a)] for a in tile_addresses(base)]).astype(np.uint16)
-
-
 def uint16_pair(state, rng) -> np.ndarray:
     """Two uint16 tiles, a at tile 0 and b at tile 1: random over the whole
     range, small values, and the byte-boundary cases of the split."""
@@ -61,13 +49,9 @@ def uint16_pair(state, rng) -> np.ndarray:
     for i, (x, y) in enumerate(edges):
         pair[:, i] = x, y
     pair = pair.astype(np.uint16)
-    put_tile16(state, pair[0], 0)
-    put_tile16(state, pair[1], TILE)
+    put_tile_bits16(state, pair[0])
+    put_tile_bits16(state, pair[1], base=TILE_ADDRESSES)
     return pair
-
-
-def uint16_tile0(state) -> np.ndarray:
-    return get_tile16(state, 0)
 
 
 def wrapping_mul16(pair: np.ndarray) -> np.ndarray:
@@ -89,7 +73,7 @@ KERNELS = [
                  "the sum written over tile 0."),
     Kernel("mul_uint16_nomacro", "mul_int_nomacro.s",
            "_mul_int_<APPROX, 8> with DISABLE_SFPLOADMACRO, in0 = tile 0, in1 = tile 1, out = tile 0",
-           uint16_pair, uint16_tile0, wrapping_mul16, Accuracy(True),
+           uint16_pair, get_tile_bits16, wrapping_mul16, Accuracy(True),
            # Twenty one-cycle instructions per row group, two SETRWCs per face.
            cycles_per_row=4 * (8 * 20 + 2) / 32,
            notes="The plain sequence: bytes multiplied in FP32, rounded back to integers with "
@@ -100,7 +84,7 @@ KERNELS = [
 MUL_UINT16_MACRO = Kernel("mul_uint16", "mul_int.s",
        "_mul_int_<APPROX, 8> (SFPLOADMACRO) with _init_mul_int_, "
        "in0 = tile 0, in1 = tile 1, out = tile 0",
-       uint16_pair, uint16_tile0, wrapping_mul16, Accuracy(True),
+       uint16_pair, get_tile_bits16, wrapping_mul16, Accuracy(True),
        # Per face eight row groups of twelve instructions, three SFPNOPs and two
        # SETRWCs: 4 * (8 * 12 + 3 + 2) / 32. The last row group's store waits for
        # seven more thread instructions (the three SFPNOPs and the SETRWCs count).

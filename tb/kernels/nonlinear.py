@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits32, put_tile_bits32
+from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel
 
 F32 = np.float32
 FLT_MIN = float(np.finfo(F32).tiny)
 EPS = 2.0 ** -23          # FP32's ulp at 1.0
-
-
-def fp32_tile(state) -> np.ndarray:
-    return get_tile_bits32(state).view(F32)
 
 
 def _put(state, x: np.ndarray) -> np.ndarray:
@@ -281,7 +277,7 @@ KERNELS = [
     Kernel("reciprocal", "reciprocal.s",
            "_calculate_reciprocal_<APPROXIMATION_MODE=false, 8, is_fp32_dest_acc_en=true> "
            "(_sfpu_reciprocal_<2>: two Newton-Raphson steps)",
-           recip_inputs, fp32_tile, recip_reference, RECIPROCAL,
+           recip_inputs, get_tile_fp32, recip_reference, RECIPROCAL,
            # 20 issue slots a row group (load, 8 MAD-unit ops, 5 simple ops, 4 NOPs after
            # dependent MADs, store, INCRWC), 8 per face and 2 SETRWCs after each face.
            cycles_per_row=(4 * (8 * 20 + 2)) / 32,
@@ -295,7 +291,7 @@ KERNELS = [
     Kernel("reciprocal_approx", "reciprocal_approx.s",
            "_calculate_reciprocal_<APPROXIMATION_MODE=true, 8, is_fp32_dest_acc_en=true> "
            "(_sfpu_reciprocal_<0>: one Newton-Raphson step)",
-           recip_inputs, fp32_tile, recip_reference, RECIPROCAL_APPROX,
+           recip_inputs, get_tile_fp32, recip_reference, RECIPROCAL_APPROX,
            # 16 issue slots a row group (reciprocal's 20 less the second step's two MADs
            # and their NOPs), 8 per face and 2 SETRWCs after each face.
            cycles_per_row=(4 * (8 * 16 + 2)) / 32,
@@ -304,7 +300,7 @@ KERNELS = [
                  "max_iter = 1 does."),
     Kernel("sigmoid", "sigmoid.s", "_calculate_sigmoid_ (SFPLUTFP32 Mod1 = 7: FP16 six-entry table, "
            "last piece from 4.0, input sign kept), _init_sigmoid_",
-           sigmoid_inputs, fp32_tile, sigmoid_reference, SIGMOID,
+           sigmoid_inputs, get_tile_fp32, sigmoid_reference, SIGMOID,
            # 7 issue slots a row group (load, SFPLUTFP32, NOP, SFPADDI, NOP, store, INCRWC),
            # 8 per face and 2 SETRWCs after each face.
            cycles_per_row=(4 * (8 * 7 + 2)) / 32,
@@ -314,7 +310,7 @@ KERNELS = [
                  "slope 0, so +-Inf give NaN (0 * Inf); the table's error peaks at |x| = 4."),
     Kernel("gelu", "gelu.s", "_calculate_gelu_<APPROXIMATION_MODE=true> (_calculate_gelu_appx_: "
            "SFPLUTFP32 Mod1 = 2, FP16 six-entry table, last piece from 3.0), _init_gelu_<true>",
-           gelu_inputs, fp32_tile, gelu_reference, GELU,
+           gelu_inputs, get_tile_fp32, gelu_reference, GELU,
            # 8 issue slots a row group (load, SFPMUL, SFPLUTFP32, NOP, SFPADD, NOP, store,
            # INCRWC), 8 per face and 2 SETRWCs after each face.
            cycles_per_row=(4 * (8 * 8 + 2)) / 32,

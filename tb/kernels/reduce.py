@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits32, put_tile_bits32
+from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel
 
@@ -38,7 +38,7 @@ def put_tile(state, tile: np.ndarray) -> None:
 
 def get_tile(state) -> np.ndarray:
     tile = np.empty((32, 32), dtype=F32)
-    tile[_ROWS, _COLS] = get_tile_bits32(state).view(F32)
+    tile[_ROWS, _COLS] = get_tile_fp32(state)
     return tile
 
 

@@ -23,36 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import fp32_positions, get_tile_bits32, put_tile_bits32, tile_addresses
+from tb.dst_io import get_tile_bits16, get_tile_fp32, put_tile_bits16, put_tile_bits32
 
-from . import Accuracy, Kernel, TILE_ROW_GROUPS
+from . import Accuracy, Kernel
 
 EXACT = Accuracy(True)
-
-
-# ---------------------------------------------------------------------------
-# 16-bit placement
-
-def put_bits16(state, address: int, bits) -> None:
-    """32 lane values (16 bits each) where a 16-bit SFPLOAD of `address` reads them."""
-    rows, cols = fp32_positions(address)
-    state.dst[rows, cols] = np.asarray(bits, dtype=np.uint16)
-
-
-def get_bits16(state, address: int) -> np.ndarray:
-    """The 32 values a 16-bit SFPSTORE to `address` wrote."""
-    rows, cols = fp32_positions(address)
-    return state.dst[rows, cols].astype(np.uint16)
-
-
-def put_tile_bits16(state, bits) -> None:
-    bits = np.asarray(bits, dtype=np.uint16).reshape(-1, 32)
-    for address, group in zip(tile_addresses(0, len(bits)), bits):
-        put_bits16(state, address, group)
-
-
-def get_tile_bits16(state) -> np.ndarray:
-    return np.concatenate([get_bits16(state, a) for a in tile_addresses(0, TILE_ROW_GROUPS)])
 
 
 def bf16_tile(state) -> np.ndarray:
@@ -60,14 +35,6 @@ def bf16_tile(state) -> np.ndarray:
     raw = get_tile_bits16(state).astype(np.uint32)
     ieee = (raw & 0x8000) | ((raw & 0xFF) << 7) | ((raw >> 8) & 0x7F)
     return (ieee << 16).astype(np.uint32).view(np.float32)
-
-
-def fp32_tile(state) -> np.ndarray:
-    return get_tile_bits32(state).view(np.float32)
-
-
-def uint16_tile(state) -> np.ndarray:
-    return get_tile_bits16(state)
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +245,7 @@ FACE = 8   # row groups per face: tt-llk calls each kernel once per face
 KERNELS = [
     Kernel("typecast_fp32_to_uint16", "typecast_fp32_to_uint16.s",
            "_calculate_typecast_fp32_to_uint16_ (SFPLOADMACRO) with _init_typecast_fp32_to_uint16_",
-           fp32_for_uint16, uint16_tile, ref_fp32_to_uint16, EXACT,
+           fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
            # Per face: 8 macros each followed by an SFPNOP (16), three SFPNOPs
            # for the last macro's round and store, and two SETRWCs: 21 cycles.
            cycles_per_row=4 * 21 / 32,
@@ -308,7 +275,7 @@ KERNELS = [
            timeline=(0, 8)),
     Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
            "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
-           fp32_for_uint16, uint16_tile, ref_fp32_to_uint16, EXACT,
+           fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
            # Per row group load, SFPSWAP, a stall cycle for SFPSWAP's second
            # cycle, SFPSTOCHRND, store: 5 cycles; per face 40 + 2 SETRWCs.
            cycles_per_row=4 * 42 / 32,
@@ -349,7 +316,7 @@ KERNELS = [
            notes="The source's non-macro path as it stands."),
     Kernel("typecast_int32_to_fp16b", "typecast_int32_to_fp16b.s",
            "_calculate_typecast_int32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_int32_to_fp16b_",
-           int32_values, fp32_tile, ref_int_to_bf16, EXACT,
+           int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
            # Per face: two SFPLOADIs (L0, L1), 8 x (macro + ABS + SHFT2 + CAST),
            # five SFPNOPs for the last macro's MAD, Round and Store, two SETRWCs.
            cycles_per_row=4 * (2 + 32 + 5 + 2) / 32,
@@ -383,13 +350,13 @@ KERNELS = [
            timeline=(2, 11)),
     Kernel("typecast_int32_to_fp16b_twin", "typecast_int32_to_fp16b_twin.s",
            "_calculate_typecast_int32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
-           int32_values, fp32_tile, ref_int_to_bf16, EXACT,
+           int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
            # 9 instructions per row group, 72 per face, and two SETRWCs.
            cycles_per_row=4 * 74 / 32,
            notes="The source's non-macro path as it stands."),
     Kernel("typecast_int32_to_fp32", "typecast_int32_to_fp32.s",
            "_calculate_typecast_int32_to_fp32_ (SFPLOADMACRO) with _init_typecast_int32_to_fp32_",
-           int32_values, fp32_tile, int_to_fp32, EXACT,
+           int32_values, get_tile_fp32, int_to_fp32, EXACT,
            # Per face: two SFPLOADIs, 8 x (macro + ABS + SHFT2 + CAST), four
            # SFPNOPs for the last macro's MAD and Store, two SETRWCs: 40 cycles.
            cycles_per_row=4 * (2 + 32 + 4 + 2) / 32,
@@ -418,13 +385,13 @@ KERNELS = [
            timeline=(2, 10)),
     Kernel("typecast_int32_to_fp32_twin", "typecast_int32_to_fp32_twin.s",
            "_calculate_typecast_int32_to_fp32_ built with DISABLE_SFPLOADMACRO",
-           int32_values, fp32_tile, int_to_fp32, EXACT,
+           int32_values, get_tile_fp32, int_to_fp32, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path as it stands."),
     Kernel("typecast_uint32_to_fp16b", "typecast_uint32_to_fp16b.s",
            "_calculate_typecast_uint32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp16b_",
-           uint32_values, fp32_tile, ref_uint32_to_bf16, EXACT,
+           uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
            # Per face: two SFPLOADIs, 8 x (macro + SHFT2 + SETSGN), five SFPNOPs
            # for the last macro's Simple, MAD, Round and Store, two SETRWCs: 33.
            cycles_per_row=4 * (2 + 24 + 5 + 2) / 32,
@@ -455,13 +422,13 @@ KERNELS = [
            timeline=(2, 10)),
     Kernel("typecast_uint32_to_fp16b_twin", "typecast_uint32_to_fp16b_twin.s",
            "_calculate_typecast_uint32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
-           uint32_values, fp32_tile, ref_uint32_to_bf16, EXACT,
+           uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path as it stands."),
     Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
            "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
-           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
+           uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
            # Per face: two SFPLOADIs, 8 x three macros, four SFPNOPs for the last
            # row group's instruction-counted MAD, Round and Store, two SETRWCs: 32.
            cycles_per_row=4 * (2 + 24 + 4 + 2) / 32,
@@ -491,7 +458,7 @@ KERNELS = [
            timeline=(2, 14)),
     Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
            "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
-           uint32_values, fp32_tile, uint32_to_fp32, EXACT,
+           uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
            # 7 instructions per row group (the store's ADDR_MOD_2 steps the Dst counter),
            # 56 per face, and two SETRWCs.
            cycles_per_row=4 * (8 * 7 + 2) / 32,
@@ -499,7 +466,7 @@ KERNELS = [
                  "firmware does at boot."),
     Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
            "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
-           int32_values, uint16_tile, ref_int32_to_uint16, EXACT,
+           int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
            # Per face: 8 x (macro + SFPCAST + SFPNOP), three SFPNOPs for the
            # last macro's Round and Store, two SETRWCs: 29 cycles.
            cycles_per_row=4 * (24 + 3 + 2) / 32,
@@ -528,7 +495,7 @@ KERNELS = [
            timeline=(0, 9)),
     Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
            "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
-           int32_values, uint16_tile, ref_int32_to_uint16, EXACT,
+           int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
            # Per row group load, cast, SFPSWAP, a stall, round, store: 6
            # cycles; 48 per face and two SETRWCs.
            cycles_per_row=4 * 50 / 32,

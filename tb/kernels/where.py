@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits32, put_tile_bits32
+from tb.dst_io import TILE_ADDRESSES, get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel
 
-TILE = 64          # Dst address units per 32 x 32 tile
 
 
 def where_inputs(state, rng) -> np.ndarray:
@@ -33,13 +32,13 @@ def where_inputs(state, rng) -> np.ndarray:
     c[104:106], c[106:108] = f32(1.0), f32(0.0)
     tiles = np.stack([c, a, b])
     for i, t in enumerate(tiles):
-        put_tile_bits32(state, t.view(np.uint32), base=i * TILE)
+        put_tile_bits32(state, t.view(np.uint32), base=i * TILE_ADDRESSES)
     return tiles
 
 
 def tile_reader(tile: int):
     def read(state) -> np.ndarray:
-        return get_tile_bits32(state, base=tile * TILE).view(np.float32)
+        return get_tile_fp32(state, base=tile * TILE_ADDRESSES)
     return read
 
 
