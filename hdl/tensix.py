@@ -79,7 +79,7 @@ def pack_addr_mod(mod: model_state.AddrMod) -> int:
 
 
 def _step(m: Module, value, cr, incr, clear, use_cr, c_to_cr, bits: int, name: str):
-    """One counter of ApplyPartialAddrMod (model.state._step): the new (value, cr) as signals."""
+    """One counter of ApplyPartialAddrMod (model.state.step_counter): the new (value, cr) as signals."""
     new_value, new_cr = Signal(bits, name=f"{name}_next"), Signal(bits, name=f"{name}_cr_next")
     summed = Signal(bits, name=f"{name}_sum")
     cr_summed = Signal(bits, name=f"{name}_cr_sum")
@@ -176,13 +176,11 @@ class TensixRegs(wiring.Component):
                     chosen = word[bit]
                 with m.If(chosen):
                     m.d.sync += [value.eq(val + base), value_cr.eq(val + base)]
-        with m.Else():                 # INCRWC
+        with m.Else():                 # INCRWC: an ADDR_MOD increment, through Cr or not
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
-                with m.If(cr[bit]):
-                    m.d.sync += [value.eq(value_cr + val), value_cr.eq(value_cr + val)]
-                with m.Else():
-                    m.d.sync += value.eq(value + val)
+                new_value, new_cr = _step(m, value, value_cr, val, 0, cr[bit], 0, bits, f"incrwc_{name}")
+                m.d.sync += [value.eq(new_value), value_cr.eq(new_cr)]
 
 
 # ---------------------------------------------------------------------------

@@ -81,19 +81,20 @@ class TensixRegs:
         """ApplyAddrMod without the fidelity-phase update, as SFPLOAD/SFPSTORE do."""
         index = addr_mod + (4 if (self.extra_addr_mod_bit or self.addr_mod_set_base) else 0)
         m = self.addr_mods[index]
-        self.rwc_srca, self.rwc_srca_cr = _step(self.rwc_srca, self.rwc_srca_cr, m.srca_incr,
-                                                m.srca_clear, m.srca_cr, False, 6)
-        self.rwc_srcb, self.rwc_srcb_cr = _step(self.rwc_srcb, self.rwc_srcb_cr, m.srcb_incr,
-                                                m.srcb_clear, m.srcb_cr, False, 6)
-        self.rwc_dst, self.rwc_dst_cr = _step(self.rwc_dst, self.rwc_dst_cr, m.dst_incr,
-                                              m.dst_clear, m.dst_cr, m.dst_c_to_cr, 10)
+        self.rwc_srca, self.rwc_srca_cr = step_counter(self.rwc_srca, self.rwc_srca_cr, m.srca_incr,
+                                                       m.srca_clear, m.srca_cr, False, 6)
+        self.rwc_srcb, self.rwc_srcb_cr = step_counter(self.rwc_srcb, self.rwc_srcb_cr, m.srcb_incr,
+                                                       m.srcb_clear, m.srcb_cr, False, 6)
+        self.rwc_dst, self.rwc_dst_cr = step_counter(self.rwc_dst, self.rwc_dst_cr, m.dst_incr,
+                                                     m.dst_clear, m.dst_cr, m.dst_c_to_cr, 10)
         if m.bias_clear:
             self.extra_addr_mod_bit = 0
         elif m.bias_incr & 3:
             self.extra_addr_mod_bit ^= 1   # a one-bit counter
 
 
-def _step(value, cr, incr, clear, use_cr, c_to_cr, bits):
+def step_counter(value, cr, incr, clear, use_cr, c_to_cr, bits):
+    """One counter and its carry register after an increment (ApplyPartialAddrMod, INCRWC)."""
     mask = (1 << bits) - 1
     if clear:
         return 0, 0

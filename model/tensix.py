@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .isa import LlkArg
-from .state import TensixRegs
+from .state import TensixRegs, step_counter
 
 SETRWC, INCRWC, REPLAY, SETC16 = 0x37, 0x38, 0x04, 0xB2
 
@@ -50,7 +50,8 @@ OPS = {op.mnemonic: op for op in (
 )}
 ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC"}     # the ones the thread issues towards the SFPU
 
-DST_MASK, SRC_MASK = 0x3FF, 0x3F
+DST_BITS, SRC_BITS = 10, 6
+DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
 
 
 def is_issued(word: int) -> bool:
@@ -77,16 +78,13 @@ def apply(regs: TensixRegs, word: int) -> None:
             base = regs.rwc_dst if cr & 8 else regs.rwc_dst_cr if cr & 4 else 0
             regs.rwc_dst = regs.rwc_dst_cr = (a["rwc_d"] + base) & DST_MASK
         return
-    regs.rwc_srca, regs.rwc_srca_cr = _increment(regs.rwc_srca, regs.rwc_srca_cr, a["rwc_a"], cr & 1, SRC_MASK)
-    regs.rwc_srcb, regs.rwc_srcb_cr = _increment(regs.rwc_srcb, regs.rwc_srcb_cr, a["rwc_b"], cr & 2, SRC_MASK)
-    regs.rwc_dst, regs.rwc_dst_cr = _increment(regs.rwc_dst, regs.rwc_dst_cr, a["rwc_d"], cr & 4, DST_MASK)
-
-
-def _increment(value: int, cr: int, inc: int, use_cr: int, mask: int) -> tuple[int, int]:
-    if use_cr:
-        cr = (cr + inc) & mask
-        return cr, cr
-    return (value + inc) & mask, cr
+    # INCRWC steps each counter as an ADDR_MOD increment does, through its carry register or not.
+    regs.rwc_srca, regs.rwc_srca_cr = step_counter(regs.rwc_srca, regs.rwc_srca_cr, a["rwc_a"], False, cr & 1,
+                                                   False, SRC_BITS)
+    regs.rwc_srcb, regs.rwc_srcb_cr = step_counter(regs.rwc_srcb, regs.rwc_srcb_cr, a["rwc_b"], False, cr & 2,
+                                                   False, SRC_BITS)
+    regs.rwc_dst, regs.rwc_dst_cr = step_counter(regs.rwc_dst, regs.rwc_dst_cr, a["rwc_d"], False, cr & 4,
+                                                 False, DST_BITS)
 
 
 def disassemble(word: int) -> str:
