@@ -255,6 +255,17 @@ class InstructionDriver:
             write = {"valid": 1, "field": DIRECTIVE_FIELDS[d.name], "value": d.args[0]}
         self.dut.config_write.value = ConfigWrite.const(write).as_bits()
 
+    async def write_dst_rows(self, rows) -> None:
+        """Frozen cycles, each writing one whole Dst row (`(row, 16 packed
+        16-bit values)`) through the side port; frozen again after."""
+        for row, packed in rows:
+            await FallingEdge(self.dut.clk)
+            self.dut.dst_cols.value = 0xFFFF
+            self.dut.dst_row.value = row
+            self.dut.dst_wdata.value = packed
+            self.dut.dst_we.value = 1
+        await self.freeze()
+
     async def freeze(self) -> None:
         await FallingEdge(self.dut.clk)
         self._idle_side_ports()
@@ -452,14 +463,7 @@ class SfpuEnv:
         await self.driver.freeze()
         dut.rst.value = 0
         # Dst is memory, which a reset does not clear.
-        dut.dst_cols.value = 0xFFFF
-        dut.dst_wdata.value = 0
-        dut.dst_row.value = 0
-        for row in sorted(self.touched_rows):
-            await FallingEdge(dut.clk)
-            dut.dst_row.value = row
-            dut.dst_we.value = 1
-        await self.driver.freeze()
+        await self.driver.write_dst_rows((row, 0) for row in sorted(self.touched_rows))
         self.touched_rows.clear()
         await ReadOnly()
         self.monitor.observe_flags()
@@ -510,15 +514,10 @@ class SfpuEnv:
 
     async def load_dst(self, dst: np.ndarray) -> None:
         """Write the non-zero rows of `dst` through the side port (frozen cycles)."""
-        dut = self.dut
-        for row in np.flatnonzero(np.asarray(dst).any(axis=1)).tolist():
-            await FallingEdge(dut.clk)
-            dut.dst_cols.value = 0xFFFF
-            dut.dst_row.value = row
-            dut.dst_wdata.value = sum(int(v) << (16 * c) for c, v in enumerate(dst[row]))
-            dut.dst_we.value = 1
-            self.touched_rows.add(row)
-        await self.driver.freeze()
+        rows = np.flatnonzero(np.asarray(dst).any(axis=1)).tolist()
+        await self.driver.write_dst_rows((row, sum(int(v) << (16 * c) for c, v in enumerate(dst[row])))
+                                         for row in rows)
+        self.touched_rows.update(rows)
 
     async def _cycle(self, board: Scoreboard, word: int | None, source: str) -> CycleRecord:
         expected = board.expect(word, source)
