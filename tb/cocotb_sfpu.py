@@ -6,7 +6,9 @@ Icarus, Verilator). What to run comes from the environment:
 - SFPU_PROGRAMS: program specs (tb.programs), separated by spaces;
 - SFPU_FAULTS: fault names (tb.faults) for `faults_are_caught`, or `all`;
 - SFPU_RESULTS: a JSON file to write each program's cycles, time and the
-  coverage to (tb.coverage), for `sfpu regress`.
+  coverage to (tb.coverage), for `sfpu regress`;
+- SFPU_JOBS, SFPU_JOB_RESULTS: the pickled jobs of `run_jobs` and where
+  their results go (tb.rtl_run, for `sfpu run` and `sfpu timeline`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,14 @@ async def lockstep(dut):
             if coverage is not None:
                 report["coverage"] = coverage.to_json()
             Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps(report))
+
+
+@cocotb.test()
+async def run_jobs(dut):
+    """`sfpu run` on this backend: each job of SFPU_JOBS runs with the model in
+    lock-step, and its final state is read from the RTL (tb.rtl_run)."""
+    from tb.rtl_run import run_job_file
+    await run_job_file(dut, Path(os.environ["SFPU_JOBS"]), Path(os.environ["SFPU_JOB_RESULTS"]))
 
 
 @cocotb.test()

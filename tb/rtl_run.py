@@ -1,0 +1,176 @@
+"""`sfpu run` and `sfpu timeline` on an RTL backend (amaranth, icarus,
+verilator): a program runs on the RTL, and its result is read back from the
+RTL, in the same form as the cycle model's `model.run.RunResult`.
+
+- The trace is the RTL's own: the records `TraceMonitor` builds from the
+  trace port, one per cycle.
+- The final state is read from the top's state-view ports (`lregs__0` to
+  `lregs__16`, `lane_flags`, `use_flags`, `flag_depth`, `flag_stack`,
+  `prng`) and, row by row, from the Dst side port once the pipelines have
+  drained. Cycle counts come from the RTL's trace.
+- The golden model runs alongside in lock-step (`SfpuEnv`), for two reasons.
+  The hazard checker is the model's, so `hazards`, the hazards in each trace
+  record, and the stop at a hazard in strict mode (exit status 3) are the
+  model's, exactly as with `--backend model`; the RTL reports only
+  undefined behaviour, and the scoreboard checks that report against the
+  model's every cycle. And a difference between the RTL and the model is a
+  bug, which stops the run with the scoreboard's report (cycle, instruction,
+  sub-unit, lane, both values) instead of a final state that is silently
+  wrong.
+
+The simulators run in another process (`tb.runner`), so a batch of `Job`s is
+pickled into the run's folder, the `run_jobs` test of tb/cocotb_sfpu.py runs
+them in one simulation, and pickles one `JobResult` each back.
+"""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from model.asm import Program
+from model.machine import UndefinedBehaviour
+from model.run import RunResult
+from model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
+from tb import runner
+
+
+@dataclass
+class Job:
+    """One program to run from reset, with Dst holding `dst` (zero when None)."""
+    name: str
+    program: Program
+    dst: np.ndarray | None = None
+    strict: bool = True
+    allow: frozenset[str] = frozenset()
+
+
+@dataclass
+class JobResult:
+    """What became of a job: a result, or why there is none."""
+    name: str
+    result: RunResult | None = None
+    stopped: str | None = None      # the model's checker stopped a strict run (hazard or undefined behaviour)
+    mismatch: str | None = None     # the RTL and the model differ: the scoreboard's report
+    error: str | None = None        # the run failed otherwise (a value with X bits, a runaway program)
+    seconds: float = 0.0
+
+
+class RtlMismatch(AssertionError):
+    """The RTL and the model differ; the message is the scoreboard's report."""
+
+
+# -- inside the simulation ------------------------------------------------------------------------
+
+def _lane_bools(mask: int) -> np.ndarray:
+    return np.array([(mask >> lane) & 1 for lane in range(LANES)], dtype=bool)
+
+
+async def read_state(dut) -> SfpuState:
+    """The architectural state as the RTL holds it, read through its ports
+    (the RTL must be frozen: `run` low, nothing presented). Dst takes one
+    simulator step per row through the side port, whose read is combinational."""
+    from tb.cocotb_api import ReadOnly, Timer
+    from tb.sfpu_env import FLAG_STACK, NUM_LREGS, lanes_of, read
+    await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
+    await ReadOnly()
+    state = SfpuState()
+    state.lregs = np.array([lanes_of(read(getattr(dut, f"lregs__{r}")), 32, LANES) for r in range(NUM_LREGS)])
+    state.lane_flags = _lane_bools(read(dut.lane_flags))
+    state.use_flags = _lane_bools(read(dut.use_flags))
+    entries = FLAG_STACK(read(dut.flag_stack))
+    state.flag_stack = [FlagStackEntry(_lane_bools(e.lane_flags), _lane_bools(e.use_flags))
+                        for e in entries[:read(dut.flag_depth)]]
+    state.prng = lanes_of(read(dut.prng), 32, LANES)
+    dst = np.zeros((DST_ROWS, DST_COLS), dtype=np.uint16)
+    for row in range(DST_ROWS):
+        await Timer(1, "ps")            # out of the read-only phase, far from a clock edge
+        dut.dst_row.value = row
+        await ReadOnly()
+        dst[row] = lanes_of(read(dut.dst_rdata), 16, DST_COLS)
+    state.dst = dst
+    return state
+
+
+def rtl_result(run, state: SfpuState) -> RunResult:
+    """A `RunResult` from a lock-step run (`tb.sfpu_env.ProgramRun`) and the
+    state read from the RTL: the RTL's trace and cycle counts, the model's
+    hazards (the checker is the model's)."""
+    for got, expected in zip(run.rtl_trace, run.model_trace):
+        got.hazards = list(expected.hazards)
+    issued = [record.cycle for record in run.rtl_trace if record.issued is not None]
+    cycles = run.rtl_trace[-1].cycle + 1 if run.rtl_trace else 0
+    return RunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
+                     list(run.model.hazards))
+
+
+async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
+    """Each job from reset on the RTL with the model in lock-step (SfpuEnv)."""
+    import time
+
+    from tb.sfpu_env import Mismatch, SfpuEnv
+    env = SfpuEnv(dut)
+    results = []
+    for job in jobs:
+        started = time.monotonic()
+        out = JobResult(job.name)
+        try:
+            run = await env.run(job.program, name=job.name, strict=job.strict, allow=job.allow, dst=job.dst)
+            out.result = rtl_result(run, await read_state(dut))
+        except Mismatch as e:
+            out.mismatch = str(e)
+        except UndefinedBehaviour as e:
+            out.stopped = str(e)
+        except Exception as e:         # reported with the job's name; the next job starts from reset
+            out.error = f"{type(e).__name__}: {e}"
+        out.seconds = time.monotonic() - started
+        results.append(out)
+    return results
+
+
+async def run_job_file(dut, jobs: Path, results: Path) -> None:
+    """The `run_jobs` cocotb test's body: jobs from one pickle, results into another."""
+    batch = pickle.loads(jobs.read_bytes())
+    results.write_bytes(pickle.dumps(await run_jobs(dut, batch)))
+
+
+# -- outside it -------------------------------------------------------------------------------
+
+def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
+    """Run `jobs` in one simulation on `backend` (building it first if needed).
+    Raises runner.RunnerError when the simulator cannot build or run."""
+    (runner.BUILD / "runs").mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"run-{backend}-", dir=runner.BUILD / "runs"))
+    jobs_file, results_file = work / "jobs.pickle", work / "results.pickle"
+    jobs_file.write_bytes(pickle.dumps(jobs))
+    outcomes = runner.run(backend, ["run_jobs"],
+                          {"SFPU_JOBS": str(jobs_file), "SFPU_JOB_RESULTS": str(results_file)}, work=work)
+    if not results_file.is_file():
+        why = "; ".join(o.message for o in outcomes if o.message) or "no results"
+        raise runner.RunnerError(f"the {backend} simulation ended without results ({why}); see {work}")
+    results = pickle.loads(results_file.read_bytes())
+    shutil.rmtree(work, ignore_errors=True)
+    return results
+
+
+def run_program(backend: str, program: Program, dst: np.ndarray | None = None, strict: bool = True,
+                allow: set[str] | frozenset[str] = frozenset()) -> RunResult:
+    """One program on `backend`, as `model.run.run_program` runs it on the
+    model: raises UndefinedBehaviour where a strict run stops, RtlMismatch
+    where the RTL and the model differ."""
+    out, = run_batch(backend, [Job(program.name, program, dst, strict, frozenset(allow))])
+    if out.stopped is not None:
+        raise UndefinedBehaviour(out.stopped)
+    if out.mismatch is not None:
+        raise RtlMismatch(out.mismatch)
+    if out.error is not None:
+        raise runner.RunnerError(f"{backend} run of {program.name} failed: {out.error}")
+    return out.result
+
+
+__all__ = ["Job", "JobResult", "RtlMismatch", "read_state", "rtl_result", "run_jobs", "run_batch", "run_program"]
