@@ -126,4 +126,16 @@ def state_to_json(state: SfpuState) -> dict:
     }
 
 
-__all__ = ["RunResult", "run_program", "apply_directive", "state_to_json", "UndefinedBehaviour", "HazardError"]
+def result_to_json(result: RunResult, trace: bool = False) -> dict:
+    """The record `sfpu run --json` writes, from whichever backend ran the
+    program: the final state, the cycle counts, the hazards and, with
+    `trace`, one record per cycle (see README)."""
+    record = state_to_json(result.state)
+    record.update(cycles=result.cycles, issue_cycles=result.issue_cycles, instructions=result.instructions,
+                  hazards=[h.to_json() for h in result.hazards])
+    if trace:
+        record["trace"] = [r.to_json() for r in result.trace]
+    return record
+
+
+__all__ = ["RunResult", "run_program", "apply_directive", "state_to_json", "result_to_json", "UndefinedBehaviour", "HazardError"]

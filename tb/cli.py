@@ -15,7 +15,7 @@ from model import isa
 from model.asm import AsmError, assemble_file, disassemble
 from model.hazards import RULES
 from model.machine import UndefinedBehaviour
-from model.run import run_program, state_to_json
+from model.run import result_to_json, run_program
 from model.state import DST_COLS, DST_ROWS, SfpuState
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
@@ -86,16 +86,24 @@ def cmd_disasm(args) -> int:
 
 
 def _run(args):
-    if args.backend != "model":
-        raise CliError(f"backend {args.backend!r} is not available yet; use --backend model")
+    """The program run on the chosen backend, as a `model.run.RunResult`: on
+    an RTL backend its trace and final state come from the RTL, with the
+    model in lock-step (tb.rtl_run)."""
     program = _read_program(args.program)
-    state = SfpuState()
-    if args.dst:
-        state.dst = _load_dst(args.dst)
+    dst = _load_dst(args.dst) if args.dst else None
     unknown = [r for r in args.allow if r not in RULES]
     if unknown:
         raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
-    return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+    if args.backend == "model":
+        state = SfpuState()
+        if dst is not None:
+            state.dst = dst
+        return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+    from tb import rtl_run, runner
+    try:
+        return rtl_run.run_program(args.backend, program, dst, strict=not args.lenient, allow=set(args.allow))
+    except runner.RunnerError as e:
+        raise CliError(str(e)) from None
 
 
 def _write_json(record, where: str) -> None:
@@ -110,11 +118,7 @@ def cmd_run(args) -> int:
     result = _run(args)
     for hazard in result.hazards:
         print(f"{'allowed' if hazard.allowed else 'warning'}: {hazard}", file=sys.stderr)
-    record = state_to_json(result.state)
-    record.update(cycles=result.cycles, issue_cycles=result.issue_cycles, instructions=result.instructions,
-                  hazards=[h.to_json() for h in result.hazards])
-    if args.trace:
-        record["trace"] = [r.to_json() for r in result.trace]
+    record = result_to_json(result, trace=args.trace)
     if args.json:
         _write_json(record, args.json)
     if args.json != "-":
@@ -194,7 +198,8 @@ def cmd_verilog(args) -> int:
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("program")
-    p.add_argument("--backend", choices=BACKENDS, default="model")
+    p.add_argument("--backend", choices=BACKENDS, default="model",
+                   help="the cycle model, or the RTL on a simulator with the model in lock-step (default model)")
     p.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
     p.add_argument("--lenient", action="store_true",
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
@@ -268,12 +273,16 @@ def cmd_regress(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tb.rtl_run import RtlMismatch
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except (CliError, AsmError) as e:
         print(f"sfpu: error: {e}", file=sys.stderr)
         return 2
+    except RtlMismatch as e:
+        print(f"sfpu: {e}", file=sys.stderr)
+        return 1
     except UndefinedBehaviour as e:
         print(f"sfpu: stopped: {e}", file=sys.stderr)
         return 3

@@ -304,13 +304,6 @@ def test_run_undefined_behaviour_lenient(tmp_path, capsys):
     assert record["flag_stack"] == [] and record["cycles"] == 2
 
 
-def test_run_backend_not_available(tmp_path, capsys):
-    src = write(tmp_path / "p.s", "sfpnop\n")
-    code, out, err = run_cli(["run", src, "--backend", "icarus"], capsys)
-    assert code == 2
-    assert "not available yet" in err
-
-
 # ---------------------------------------------------------------------------
 # demo and the installed script
 # ---------------------------------------------------------------------------
