@@ -24,11 +24,3 @@ def test_lockstep_and_fault_injection(backend, tmp_path):
     assert not failed, "\n".join(failed)
     assert len(FAULTS) >= 7
 
-
-def test_every_kernel_in_lockstep_on_verilator(tmp_path):
-    """Each kernel of tb.kernels, on its inputs, with identical traces and final
-    state on the RTL and the model (the other simulators are too slow for all
-    of them; `make demo` runs the fast exp on Amaranth's)."""
-    outcomes = runner.run("verilator", ["lockstep"], {"SFPU_PROGRAMS": "kernel:*"}, work=tmp_path)
-    failed = [f"{o.name}: {o.message}" for o in outcomes if not o.passed]
-    assert outcomes and not failed, "\n".join(failed)
