@@ -122,5 +122,12 @@ def _resolve(spec: str) -> list[ProgramSpec]:
     raise SpecError("expected directed:, macro:, example:, file:, random: or kernel:")
 
 
+def absolute(spec: str) -> str:
+    """`spec` with a `file:` path made absolute, so that it names the same file
+    for a simulator that runs in another folder (tb.runner)."""
+    kind, _, rest = spec.partition(":")
+    return f"file:{Path(rest).resolve()}" if kind == "file" else spec
+
+
 def resolve_all(specs: str) -> list[ProgramSpec]:
     return [p for spec in specs.split() for p in resolve(spec)]

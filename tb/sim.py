@@ -19,12 +19,16 @@ LATEST = WAVES / "latest.gtkw"
 
 
 def _specs(items: list[str]) -> list[str]:
-    """Program specs (tb.programs), where a path to an existing file stands for `file:PATH`."""
+    """Program specs (tb.programs), where a path to an existing file stands for
+    `file:PATH`; paths are taken from the folder the command runs in and made
+    absolute, as the simulator runs in another."""
     from tb.cli import CliError
-    from tb.programs import SpecError, resolve
+    from tb.programs import SpecError, absolute, resolve
     specs = []
     for item in items:
-        spec = f"file:{item}" if Path(item).is_file() else item
+        if ":" not in item and not Path(item).is_file():
+            raise CliError(f"{item}: no such file (nor a spec such as example:FILE or directed:NAME)")
+        spec = absolute(f"file:{item}" if Path(item).is_file() else item)
         try:
             resolve(spec)
         except SpecError as e:
@@ -45,6 +49,7 @@ def point_latest(gtkw: Path) -> None:
 def cmd_sim(args) -> int:
     from tb.cli import CliError
     specs = _specs(args.specs)
+    shown = " ".join(args.specs)
     out = Path(args.out) if args.out else (WAVES / args.backend if args.waves else None)
     env = {"SFPU_PROGRAMS": " ".join(specs)}
     try:
@@ -53,7 +58,7 @@ def cmd_sim(args) -> int:
         raise CliError(str(e)) from None
     passed = bool(outcomes) and all(o.passed for o in outcomes)
     for outcome in outcomes:
-        print(f"{'PASS' if outcome.passed else 'FAIL'}: {' '.join(specs)} on {args.backend} "
+        print(f"{'PASS' if outcome.passed else 'FAIL'}: {shown} on {args.backend} "
               f"({outcome.seconds:.1f} s)")
         if outcome.message:
             print(outcome.message)

@@ -172,3 +172,16 @@ def test_a_difference_between_rtl_and_model_stops_the_run(tmp_path, capsys):
     assert code == 1, err
     assert "RTL and model differ" in err and "model:" in err and "rtl:" in err and "lane" in err
     assert not (tmp_path / "out.json").exists()
+
+
+def test_sim_takes_paths_from_the_folder_the_user_stands_in(tmp_path):
+    """`sfpu sim` with a program and an output folder given relative to the
+    current folder, while the simulator runs in another."""
+    (tmp_path / "progs").mkdir()
+    (tmp_path / "progs" / "a.s").write_text(EXAMPLE_A.read_text())
+    proc = sfpu("sim", "progs/a.s", "file:progs/a.s", "--backend", "verilator", "--out", "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS: progs/a.s file:progs/a.s on verilator" in proc.stdout
+    assert (tmp_path / "run" / "results.xml").is_file()
+    proc = sfpu("sim", "progs/none.s", "--backend", "verilator", cwd=tmp_path)
+    assert proc.returncode == 2 and "progs/none.s: no such file" in proc.stderr
