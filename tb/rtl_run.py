@@ -37,7 +37,6 @@ from model.asm import Program
 from model.machine import UndefinedBehaviour
 from model.run import RunResult
 from model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
-from tb import runner
 
 
 @dataclass
@@ -144,6 +143,7 @@ async def run_job_file(dut, jobs: Path, results: Path) -> None:
 def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
     """Run `jobs` in one simulation on `backend` (building it first if needed).
     Raises runner.RunnerError when the simulator cannot build or run."""
+    from tb import runner
     (runner.BUILD / "runs").mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"run-{backend}-", dir=runner.BUILD / "runs"))
     jobs_file, results_file = work / "jobs.pickle", work / "results.pickle"
@@ -163,6 +163,7 @@ def run_program(backend: str, program: Program, dst: np.ndarray | None = None, s
     """One program on `backend`, as `model.run.run_program` runs it on the
     model: raises UndefinedBehaviour where a strict run stops, RtlMismatch
     where the RTL and the model differ."""
+    from tb import runner
     out, = run_batch(backend, [Job(program.name, program, dst, strict, frozenset(allow))])
     if out.stopped is not None:
         raise UndefinedBehaviour(out.stopped)
