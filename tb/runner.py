@@ -47,9 +47,6 @@ class RunnerError(RuntimeError):
     """A backend could not build or run; the message says what and how to fix it."""
 
 
-LZ4_HEADER = Path("/usr/include/lz4.h")
-
-
 def wave_file(backend: str, work: Path) -> Path:
     """Where `run(backend, waves=True, work=work)` leaves the waveform."""
     return Path(work) / f"{TOP}.{'vcd' if backend == 'amaranth' else 'fst'}"
@@ -58,9 +55,9 @@ def wave_file(backend: str, work: Path) -> Path:
 def _check_wave_support(backend: str) -> None:
     """Verilator's FST writer links liblz4; without its header the C++ build
     fails minutes in with a compiler error that does not say so."""
-    if backend == "verilator" and not LZ4_HEADER.is_file():
-        raise RunnerError(f"Verilator's FST traces need liblz4 ({LZ4_HEADER} is missing): "
-                          "apt-get update && apt-get install -y liblz4-dev")
+    if backend == "verilator" and not simulators.LZ4_HEADER.is_file():
+        raise RunnerError(f"Verilator's FST traces need liblz4 ({simulators.LZ4_HEADER} is missing): "
+                          f"{simulators.install_command(['liblz4-dev'])}")
 
 
 def rtl_version() -> str:

