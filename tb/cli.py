@@ -122,8 +122,8 @@ def cmd_run(args) -> int:
     if args.json:
         _write_json(record, args.json)
     if args.json != "-":
-        print(f"{result.instructions} instructions, {result.cycles} cycles "
-              f"(last instruction accepted in cycle {result.issue_cycles - 1})")
+        accepted = f" (last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
+        print(f"{result.instructions} instructions, {result.cycles} cycles{accepted}")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():

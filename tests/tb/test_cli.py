@@ -358,6 +358,12 @@ def test_run_reports_cycles(capsys):
     assert "7 instructions, 10 cycles" in out
 
 
+def test_run_of_no_instruction(tmp_path, capsys):
+    code, out, err = run_cli(["run", write(tmp_path / "e.s", "# only a directive\n.lreg 1 5\n")], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == "0 instructions, 0 cycles"
+
+
 def test_timeline_table_shows_pipeline(capsys):
     code, out, err = run_cli(["timeline", EXP_MACRO, "--cycles", "43:45"], capsys)
     assert code == 0, err
