@@ -57,7 +57,6 @@ class JobResult:
     stopped: str | None = None      # the model's checker stopped a strict run (hazard or undefined behaviour)
     mismatch: str | None = None     # the RTL and the model differ: the scoreboard's report
     error: str | None = None        # the run failed otherwise (a value with X bits, a runaway program)
-    seconds: float = 0.0
 
 
 class RtlMismatch(AssertionError):
@@ -110,13 +109,10 @@ def rtl_result(run, state: SfpuState) -> RunResult:
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
     """Each job from reset on the RTL with the model in lock-step (SfpuEnv)."""
-    import time
-
     from tb.sfpu_env import Mismatch, SfpuEnv
     env = SfpuEnv(dut)
     results = []
     for job in jobs:
-        started = time.monotonic()
         out = JobResult(job.name)
         try:
             run = await env.run(job.program, name=job.name, strict=job.strict, allow=job.allow, dst=job.dst)
@@ -127,7 +123,6 @@ async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
             out.stopped = str(e)
         except Exception as e:         # reported with the job's name; the next job starts from reset
             out.error = f"{type(e).__name__}: {e}"
-        out.seconds = time.monotonic() - started
         results.append(out)
     return results
 

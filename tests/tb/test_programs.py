@@ -29,3 +29,11 @@ def test_bad_specs_say_what_is_wrong(spec, message):
     with pytest.raises(SpecError, match=message) as error:
         resolve(spec)
     assert str(error.value).startswith(spec)
+
+
+def test_absolute_makes_file_specs_independent_of_the_folder(tmp_path, monkeypatch):
+    from tb.programs import absolute
+    monkeypatch.chdir(tmp_path)
+    assert absolute("file:progs/a.s") == f"file:{tmp_path / 'progs' / 'a.s'}"
+    for spec in ("example:macro_example_a.s", "directed:flags", "random:legal:1:40", "kernel:exp_fast"):
+        assert absolute(spec) == spec
