@@ -17,6 +17,7 @@ from model.hazards import RULES
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import DST_COLS, DST_ROWS, SfpuState
+from tb.rtl_run import RtlMismatch
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -273,7 +274,6 @@ def cmd_regress(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tb.rtl_run import RtlMismatch
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -3,7 +3,7 @@ the spec when one names nothing."""
 
 import pytest
 
-from tb.programs import SpecError, resolve, resolve_all
+from tb.programs import SpecError, absolute, resolve, resolve_all
 
 
 def test_specs_name_their_programs():
@@ -32,7 +32,6 @@ def test_bad_specs_say_what_is_wrong(spec, message):
 
 
 def test_absolute_makes_file_specs_independent_of_the_folder(tmp_path, monkeypatch):
-    from tb.programs import absolute
     monkeypatch.chdir(tmp_path)
     assert absolute("file:progs/a.s") == f"file:{tmp_path / 'progs' / 'a.s'}"
     for spec in ("example:macro_example_a.s", "directed:flags", "random:legal:1:40", "kernel:exp_fast"):
