@@ -95,6 +95,14 @@ def test_short_programs_on_the_slow_backends(backend):
     check_batch(backend, resolve_all("directed:dest_index directed:flag_stack"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["amaranth", "icarus"])
+def test_every_directed_program_on_the_slow_backends(backend):
+    """The 12 directed programs, about 1,400 cycles: 5 minutes on Amaranth's simulator and 8 on
+    Icarus, run side by side on the 2-core machine (`make test-all`)."""
+    check_batch(backend, resolve_all("directed:*"))
+
+
 # -- the command line on each backend ---------------------------------------------------------
 
 DST_PROGRAM = """\
