@@ -246,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_kernels_parser(sub)
     from tb.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
     add_sim_parser(sub)
+    from tb.llk.cli import add_parser as add_llk_parser  # `sfpu llk`: a kernel's C++ header to a listing
+    add_llk_parser(sub)
 
     g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend")
     from tb import regress
@@ -275,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sfpu: error: {e}", file=sys.stderr)
         return 2
     except UndefinedBehaviour as e:
-        print(f"sfpu: stopped: {e}", file=sys.stderr)
+        from tb.llk.frontend import with_cxx_location
+        print(f"sfpu: stopped: {with_cxx_location(str(e))}", file=sys.stderr)
         return 3
     except BrokenPipeError:          # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")

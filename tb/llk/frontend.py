@@ -335,3 +335,16 @@ def cxx_location(listing_path: str, line: int) -> str | None:
         return None
     m = re.search(r"#\s*(\S+:\d+)\s*$", text)
     return m.group(1) if m else None
+
+
+_LISTING_LOC = re.compile(r"(?P<file>[^\s:]+\.s):(?P<line>\d+):\d+:")
+
+
+def with_cxx_location(message: str) -> str:
+    """A hazard or undefined-behaviour message about a listing `sfpu llk`
+    wrote, with the C++ line of the instruction added."""
+    m = _LISTING_LOC.search(message)
+    if m is None:
+        return message
+    where = cxx_location(m.group("file"), int(m.group("line")))
+    return f"{where}: {message}" if where else message

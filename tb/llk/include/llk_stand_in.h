@@ -154,8 +154,16 @@ inline void clear_dst_reg_addr(const char* file = __builtin_FILE(), int line = _
 }
 }  // namespace math
 
-namespace sfpu {}
 }  // namespace ckernel
+
+// tt-llk's _init_sfpu_config_reg, from its own header when the source tree has it.
+#if __has_include("sfpu/ckernel_sfpu_load_config.h")
+#include "sfpu/ckernel_sfpu_load_config.h"
+#else
+namespace ckernel::sfpu {
+inline void _init_sfpu_config_reg() { TTI_SFPCONFIG(0, 0xF, 1); }
+}  // namespace ckernel::sfpu
+#endif
 
 // The replay buffer: record the next instructions, replay recorded ones (TTI_REPLAY).
 namespace lltt {
