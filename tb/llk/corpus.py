@@ -1,0 +1,205 @@
+"""The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
+every SFPU entry point of the TTI_-based Wormhole kernel headers under DIR,
+compiled by the front end, run on the model over a tile of inputs, and each
+SFPLOADMACRO kernel compared bit for bit with its non-macro path
+(`-D DISABLE_SFPLOADMACRO`). Blackhole's entries are listed with
+"architecture not modelled". Writes build/llk-corpus/report.json (one record
+per entry point) and report.md.
+
+Template arguments: each template parameter gets its default where it has
+one, else a value by type (bool false, `is_fp32_dest_acc_en` true, ITERATIONS
+8, other integers 0, the first value of an enum the stand-ins know); function
+parameters likewise. The caller set-up is Fp32 Dst mode on; an ADDR_MOD slot
+the kernel uses without programming it is given as one step of a row group
+(dst_incr=2, as tt-llk's unary caller programs ADDR_MOD_6 for its 32-bit
+kernels) and the record says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from model.run import run_program
+from model.state import SfpuState
+
+from .entries import Entry, Function, entries
+from .frontend import LlkError, Request, compile_call
+from .sources import SourceError, find_tree
+
+OUT = Path(__file__).resolve().parent.parent.parent / "build" / "llk-corpus"
+TTI = re.compile(r"\bTT(?:I|_OP)?_SFP")
+MAX_CYCLES = 400_000
+ENUM_FIRST = {"DataFormat": "DataFormat::Float32", "InstrModLoadStore": "InstrModLoadStore::DEFAULT",
+              "PoolType": "PoolType::SUM", "ReduceDim": "ReduceDim::REDUCE_COL", "VectorMode": "VectorMode::RC",
+              "DataLayout": "DataLayout::Default", "BroadcastType": "BroadcastType::COL"}
+
+
+def _value(ptype: str, name: str, default: str | None) -> str:
+    if default:
+        return default
+    base = ptype.replace("const", "").replace("std::", "").strip()
+    if base == "bool":
+        return "true" if "fp32" in name.lower() else "false"
+    if name.upper() == "ITERATIONS" or name.lower() == "iterations":
+        return "8"
+    for enum, first in ENUM_FIRST.items():
+        if enum in base:
+            return first
+    return "0"
+
+
+def call_expr(f: Function) -> str:
+    targs = ", ".join(_value(p.type, p.name, p.default) for p in f.template)
+    args = ", ".join(_value(p.type, p.name, None) for p in f.params if not p.default)
+    return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
+
+
+def tti_headers(tree) -> list[Path]:
+    return [h for d in tree.kernel_dirs for h in sorted(d.glob("ckernel_sfpu_*.h")) if TTI.search(h.read_text())]
+
+
+def _inputs() -> np.ndarray:
+    rng = np.random.default_rng(0x11C)
+    return rng.uniform(-4.0, 4.0, 1024).astype(np.float32)
+
+
+def _run(listing, x: np.ndarray):
+    from tb.dst_io import put_tile_bits32
+    state = SfpuState()
+    put_tile_bits32(state, x.view(np.uint32))
+    return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
+
+
+def _compile(entry: Entry, tree, defines=()) -> tuple[object, str]:
+    init = call_expr(entry.inits[0]) if entry.inits else None
+    setup: tuple[str, ...] = ()
+    note = ""
+    for _ in range(3):
+        request = Request(entry.header, call_expr(entry.function), init, "wormhole", defines, 1, None, setup,
+                          "rc", tree)
+        try:
+            return compile_call(request, entry.header.name), note
+        except LlkError as e:
+            m = re.search(r"\(slot (\d)", str(e))
+            if m is None or "ADDR_MOD" not in str(e):
+                raise
+            setup += (f".addr_mod {m.group(1)} dst_incr=2",)
+            note = f"caller set-up given: {', '.join(setup)}"
+    raise LlkError("ADDR_MOD set-up still missing")
+
+
+def run_entry(entry: Entry, tree, header_name: str) -> dict:
+    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "frontend": None, "compiled": False,
+              "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None, "macro_equals_fallback": None,
+              "reason": ""}
+    try:
+        listing, note = _compile(entry, tree)
+    except LlkError as e:
+        record["reason"] = str(e)
+        return record
+    record.update(compiled=True, frontend=listing.frontend)
+    reasons = [note] if note else []
+    x = _inputs()
+    try:
+        result = _run(listing, x)
+    except Exception as e:       # the model's own stop (undefined behaviour, a runaway) is the finding
+        record["reason"] = "; ".join(reasons + [f"run stopped: {e}"])
+        return record
+    record["ran"] = True
+    if result.hazards:
+        reasons.append(f"{len(result.hazards)} hazards reported ({result.hazards[0].rule} first)")
+    uses_macro = any(w >> 24 == 0x93 for w in listing.program.words)
+    if uses_macro:
+        try:
+            fallback, _ = _compile(entry, tree, ("DISABLE_SFPLOADMACRO",))
+            other = _run(fallback, x)
+            record["macro_equals_fallback"] = bool(np.array_equal(result.state.dst, other.state.dst))
+            if not record["macro_equals_fallback"]:
+                differ = int(np.count_nonzero(result.state.dst != other.state.dst))
+                reasons.append(f"macro and fallback Dst differ in {differ} of {result.state.dst.size} 16-bit cells")
+        except (LlkError, Exception) as e:
+            reasons.append(f"fallback: {e}")
+    record["reason"] = "; ".join(reasons + ["accuracy budget not checked (see docs/llk.md)"])
+    return record
+
+
+def run_corpus(src: str, out: Path = OUT) -> list[dict]:
+    tree = find_tree(src, "wormhole")
+    records = []
+    for header in tti_headers(tree):
+        name = str(header.relative_to(tree.root))
+        for entry in entries(header):
+            records.append(run_entry(entry, tree, name))
+            r = records[-1]
+            print(f"{name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
+                  f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
+    try:
+        bh = find_tree(src, "blackhole")
+    except SourceError:
+        bh = None
+    if bh is not None:
+        for header in tti_headers(bh):
+            for entry in entries(header):
+                records.append({"arch": "blackhole", "header": str(header.relative_to(bh.root)),
+                                "entry": entry.name, "frontend": None, "compiled": False, "ran": False,
+                                "checked": None, "max_ulp": None, "hw_max_ulp": None,
+                                "macro_equals_fallback": None, "reason": "architecture not modelled"})
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(records, indent=1))
+    (out / "report.md").write_text(report_md(records))
+    return records
+
+
+def summary(records: list[dict]) -> str:
+    wh = [r for r in records if r["arch"] == "wormhole"]
+    headers = {r["header"] for r in wh}
+    compiled = sum(r["compiled"] for r in wh)
+    ran = sum(r["ran"] for r in wh)
+    macro = [r for r in wh if r["macro_equals_fallback"] is not None]
+    equal = sum(r["macro_equals_fallback"] for r in macro)
+    tti = sum(r["frontend"] == "tti" for r in wh)
+    pct = 100 * ran / len(wh) if wh else 0
+    return (f"Wormhole: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
+            f"({pct:.0f}%), {tti} purely from TTI_ macros; {len(macro)} use SFPLOADMACRO, {equal} of them leave "
+            f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path. "
+            f"Blackhole: {sum(r['arch'] == 'blackhole' for r in records)} entry points, architecture not modelled.")
+
+
+def report_md(records: list[dict]) -> str:
+    lines = ["# LLK corpus run", "", summary(records), "",
+             "| arch | header | entry | front end | compiled | ran | macro = fallback | reason |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        reason = r["reason"].replace("|", "\\|")[:240]
+        lines.append(f"| {r['arch']} | {Path(r['header']).name} | {r['entry']} | {r['frontend'] or ''} | "
+                     f"{'yes' if r['compiled'] else 'no'} | {'yes' if r['ran'] else 'no'} | "
+                     f"{'' if r['macro_equals_fallback'] is None else ('yes' if r['macro_equals_fallback'] else 'NO')}"
+                     f" | {reason} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tb.llk.corpus", description=__doc__.splitlines()[0])
+    p.add_argument("src", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
+    p.add_argument("--out", default=str(OUT))
+    args = p.parse_args(argv)
+    start = time.time()
+    try:
+        records = run_corpus(args.src, Path(args.out))
+    except SourceError as e:
+        print(f"llk-corpus: error: {e}", file=sys.stderr)
+        return 2
+    print(summary(records))
+    print(f"report: {args.out}/report.json, report.md ({time.time() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
