@@ -41,22 +41,63 @@ ENUM_FIRST = {"DataFormat": "DataFormat::Float32", "InstrModLoadStore": "InstrMo
               "DataLayout": "DataLayout::Default", "BroadcastType": "BroadcastType::COL"}
 
 
-def _value(ptype: str, name: str, default: str | None) -> str:
-    if default:
-        return default
+MAX_VARIANTS = 24
+
+
+def _options(ptype: str, name: str, default: str | None, named: dict[str, list[str]] | None = None) -> list[str]:
+    """The values tried for a template parameter, the likeliest first: its default, else for an
+    enum the values the header itself names (`named`), else a value by type."""
     base = ptype.replace("const", "").replace("std::", "").strip()
+    if default:
+        return [default]
     if base == "bool":
-        return "true" if "fp32" in name.lower() else "false"
-    if name.upper() == "ITERATIONS" or name.lower() == "iterations":
-        return "8"
+        return ["true", "false"] if "fp32" in name.lower() else ["false", "true"]
+    if name.lower() == "iterations":
+        return ["8"]
+    enum = base.split("::")[-1]
+    if named and named.get(enum):
+        first = [ENUM_FIRST[enum]] if enum in ENUM_FIRST and ENUM_FIRST[enum] in named[enum] else []
+        return first + [v for v in named[enum] if v not in first]
     for enum, first in ENUM_FIRST.items():
         if enum in base:
-            return first
-    return "0"
+            return [first]
+    if re.fullmatch(r"(unsigned |signed )?(int|uint|uint\d+_t|int\d+_t|unsigned|size_t|auto)", base):
+        return ["0"]
+    return [f"static_cast<{base}>(0)"]     # an enum the stand-ins do not name: its first value
 
 
-def call_expr(f: Function) -> str:
-    targs = ", ".join(_value(p.type, p.name, p.default) for p in f.template)
+def _value(ptype: str, name: str, default: str | None) -> str:
+    return _options(ptype, name, default)[0]
+
+
+_ENUM_VALUE = re.compile(r"\b(SfpuType|DataFormat|InstrModLoadStore|PoolType|ReduceDim|BinaryOp|SortDir)::(\w+)")
+
+
+def named_values(header: Path) -> dict[str, list[str]]:
+    """For each enum, the values the header names, in order of first use."""
+    out: dict[str, list[str]] = {}
+    for m in _ENUM_VALUE.finditer(header.read_text(errors="replace")):
+        value = f"{m.group(1)}::{m.group(2)}"
+        if value not in out.setdefault(m.group(1), []):
+            out[m.group(1)].append(value)
+    return out
+
+
+def variants(f: Function, named: dict[str, list[str]] | None = None) -> list[dict[str, str]]:
+    """Template argument sets for `f`: the first option of each parameter, then every combination
+    of the options, the first ones first, at most MAX_VARIANTS."""
+    options = [(p.name, _options(p.type, p.name, p.default, named)) for p in f.template]
+    out: list[dict[str, str]] = [{}]
+    for name, opts in options:
+        out = [{**chosen, name: value} for value in opts for chosen in out]
+    out.sort(key=lambda chosen: sum(dict(options)[n].index(v) for n, v in chosen.items()))
+    return out[:MAX_VARIANTS]
+
+
+def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
+    """`f` called with template arguments (`chosen` by name, where given) and its function arguments."""
+    chosen = chosen or {}
+    targs = ", ".join(chosen.get(p.name, _value(p.type, p.name, p.default)) for p in f.template)
     args = ", ".join(_value(p.type, p.name, None) for p in f.params if not p.default)
     return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
 
@@ -77,13 +118,13 @@ def _run(listing, x: np.ndarray):
     return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
 
 
-def _compile(entry: Entry, tree, defines=()) -> tuple[object, str]:
-    init = call_expr(entry.inits[0]) if entry.inits else None
+def _compile(entry: Entry, tree, chosen: dict[str, str], defines=()) -> tuple[object, str]:
+    init = call_expr(entry.inits[0], chosen) if entry.inits else None
     setup: tuple[str, ...] = ()
     note = ""
     for _ in range(3):
-        request = Request(entry.header, call_expr(entry.function), init, "wormhole", defines, 1, None, setup,
-                          "rc", tree)
+        request = Request(entry.header, call_expr(entry.function, chosen), init, "wormhole", defines, 1, None,
+                          setup, "rc", tree)
         try:
             return compile_call(request, entry.header.name), note
         except LlkError as e:
@@ -96,35 +137,43 @@ def _compile(entry: Entry, tree, defines=()) -> tuple[object, str]:
 
 
 def run_entry(entry: Entry, tree, header_name: str) -> dict:
-    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "frontend": None, "compiled": False,
-              "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None, "macro_equals_fallback": None,
-              "reason": ""}
-    try:
-        listing, note = _compile(entry, tree)
-    except LlkError as e:
-        record["reason"] = str(e)
-        return record
-    record.update(compiled=True, frontend=listing.frontend)
-    reasons = [note] if note else []
+    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "frontend": None,
+              "compiled": False, "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None,
+              "macro_equals_fallback": None, "reason": ""}
     x = _inputs()
-    try:
-        result = _run(listing, x)
-    except Exception as e:       # the model's own stop (undefined behaviour, a runaway) is the finding
-        record["reason"] = "; ".join(reasons + [f"run stopped: {e}"])
+    first_error = None
+    for chosen in variants(entry.function, named_values(entry.header)):
+        try:
+            listing, note = _compile(entry, tree, chosen)
+        except LlkError as e:
+            first_error = first_error or str(e)
+            compiled_elsewhere = "C++ compile error" not in str(e)
+            record["compiled"] = record["compiled"] or compiled_elsewhere
+            continue
+        record.update(compiled=True, frontend=listing.frontend, call=listing.request.call)
+        try:
+            result = _run(listing, x)
+        except Exception as e:   # the model's own stop (undefined behaviour, a runaway) is the finding
+            first_error = first_error or f"{listing.request.call}: run stopped: {e}"
+            continue
+        break
+    else:
+        record["reason"] = first_error or "no template arguments to try"
         return record
+    reasons = [note] if note else []
     record["ran"] = True
     if result.hazards:
         reasons.append(f"{len(result.hazards)} hazards reported ({result.hazards[0].rule} first)")
     uses_macro = any(w >> 24 == 0x93 for w in listing.program.words)
     if uses_macro:
         try:
-            fallback, _ = _compile(entry, tree, ("DISABLE_SFPLOADMACRO",))
+            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",))
             other = _run(fallback, x)
             record["macro_equals_fallback"] = bool(np.array_equal(result.state.dst, other.state.dst))
             if not record["macro_equals_fallback"]:
                 differ = int(np.count_nonzero(result.state.dst != other.state.dst))
                 reasons.append(f"macro and fallback Dst differ in {differ} of {result.state.dst.size} 16-bit cells")
-        except (LlkError, Exception) as e:
+        except Exception as e:   # a fallback that does not compile or run is reported, not fatal
             reasons.append(f"fallback: {e}")
     record["reason"] = "; ".join(reasons + ["accuracy budget not checked (see docs/llk.md)"])
     return record

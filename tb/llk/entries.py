@@ -85,6 +85,13 @@ def _stem(name: str) -> str:
     return re.sub(r"^_?(calculate_|init_)?|(_init)?_?$", "", name)
 
 
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
 def entries(path: Path) -> list[Entry]:
     funcs = functions(path)
     code = _COMMENT.sub("", path.read_text(errors="replace"))
@@ -101,7 +108,7 @@ def entries(path: Path) -> list[Entry]:
             continue
         seen.add(f.name)
         stem = _stem(f.name)
-        ordered = sorted(inits, key=lambda i: (_stem(i.name) != stem, stem not in i.name, i.line))
+        ordered = sorted(inits, key=lambda i: (-_common_prefix(_stem(i.name), stem), i.line))
         out.append(Entry(path, f, ordered))
     return out
 

@@ -100,17 +100,19 @@ def compile_call(request: Request, name: str = "<llk>") -> Listing:
         raise LlkError("g++ is not installed (Debian: apt-get install g++)")
     with tempfile.TemporaryDirectory(prefix="sfpu-llk-") as tmp:
         work = Path(tmp)
-        exe = _build(request, work, compiler)
+        exe, shadows = _build(request, work, compiler)
         records = _run(exe)
+        for r in records:
+            r.where = unshadow(r.where, shadows)
     return _listing(request, records, name)
 
 
 # ---------------------------------------------------------------------------
 # The driver
 
-def _driver(request: Request) -> str:
+def _driver(request: Request, header_path: Path) -> str:
     faces, incs, tail = VECTOR_MODES[request.vector_mode]
-    header = str(request.header.resolve())
+    header = str(header_path)
     lines = ['#include "llk_stand_in.h"', f'#include "{header}"',
              "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
              "int main() {", '::llk_record::phase("caller set-up");',
@@ -130,23 +132,44 @@ def _driver(request: Request) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _build(request: Request, work: Path, compiler: str) -> Path:
+# `#pragma GCC unroll N` with N a template parameter: the kernels' compiler takes it, Debian's
+# g++ 12 refuses it. The pragma only hints at code layout, never at what the loop issues, so the
+# front end compiles copies of the kernel folders with such a pragma's count written as 8.
+_UNROLL_PARAMETER = re.compile(r"^(\s*#\s*pragma\s+GCC\s+unroll\s+)(?!\d+\s*$)\S.*$", re.M)
+
+
+def _shadow(folder: Path, into: Path) -> Path:
+    """A copy of a kernel folder's headers, same names and lines, unroll counts made literal."""
+    into.mkdir(parents=True)
+    for header in folder.glob("*.h"):
+        (into / header.name).write_text(_UNROLL_PARAMETER.sub(r"\g<1>8", header.read_text(errors="replace")))
+    return into
+
+
+def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path, Path]]:
     include = work / "include"
     headers.write_generated(include)
     tree = request.tree
+    header = request.header.resolve()
+    header_dir = header.parent
+    shadows: dict[Path, Path] = {}
     if tree is not None:
         if tree.llk_sfpu is not None:
-            (include / "sfpu").symlink_to(tree.llk_sfpu)
+            shadows[tree.llk_sfpu] = _shadow(tree.llk_sfpu, include / "sfpu")
+        if tree.metal_sfpu is not None:
+            shadows[tree.metal_sfpu] = _shadow(tree.metal_sfpu, work / "metal_sfpu")
         if tree.sfpu_types is not None:
             (include / "llk_sfpu_types.h").symlink_to(tree.sfpu_types)
+        if header_dir in shadows:
+            header = shadows[header_dir] / header.name
+            header_dir = header.parent
     source = work / "driver.cpp"
-    source.write_text(_driver(request))
+    source.write_text(_driver(request, header))
     exe = work / "driver"
     command = [compiler, "-std=gnu++17", "-O0", "-g", "-no-pie", "-fno-omit-frame-pointer", "-w",
-               "-fmax-errors=5", "-I", str(include), "-I", str(headers.STATIC_INCLUDE),
-               "-I", str(request.header.resolve().parent)]
-    if tree is not None:
-        command += [x for d in tree.include_dirs for x in ("-I", str(d))]
+               "-fmax-errors=5", "-I", str(include), "-I", str(headers.STATIC_INCLUDE), "-I", str(header_dir)]
+    if tree is not None and tree.metal_sfpu is not None:
+        command += ["-I", str(shadows[tree.metal_sfpu])]
     for define in request.defines:
         if not re.fullmatch(r"[A-Za-z_]\w*(=.*)?", define):
             raise LlkError(f"-D {define}: expected NAME or NAME=VALUE")
@@ -157,8 +180,15 @@ def _build(request: Request, work: Path, compiler: str) -> Path:
     except subprocess.TimeoutExpired:
         raise LlkError(f"{request.header}: g++ took longer than {COMPILE_SECONDS} s") from None
     if done.returncode != 0:
-        raise LlkError(_compile_error(done.stderr, work))
-    return exe
+        raise LlkError(_compile_error(unshadow(done.stderr, shadows), work))
+    return exe, shadows
+
+
+def unshadow(text: str, shadows: dict[Path, Path]) -> str:
+    """Paths inside the front end's copies of the kernel folders, written as the originals."""
+    for original, copy in shadows.items():
+        text = text.replace(str(copy), str(original))
+    return text
 
 
 _GCC_ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -190,9 +220,10 @@ def _run(exe: Path) -> list[Record]:
             records.append(Record(parts[0], parts[1], f"{parts[2]}:{parts[3]}"))
     _resolve_addresses(exe, records)
     if done.returncode not in (0, 3):
-        last = records[-1].where if records else "before the first instruction"
-        raise LlkError(f"the kernel stopped with status {done.returncode} after {last}: "
-                       f"{done.stderr.strip()[-300:]}")
+        last = f"after {records[-1].where}" if records else "before its first instruction"
+        why = ("it crashed: it dereferences a pointer the caller provides (an L1 address?), which the "
+               "front end cannot give" if done.returncode < 0 else f"status {done.returncode}")
+        raise LlkError(f"the kernel's C++ stopped {last}: {why} {done.stderr.strip()[-200:]}".rstrip())
     return records
 
 

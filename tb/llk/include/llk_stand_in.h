@@ -18,8 +18,13 @@
 #include "llk_names.h"
 #include "llk_record.h"
 #include "sfpi.h"
+#if __has_include("llk_sfpu_types.h")
+#include "llk_sfpu_types.h"
+#endif
 
 #define TT_ALWAYS_INLINE inline
+#define tt_l1_ptr
+#define tt_reg_ptr
 #define ALWI inline
 #define LLK_ASSERT(condition, message) ((void)0)
 #define TT_LLK_DUMP(...) ((void)0)
@@ -98,7 +103,8 @@ inline void cfg_reg_rmw_tile(std::uint32_t value, const char* file = __builtin_F
 }
 
 enum class VectorMode { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
-enum class DataLayout { Default, FSrcB, I32, U16, U32, SM32, TILE, ROW_MAJOR };
+using sfpi::DataLayout;
+enum SortDir : bool { ArgMax = false, ArgMin = true };
 enum class DstSync { SyncHalf = 0, SyncFull = 1 };
 enum class BroadcastType { NONE = 0, COL = 1, ROW = 2, SCALAR = 3 };
 enum class ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
@@ -112,6 +118,49 @@ enum class DataFormat : std::uint8_t {
 enum class DstTileShape { Tile32x32 = 0, Tile32x16 = 1, Tile16x16 = 2 };
 enum class UnpackDestination { SrcRegs = 0, DestReg = 1 };
 enum class StochRndType { None = 0, Fpu = 1, Pack = 2, All = 0xf };
+// Template selectors of the binary kernels: only their names matter here.
+enum class BinaryOp : std::uint8_t {
+    ADD, SUB, MUL, DIV, RSUB, POW, XLOGY, RSHFT, LSHFT, LOGICAL_RSHFT, ADD_TOP_ROW, LT, GT, LE, GE, EQ, NE, MAX,
+    MIN, FMOD, REMAINDER, BITWISE_AND, BITWISE_OR, BITWISE_XOR, DIV_INT32, DIV_INT32_FLOOR, GCD, LCM, RSUB_INT32,
+    MASK, ATAN2, MUL_INT32, ISCLOSE, LOGSIGMOID, NEXTAFTER, NEXTAFTER_BF16
+};
+
+// The 32-bit integer load/store modes (INT32_2S_COMP, INT32, LO16) the integer kernels accept.
+inline constexpr bool is_valid_instruction_mode(InstrModLoadStore mode) {
+    return mode == InstrModLoadStore::INT32_2S_COMP || mode == InstrModLoadStore::INT32 ||
+           mode == InstrModLoadStore::LO16;
+}
+
+// The SFPLOAD/SFPSTORE mode for a Dst data format (tt-llk's llk_defs.h): 32-bit Dst keeps
+// FP16/BF16 data as FP32 and UInt16 as the low half of a 32-bit word.
+template <DataFormat format, bool is_fp32_dest_acc_en = false>
+constexpr InstrModLoadStore GetSfpLoadStoreInstrMod() {
+    switch (format) {
+        case DataFormat::Float32:
+        case DataFormat::Tf32: return InstrModLoadStore::FP32;
+        case DataFormat::Float16: return is_fp32_dest_acc_en ? InstrModLoadStore::FP32 : InstrModLoadStore::FP16A;
+        case DataFormat::Float16_b: return is_fp32_dest_acc_en ? InstrModLoadStore::FP32 : InstrModLoadStore::FP16B;
+        case DataFormat::Int8:
+        case DataFormat::UInt8: return InstrModLoadStore::INT8;
+        case DataFormat::UInt16: return is_fp32_dest_acc_en ? InstrModLoadStore::INT32 : InstrModLoadStore::LO16;
+        case DataFormat::Int32:
+        case DataFormat::UInt32: return InstrModLoadStore::INT32;
+        default: return InstrModLoadStore::DEFAULT;
+    }
+}
+
+// The math thread's half of Dst: the model runs on the first.
+inline std::uint32_t get_dest_buffer_base() { return 0; }
+
+// The PRNG seed is a configuration register (.prng_seed); tt-llk then waits 600 SFPNOPs.
+inline void init_prng_seed(const std::uint32_t seed, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    char text[48];
+    std::snprintf(text, sizeof text, ".prng_seed %u", seed);
+    ::llk_record::directive(text, file, line);
+    for (int i = 0; i < 600; i++) {
+        ::llk_record::issue("SFPNOP", 0x8Fu << 24, {}, file, line);
+    }
+}
 
 // Tensix instructions outside the model: synchronisation is a no-op with a
 // note (the model issues in order); the rest stops the run.

@@ -148,10 +148,11 @@ struct sFloat {
     constexpr sFloat(float) {}
 };
 
-enum class RoundMode { NearestEven, Nearest = NearestEven, Stochastic };
+enum class RoundMode { NearestEven, Nearest = NearestEven, Stochastic, NearestStochastic = Stochastic };
 enum class ExponentMode { Debiased, Biased };
 enum class MantissaMode { ImplicitOne, NoImplicitOne };
 enum class ShiftMode { Logical, Arithmetic };
+enum class DataLayout { Default, FSrcB, I32, U16, U32, SM32, TILE, ROW_MAJOR };
 enum class LRegs { LReg0, LReg1, LReg2, LReg3, LReg4, LReg5, LReg6, LReg7, LRegCount };
 
 // Functions: any arguments with an SFPI value among them, or a result type named explicitly.
@@ -219,6 +220,8 @@ __attribute__((noinline)) R convert(const A&...) { SFPI_STOP("sfpi::convert"); }
 
 // The Dst window: dst_reg++ moves the Dst counter by one row group, as SFPI's does.
 struct dreg : sfpi_value {
+    template <auto Layout>
+    __attribute__((noinline)) vUInt mode() const { SFPI_STOP("dst_reg view"); }
     template <class T>
     __attribute__((noinline)) dreg& operator=(const T&) { SFPI_STOP("dst_reg store"); }
     __attribute__((noinline)) dreg& operator=(const dreg&) { SFPI_STOP("dst_reg store"); }
@@ -242,6 +245,7 @@ struct dst_reg_t {
 inline dst_reg_t dst_reg;
 
 struct lreg : sfpi_value {
+    void in_use() const {}     // a register-allocation hint: no instruction
     template <class T>
     __attribute__((noinline)) lreg& operator=(const T&) { SFPI_STOP("l_reg assignment"); }
 };
