@@ -25,7 +25,7 @@ import numpy as np
 
 from tb.dst_io import get_tile_bits16, get_tile_fp32, put_tile_bits16, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 EXACT = Accuracy(True)
 
@@ -272,14 +272,16 @@ KERNELS = [
 | 1 (next) | SFPNOP | | | L16 = round(v) | |
 | 0 (after) | | | | | store L16 |
 """,
-           timeline=(0, 8)),
+           timeline=(0, 8),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_fp32_to_uint16<false, 8, true>()", "init_typecast_fp32_to_uint16<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
            "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
            # Per row group load, SFPSWAP, a stall cycle for SFPSWAP's second
            # cycle, SFPSTOCHRND, store: 5 cycles; per face 40 + 2 SETRWCs.
            cycles_per_row=4 * 42 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_fp32_to_uint16<false, 8, true>()", "init_typecast_fp32_to_uint16<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_uint16_to_fp16b", "typecast_uint16_to_fp16b.s",
            "_calculate_typecast_uint16_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint16_to_fp16b_",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
@@ -307,13 +309,15 @@ KERNELS = [
 | 0 (+2) | | | | L16 = round(v) | |
 | 0 (+3) | | | | | store L16 |
 """,
-           timeline=(0, 6)),
+           timeline=(0, 6),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint16_to_fp16b<false, 8>()", "init_typecast_uint16_to_fp16b<false>()", fp32_dest=0, srcb_format=5, allow=("swap-mad-nop",))),
     Kernel("typecast_uint16_to_fp16b_twin", "typecast_uint16_to_fp16b_twin.s",
            "_calculate_typecast_uint16_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
            # 4 instructions per row group, 32 per face, and two SETRWCs.
            cycles_per_row=4 * 34 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint16_to_fp16b<false, 8>()", "init_typecast_uint16_to_fp16b<false>()", ("DISABLE_SFPLOADMACRO",), fp32_dest=0, srcb_format=5, allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_fp16b", "typecast_int32_to_fp16b.s",
            "_calculate_typecast_int32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_int32_to_fp16b_",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
@@ -347,13 +351,15 @@ KERNELS = [
 | 3 (next) | | | | L16 = round(v) | |
 | 0 (after) | | | | | store L16 |
 """,
-           timeline=(2, 11)),
+           timeline=(2, 11),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_fp16b<false, 8>()", "init_typecast_int32_to_fp16b<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_fp16b_twin", "typecast_int32_to_fp16b_twin.s",
            "_calculate_typecast_int32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
            # 9 instructions per row group, 72 per face, and two SETRWCs.
            cycles_per_row=4 * 74 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_fp16b<false, 8>()", "init_typecast_int32_to_fp16b<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_fp32", "typecast_int32_to_fp32.s",
            "_calculate_typecast_int32_to_fp32_ (SFPLOADMACRO) with _init_typecast_int32_to_fp32_",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
@@ -382,13 +388,15 @@ KERNELS = [
 | 2 (next) | | | | | |
 | 3 (next) | | | | | store L16 |
 """,
-           timeline=(2, 10)),
+           timeline=(2, 10),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_fp32<false, 8>()", "init_typecast_int32_to_fp32<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_fp32_twin", "typecast_int32_to_fp32_twin.s",
            "_calculate_typecast_int32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_fp32<false, 8>()", "init_typecast_int32_to_fp32<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_uint32_to_fp16b", "typecast_uint32_to_fp16b.s",
            "_calculate_typecast_uint32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp16b_",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
@@ -419,13 +427,15 @@ KERNELS = [
 | 0 (after) | | | | L16 = round(v) | |
 | 1 (after) | | | | | store L16 |
 """,
-           timeline=(2, 10)),
+           timeline=(2, 10),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint32_to_fp16b<false, 8>()", "init_typecast_uint32_to_fp16b<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_uint32_to_fp16b_twin", "typecast_uint32_to_fp16b_twin.s",
            "_calculate_typecast_uint32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint32_to_fp16b<false, 8>()", "init_typecast_uint32_to_fp16b<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
            "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -455,7 +465,8 @@ KERNELS = [
 | 2 (next) | ... | | | | |
 | 0 (next but one) | ... | | | | store L16 |
 """,
-           timeline=(2, 14)),
+           timeline=(2, 14),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint32_to_fp32<false, 8>()", "init_typecast_uint32_to_fp32<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
            "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -463,7 +474,8 @@ KERNELS = [
            # 56 per face, and two SETRWCs.
            cycles_per_row=4 * (8 * 7 + 2) / 32,
            notes="The source's non-macro path, with lane predication switched on first as the "
-                 "firmware does at boot."),
+                 "firmware does at boot.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_uint32_to_fp32<false, 8>()", "init_typecast_uint32_to_fp32<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
            "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -492,14 +504,16 @@ KERNELS = [
 | 1 (next) | | | | L16 = round(a) | |
 | 2 (next) | | | | | store L16 |
 """,
-           timeline=(0, 9)),
+           timeline=(0, 9),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_uint16<false, 8>()", "init_typecast_int32_to_uint16<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
            "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
            # Per row group load, cast, SFPSWAP, a stall, round, store: 6
            # cycles; 48 per face and two SETRWCs.
            cycles_per_row=4 * 50 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_int32_to_uint16<false, 8>()", "init_typecast_int32_to_uint16<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
     Kernel("typecast_fp32_to_fp16b", "typecast_fp32_to_fp16b.s",
            "_calculate_typecast_fp32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_fp32_to_fp16b_",
            fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
@@ -529,7 +543,8 @@ KERNELS = [
 | 1 (next) | ... | L16 = a + b | | | store a |
 | 2 (next) | ... | | | | store L16 (BF16) |
 """,
-           timeline=(0, 9)),
+           timeline=(0, 9),
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_fp32_to_fp16b<false, 8>()", "init_typecast_fp32_to_fp16b<false>()", allow=("swap-mad-nop",))),
     Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
            "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
            "of (x >> 16) & 1 that the macro version does",
@@ -537,7 +552,8 @@ KERNELS = [
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path with one added SFPSTORE, so that Dst matches the "
-                 "macro version outside the results too."),
+                 "macro version outside the results too.",
+           llk_source=LlkSource("ckernel_sfpu_typecast.h", "calculate_typecast_fp32_to_fp16b<false, 8>()", "init_typecast_fp32_to_fp16b<false>()", ("DISABLE_SFPLOADMACRO",), allow=("swap-mad-nop",))),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.

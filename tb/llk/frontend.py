@@ -6,10 +6,11 @@ tb/llk/include/), runs it, and turns the recorded instruction words,
 Tensix register writes and notes into a listing of the project's assembly,
 each line with a `# file:line` comment naming the C++ line it came from.
 
-The driver plays the caller of a unary SFPU kernel as tt-llk's
-`_llk_math_eltwise_unary_sfpu_init_`, `_start_` and `_params_` do: the SFPU
-control register cleared (SFPCONFIG 0xF), ADDR_MOD_7 all zero, the counters
-reset, then the kernel's init; the ADDR_MOD base set, then the call once per
+The driver plays the caller of a unary SFPU kernel as the firmware and
+tt-llk's `_llk_math_eltwise_unary_sfpu_init_`, `_start_` and `_params_` do:
+lane predication switched on (SFPENCC, which the firmware does once at boot),
+the SFPU control register cleared (SFPCONFIG 0xF), ADDR_MOD_7 all zero, the
+counters reset, then the kernel's init; the ADDR_MOD base set, then the call once per
 face with the Dst counter moved 16 rows after each. What the caller sets up
 outside any C++ the front end sees (Fp32 Dst mode, the SrcB format, ADDR_MOD
 slots from elsewhere) must be given (`fp32_dest`, `setup`); a kernel that
@@ -117,6 +118,7 @@ def _driver(request: Request, header_path: Path) -> str:
              "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
              "int main() {", '::llk_record::phase("caller set-up");',
              f'#line 1 "{CALLER}"',
+             "TTI_SFPENCC(sfpi::SFPENCC_IMM12_BOTH, 0, 0, sfpi::SFPENCC_MOD1_EI_RI);  // the firmware's boot set-up",
              "TTI_SFPCONFIG(0, 0xF, 1);  // _init_sfpu_config_reg",
              "addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 0}}.set(ADDR_MOD_7);",
              "math::reset_counters(p_setrwc::SET_ABD_F);"]
@@ -378,4 +380,14 @@ def with_cxx_location(message: str) -> str:
     if m is None:
         return message
     where = cxx_location(m.group("file"), int(m.group("line")))
+    return f"{where}: {message}" if where else message
+
+
+_ITEM_LOC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):\d+:")
+
+
+def cxx_of_message(message: str, listing: Listing) -> str:
+    """A model stop about an assembled (not written) listing, with the C++ line of its instruction."""
+    m = _ITEM_LOC.match(message)
+    where = listing.cxx_of_line.get(int(m.group("line"))) if m else None
     return f"{where}: {message}" if where else message
