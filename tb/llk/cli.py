@@ -69,8 +69,9 @@ def cmd_llk(args) -> int:
           f"front end: {listing.frontend}", file=report)
     print("set up by the caller outside the kernel: " +
           (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
-          "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller (SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, "
-          "ADDR_MOD base set, the Dst counter moved between faces)", file=report)
+          "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "
+          "(SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, ADDR_MOD base set, the Dst counter moved between faces)",
+          file=report)
     return 0
 
 

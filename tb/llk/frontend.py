@@ -39,7 +39,7 @@ VECTOR_MODES = {          # faces called, and SETRWC pairs after each (tt-llk's 
 }
 CALLER = "caller"         # the file name records of the driver's own code carry
 COMPILE_SECONDS = 120
-RUN_SECONDS = 30
+RUN_SECONDS = 20
 
 
 class LlkError(Exception):
