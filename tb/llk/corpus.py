@@ -99,9 +99,16 @@ def variants(f: Function, named: dict[str, list[str]] | None = None) -> list[dic
 
 
 def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
-    """`f` called with template arguments (`chosen` by name, where given) and its function arguments."""
-    chosen = chosen or {}
-    targs = ", ".join(chosen.get(p.name, _value(p.type, p.name, p.default)) for p in f.template)
+    """`f` called with template arguments (`chosen` by name, where given; a default naming an
+    earlier parameter takes that parameter's value) and its function arguments."""
+    chosen = dict(chosen or {})
+    values = []
+    for p in f.template:
+        value = chosen.get(p.name, _value(p.type, p.name, p.default))
+        value = chosen.get(value, value)
+        chosen.setdefault(p.name, value)
+        values.append(value)
+    targs = ", ".join(values)
     args = ", ".join(_value(p.type, p.name, None) for p in f.params if not p.default)
     return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
 
@@ -177,7 +184,7 @@ def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str],
 
 def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
     record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "frontend": None,
-              "compiled": False, "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None,
+              "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None,
               "macro_equals_fallback": None, "reason": ""}
     x = _inputs()
     first_error = None
@@ -203,6 +210,8 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
         break
     if result is None:
         record["reason"] = first_error or "no template arguments to try"
+        if " SFPI " in f" {record['reason']}" or ": SFPI " in record["reason"]:
+            record["frontend"] = "sfpi"      # SFPI code ran, which the TTI_ front end stops at
         return record
     reasons = [note] if note else []
     record["ran"] = True
@@ -266,6 +275,8 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
 
 def summary(records: list[dict]) -> str:
     wh = [r for r in records if r["arch"] == "wormhole"]
+    own = [r for r in wh if r.get("issues_tti")]
+    own_ran = sum(r["ran"] for r in own)
     headers = {r["header"] for r in wh}
     compiled = sum(r["compiled"] for r in wh)
     ran = sum(r["ran"] for r in wh)
@@ -275,7 +286,9 @@ def summary(records: list[dict]) -> str:
     checked = [r for r in wh if r["checked"] is not None]
     pct = 100 * ran / len(wh) if wh else 0
     return (f"Wormhole: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
-            f"({pct:.0f}%), {tti} purely from TTI_ macros; {len(macro)} use SFPLOADMACRO, {equal} of them leave "
+            f"({pct:.0f}%), {tti} purely from TTI_ macros. Of the {len(own)} entry points whose own body issues "
+            f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
+            f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. {len(macro)} use SFPLOADMACRO, {equal} of them leave "
             f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(checked)} checked against tt-llk's "
             f"accuracy budget, {sum(r['checked'] for r in checked)} within it. "
             f"Blackhole: {sum(r['arch'] == 'blackhole' for r in records)} entry points, architecture not modelled.")

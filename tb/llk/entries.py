@@ -34,6 +34,7 @@ class Function:
     template: list[Param]
     params: list[Param]
     line: int
+    issues_tti: bool = False      # its own body has TTI_/TT_ macros (not only calls and SFPI)
 
 
 @dataclass
@@ -76,9 +77,26 @@ def functions(path: Path) -> list[Function]:
     code = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     found = []
     for m in _FUNCTION.finditer(code):
+        body = code[m.end():_closing_brace(code, m.end())]
         found.append(Function(m.group("name"), _params(m.group("tparams")), _params(m.group("params")),
-                              code.count("\n", 0, m.start("name")) + 1))
+                              code.count("\n", 0, m.start("name")) + 1, bool(_TTI.search(body))))
     return found
+
+
+_TTI = re.compile(r"\bTTI?_[A-Z]")
+
+
+def _closing_brace(code: str, start: int) -> int:
+    """The end of the block whose opening brace is just before `start`."""
+    depth = 1
+    for i in range(start, len(code)):
+        if code[i] == "{":
+            depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(code)
 
 
 def _stem(name: str) -> str:
