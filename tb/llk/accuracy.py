@@ -77,8 +77,17 @@ class HelpersError(Exception):
     pass
 
 
+def _flow_mapping(text: str) -> dict:
+    """A one-line YAML flow mapping of plain scalars, `{in: Float32, approx: "No", max_ulp: 2}`."""
+    out = {}
+    for part in text.strip()[1:-1].split(","):
+        key, _, value = part.partition(":")
+        value = value.strip().strip('"').strip("'")
+        out[key.strip()] = int(value) if re.fullmatch(r"-?\d+", value) else value
+    return out
+
+
 def read_budget(path: Path) -> list[BudgetRow]:
-    import yaml
     rows, op = [], None
     for line in path.read_text().splitlines():
         m = _OP.match(line)
@@ -87,7 +96,7 @@ def read_budget(path: Path) -> list[BudgetRow]:
             continue
         m = _ROW.match(line)
         if m and op:
-            keys = yaml.safe_load(m.group(1))
+            keys = _flow_mapping(m.group(1))
             hw = _HW.search(m.group("comment") or "")
             rows.append(BudgetRow(op, keys, keys.get("max_ulp"), int(hw.group(1)) if hw else None))
     return rows
