@@ -164,6 +164,12 @@ Verilator.
 This file is written by `sfpu kernels --rtl verilator --doc docs/kernels.md`;
 edit the kernels' definitions, not this file.
 
+Each SFPLOADMACRO kernel and its twin also names the C++ call it comes from:
+`sfpu kernels --src DIR` runs them compiled from a tt-metal tree by `sfpu llk`
+instead of from their listings, and `python -m tb.llk.regenerate DIR` compares
+the two ([llk.md](llk.md)); the row "from its C++ source" says what that gave
+with the ttnn 0.81.1 wheel's headers.
+
 ## The Tensix context around the SFPU
 
 Modelled (`model/tensix.py`, `hdl/tensix.py`):
