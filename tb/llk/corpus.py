@@ -1,18 +1,21 @@
 """The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
 every SFPU entry point of the TTI_-based Wormhole kernel headers under DIR,
-compiled by the front end, run on the model over a tile of inputs, and each
+compiled by the front end, run on the model over a tile of inputs, each
 SFPLOADMACRO kernel compared bit for bit with its non-macro path
-(`-D DISABLE_SFPLOADMACRO`). Blackhole's entries are listed with
-"architecture not modelled". Writes build/llk-corpus/report.json (one record
-per entry point) and report.md.
+(`-D DISABLE_SFPLOADMACRO`), and each op with an FP32 row in tt-llk's
+accuracy budget checked over its domain (tb/llk/accuracy.py). Blackhole's
+entries are listed with "architecture not modelled". Writes
+build/llk-corpus/report.json (one record per entry point) and report.md.
 
-Template arguments: each template parameter gets its default where it has
-one, else a value by type (bool false, `is_fp32_dest_acc_en` true, ITERATIONS
-8, other integers 0, the first value of an enum the stand-ins know); function
-parameters likewise. The caller set-up is Fp32 Dst mode on; an ADDR_MOD slot
-the kernel uses without programming it is given as one step of a row group
-(dst_incr=2, as tt-llk's unary caller programs ADDR_MOD_6 for its 32-bit
-kernels) and the record says so.
+Template arguments, as callers would choose them: a parameter's default where
+it has one (a default naming an earlier parameter takes its value); for an
+enum the values the header itself names; each bool both ways
+(`is_fp32_dest_acc_en` true first); ITERATIONS 8, `scale` 1.0, other integers
+0. The combinations are tried in that order until one compiles and runs.
+Function arguments are 0. The caller's set-up is Fp32 Dst mode on; an ADDR_MOD
+slot the kernel uses without programming it is given as one step of a row
+group (dst_incr=2, as tt-llk's binary and ternary callers program ADDR_MOD_6)
+and the record says so.
 """
 
 from __future__ import annotations
@@ -264,7 +267,8 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
         for header in tti_headers(bh):
             for entry in entries(header):
                 records.append({"arch": "blackhole", "header": str(header.relative_to(bh.root)),
-                                "entry": entry.name, "frontend": None, "compiled": False, "ran": False,
+                                "entry": entry.name, "call": None, "frontend": None,
+                                "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False,
                                 "checked": None, "max_ulp": None, "hw_max_ulp": None,
                                 "macro_equals_fallback": None, "reason": "architecture not modelled"})
     out.mkdir(parents=True, exist_ok=True)
