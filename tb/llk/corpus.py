@@ -53,15 +53,16 @@ def _options(ptype: str, name: str, default: str | None, named: dict[str, list[s
     """The values tried for a template parameter, the likeliest first: its default, else for an
     enum the values the header itself names (`named`), else a value by type."""
     base = ptype.replace("const", "").replace("std::", "").strip()
+    enum = base.split("::")[-1]
     if default:
-        return [default]
+        others = [v for v in (named or {}).get(enum, []) if v != default]
+        return [default] + others       # an enum's other values too: callers do not all take the default
     if base == "bool":
         return ["true", "false"] if "fp32" in name.lower() else ["false", "true"]
     if name.lower() == "iterations":
         return ["8"]
     if name.lower() == "scale":
         return ["0x3F800000"]             # a scale factor given as FP32 bits: 1.0
-    enum = base.split("::")[-1]
     if named and named.get(enum):
         first = [ENUM_FIRST[enum]] if enum in ENUM_FIRST and ENUM_FIRST[enum] in named[enum] else []
         return first + [v for v in named[enum] if v not in first]
@@ -90,10 +91,14 @@ def named_values(header: Path) -> dict[str, list[str]]:
     return out
 
 
-def variants(f: Function, named: dict[str, list[str]] | None = None) -> list[dict[str, str]]:
-    """Template argument sets for `f`: the first option of each parameter, then every combination
-    of the options, the first ones first, at most MAX_VARIANTS."""
-    options = [(p.name, _options(p.type, p.name, p.default, named)) for p in f.template]
+def variants(f: Function, named: dict[str, list[str]] | None = None,
+             init: Function | None = None) -> list[dict[str, str]]:
+    """Template argument sets for `f` (and the parameters of its `init` that `f` does not have):
+    the first option of each parameter, then every combination of the options, the first ones
+    first, at most MAX_VARIANTS."""
+    params = list(f.template) + [p for p in (init.template if init else []) if p.name not in
+                                 {q.name for q in f.template}]
+    options = [(p.name, _options(p.type, p.name, p.default, named)) for p in params]
     out: list[dict[str, str]] = [{}]
     for name, opts in options:
         out = [{**chosen, name: value} for value in opts for chosen in out]
@@ -186,13 +191,16 @@ def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str],
 
 
 def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
-    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "frontend": None,
-              "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None, "max_ulp": None, "hw_max_ulp": None,
+    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "init": None,
+              "frontend": None,
+              "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None,
+              "max_ulp": None, "hw_max_ulp": None,
               "macro_equals_fallback": None, "reason": ""}
     x = _inputs()
     first_error = None
     result = None
-    for attempt, chosen in enumerate(variants(entry.function, named_values(entry.header))):
+    init = entry.inits[0] if entry.inits else None
+    for attempt, chosen in enumerate(variants(entry.function, named_values(entry.header), init)):
         try:
             listing, note = _compile(entry, tree, chosen)
         except LlkError as e:
@@ -204,7 +212,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
             if "without finishing" in str(e):
                 break            # a loop bounded by a runtime argument the corpus cannot choose
             continue
-        record.update(compiled=True, frontend=listing.frontend, call=listing.request.call)
+        record.update(compiled=True, frontend=listing.frontend, call=listing.request.call, init=listing.request.init)
         try:
             result = _run(listing, x)
         except Exception as e:   # the model's own stop (undefined behaviour, a runaway) is the finding
@@ -267,7 +275,7 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
         for header in tti_headers(bh):
             for entry in entries(header):
                 records.append({"arch": "blackhole", "header": str(header.relative_to(bh.root)),
-                                "entry": entry.name, "call": None, "frontend": None,
+                                "entry": entry.name, "call": None, "init": None, "frontend": None,
                                 "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False,
                                 "checked": None, "max_ulp": None, "hw_max_ulp": None,
                                 "macro_equals_fallback": None, "reason": "architecture not modelled"})
@@ -292,7 +300,8 @@ def summary(records: list[dict]) -> str:
     return (f"Wormhole: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
             f"({pct:.0f}%), {tti} purely from TTI_ macros. Of the {len(own)} entry points whose own body issues "
             f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
-            f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. {len(macro)} use SFPLOADMACRO, {equal} of them leave "
+            f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
+            f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
             f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(checked)} checked against tt-llk's "
             f"accuracy budget, {sum(r['checked'] for r in checked)} within it. "
             f"Blackhole: {sum(r['arch'] == 'blackhole' for r in records)} entry points, architecture not modelled.")
