@@ -88,7 +88,11 @@ def cmd_disasm(args) -> int:
 def _run(args):
     if args.backend != "model":
         raise CliError(f"backend {args.backend!r} is not available yet; use --backend model")
-    program = _read_program(args.program)
+    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
+        from tb.llk.cli import program_from_header
+        program = program_from_header(args, args.program)
+    else:
+        program = _read_program(args.program)
     state = SfpuState()
     if args.dst:
         state.dst = _load_dst(args.dst)
@@ -193,13 +197,15 @@ def cmd_verilog(args) -> int:
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program")
+    p.add_argument("program", help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
     p.add_argument("--backend", choices=BACKENDS, default="model")
     p.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
     p.add_argument("--lenient", action="store_true",
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
     p.add_argument("--allow", action="append", default=[], metavar="RULE",
                    help="report this hazard rule without stopping (repeatable)")
+    from tb.llk.cli import add_source_options
+    add_source_options(p.add_argument_group("a kernel's C++ header as PROGRAM (sfpu llk)"))
 
 
 def build_parser() -> argparse.ArgumentParser:

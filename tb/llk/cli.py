@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .entries import entries, signature
-from .frontend import ARCHES, VECTOR_MODES, LlkError, Request, compile_call
+from .frontend import ARCHES, VECTOR_MODES, LlkError, Request, compile_call, remember
 from .sources import SourceError, find_header, find_tree
 
 
@@ -47,7 +47,18 @@ def request_from(args, header: str) -> Request:
 
 def listing_for(args, header: str):
     """Compile HEADER with the kernel options of `args`."""
-    return compile_call(request_from(args, header), name=f"{Path(header).name}")
+    listing = compile_call(request_from(args, header), name=f"{Path(header).name}.s")
+    remember(listing)
+    return listing
+
+
+def program_from_header(args, header: str):
+    """`sfpu run/timeline HEADER --call ...`: the program `sfpu llk` would write."""
+    from tb.cli import CliError
+    try:
+        return listing_for(args, header).program
+    except LlkError as e:
+        raise CliError(str(e)) from None
 
 
 def cmd_llk(args) -> int:

@@ -373,13 +373,23 @@ def cxx_location(listing_path: str, line: int) -> str | None:
 _LISTING_LOC = re.compile(r"(?P<file>[^\s:]+\.s):(?P<line>\d+):\d+:")
 
 
+_COMPILED: dict[str, Listing] = {}
+
+
+def remember(listing: Listing) -> None:
+    """Keep a listing compiled in this process, so that a stop in it can name its C++ line."""
+    _COMPILED[listing.program.name] = listing
+
+
 def with_cxx_location(message: str) -> str:
     """A hazard or undefined-behaviour message about a listing `sfpu llk`
-    wrote, with the C++ line of the instruction added."""
+    wrote (or compiled in this process), with the C++ line of the instruction added."""
     m = _LISTING_LOC.search(message)
     if m is None:
         return message
-    where = cxx_location(m.group("file"), int(m.group("line")))
+    listing = _COMPILED.get(m.group("file"))
+    where = (listing.cxx_of_line.get(int(m.group("line"))) if listing
+             else cxx_location(m.group("file"), int(m.group("line"))))
     return f"{where}: {message}" if where else message
 
 

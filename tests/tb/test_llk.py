@@ -174,3 +174,13 @@ def test_cli_writes_a_listing_that_run_accepts(tmp_path, capsys):
     assert "C++ compile error" in err and "Traceback" not in err
     assert main(["llk", "--list", str(FIXTURES)]) == 0
     assert "calculate_fixture_add_one" in capsys.readouterr().out
+
+
+def test_run_takes_a_header_and_names_the_cxx_line_of_a_hazard(capsys):
+    assert main(["run", str(ADD_ONE), "--call", "calculate_fixture_add_one<false, 8>()",
+                 "--init", "fixture_add_one_init<false>()"]) == 0
+    assert main(["run", str(ADD_ONE), "--call", "calculate_fixture_add_one_hazard<false, 8>()",
+                 "--init", "fixture_add_one_init<false>()"]) == 3
+    store = line_of(ADD_ONE, "TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);", 1)
+    err = capsys.readouterr().err
+    assert f"stopped: {ADD_ONE}:{store}: " in err and "read-in-flight" in err
