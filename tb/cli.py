@@ -90,7 +90,11 @@ def _run(args):
     """The program run on the chosen backend, as a `model.run.RunResult`: on
     an RTL backend its trace and final state come from the RTL, with the
     model in lock-step (tb.rtl_run)."""
-    program = _read_program(args.program)
+    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
+        from tb.llk.cli import program_from_header
+        program = program_from_header(args, args.program)
+    else:
+        program = _read_program(args.program)
     dst = _load_dst(args.dst) if args.dst else None
     unknown = [r for r in args.allow if r not in RULES]
     if unknown:
@@ -198,7 +202,7 @@ def cmd_verilog(args) -> int:
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program")
+    p.add_argument("program", help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
     p.add_argument("--backend", choices=BACKENDS, default="model",
                    help="the cycle model, or the RTL on a simulator with the model in lock-step (default model)")
     p.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
@@ -206,6 +210,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
     p.add_argument("--allow", action="append", default=[], metavar="RULE",
                    help="report this hazard rule without stopping (repeatable)")
+    from tb.llk.cli import add_source_options
+    add_source_options(p.add_argument_group("a kernel's C++ header as PROGRAM (sfpu llk)"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -252,6 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_kernels_parser(sub)
     from tb.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
     add_sim_parser(sub)
+    from tb.llk.cli import add_parser as add_llk_parser  # `sfpu llk`: a kernel's C++ header to a listing
+    add_llk_parser(sub)
 
     g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend")
     from tb import regress
@@ -284,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sfpu: {e}", file=sys.stderr)
         return 1
     except UndefinedBehaviour as e:
-        print(f"sfpu: stopped: {e}", file=sys.stderr)
+        from tb.llk.frontend import with_cxx_location
+        print(f"sfpu: stopped: {with_cxx_location(str(e))}", file=sys.stderr)
         return 3
     except BrokenPipeError:          # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")

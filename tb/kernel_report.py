@@ -41,14 +41,17 @@ def instructions_used(run: kernels.KernelRun) -> list[str]:
     return sorted(names) + (["REPLAY"] if replayed else [])
 
 
-def measure(names: list[str] | None = None) -> list[Measured]:
+def measure(names: list[str] | None = None, programs: dict | None = None) -> list[Measured]:
+    """Each kernel on the model; `programs` replaces the hand listing of the kernels it names
+    (e.g. the listings generated from their C++ source, tb.llk.regenerate)."""
     sys.set_int_max_str_digits(0)
     table = kernels.all_kernels()
     runs: dict[str, kernels.KernelRun] = {}
+    programs = programs or {}
 
     def run(name):
         if name not in runs:
-            runs[name] = kernels.run_kernel(table[name])
+            runs[name] = kernels.run_kernel(table[name], program=programs.get(name))
         return runs[name]
 
     out = []
@@ -125,6 +128,10 @@ def kernel_section(m: Measured) -> str:
              ["against numpy", _agreement(m)]]
     if k.accuracy.why:
         facts.append(["why that tolerance", k.accuracy.why])
+    if k.llk_source is not None:
+        facts.append(["from its C++ source", f"`{k.llk_source.call}` in `{k.llk_source.header}`"
+                      + (f" ({', '.join('-D ' + d for d in k.llk_source.defines)})" if k.llk_source.defines else "")
+                      + (f": {k.llk_source.regenerated}" if k.llk_source.regenerated else "")])
     if k.twin:
         facts.append(["non-macro twin", f"`{k.twin}`, Dst {'bit-identical' if m.twin_same else 'DIFFERENT'}"])
     facts.append(["RTL", m.rtl])
@@ -156,6 +163,12 @@ Verilator.
 
 This file is written by `sfpu kernels --rtl verilator --doc docs/kernels.md`;
 edit the kernels' definitions, not this file.
+
+Each SFPLOADMACRO kernel and its twin also names the C++ call it comes from:
+`sfpu kernels --src DIR` runs them compiled from a tt-metal tree by `sfpu llk`
+instead of from their listings, and `python -m tb.llk.regenerate DIR` compares
+the two ([llk.md](llk.md)); the row "from its C++ source" says what that gave
+with the ttnn 0.81.1 wheel's headers.
 
 ## The Tensix context around the SFPU
 
@@ -201,7 +214,15 @@ def cmd_kernels(args) -> int:
     unknown = [n for n in args.names if n not in table]
     if unknown:
         raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(table)})")
-    measured = measure(args.names or None)
+    programs = None
+    if args.src:
+        from tb.llk.regenerate import programs_from_source
+        try:
+            programs = programs_from_source(args.src, args.names or list(table))
+        except ValueError as e:
+            raise CliError(str(e)) from None
+        print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
+    measured = measure(args.names or None, programs)
     if args.rtl:
         run_on_rtl(measured, args.rtl)
     print(format_table(measured))
@@ -218,4 +239,6 @@ def add_parser(sub) -> None:
     s.add_argument("names", nargs="*", metavar="NAME", help="only these kernels")
     s.add_argument("--rtl", choices=runner.BACKENDS, help="also run each in lock-step on this RTL backend")
     s.add_argument("--doc", metavar="PATH", help="write the markdown report (docs/kernels.md)")
+    s.add_argument("--src", metavar="DIR", help="run the kernels that name their C++ call from the headers under "
+                                                "DIR (sfpu llk) instead of their hand listings")
     s.set_defaults(func=cmd_kernels)

@@ -46,6 +46,26 @@ class Accuracy:
 
 
 @dataclass(frozen=True)
+class LlkSource:
+    """The C++ call a kernel comes from, for the front end (`sfpu llk`, tb/llk):
+    the header's file name in a tt-metal/tt-llk tree, the call and init
+    expressions, preprocessor definitions, and what the caller sets up outside
+    the kernel. `allow` lists the hazard rules its hand listing allows too."""
+    header: str
+    call: str
+    init: str | None = None
+    defines: tuple[str, ...] = ()
+    fp32_dest: int | None = 1
+    srcb_format: int | None = None
+    setup: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()
+    vector_mode: str = "rc"                       # faces the caller runs it on (tb/llk/frontend.py)
+    # What regenerating it from tt-metal's ttnn 0.81.1 wheel gave (docs/llk.md): whether the
+    # SFPU words equal the hand listing's, and why not where they differ.
+    regenerated: str = ""
+
+
+@dataclass(frozen=True)
 class Kernel:
     name: str
     source: str                                    # file in kernels/
@@ -68,6 +88,7 @@ class Kernel:
     notes: str = ""
     source_schedule: str = ""
     timeline: tuple[int, int] | None = None
+    llk_source: LlkSource | None = None               # the C++ call it can be generated from instead
 
     @property
     def path(self) -> Path:
@@ -108,17 +129,21 @@ def _program(path: Path) -> Program:
     return assemble_file(str(path))
 
 
-def prepared(kernel: Kernel, seed: int = 0) -> tuple[Program, SfpuState, np.ndarray]:
-    """The kernel's program, a state holding its inputs, and the inputs."""
+def prepared(kernel: Kernel, seed: int = 0, program: Program | None = None) -> tuple[Program, SfpuState, np.ndarray]:
+    """The kernel's program (its hand listing unless another is given, e.g. one
+    generated from its source by tb.llk.regenerate), a state holding its inputs,
+    and the inputs."""
     state = SfpuState()
     inputs = kernel.prepare(state, np.random.default_rng([seed, 0x5F0]))
-    return _program(kernel.path), state, inputs
+    return program or _program(kernel.path), state, inputs
 
 
-def run_kernel(kernel: Kernel, seed: int = 0) -> KernelRun:
+def run_kernel(kernel: Kernel, seed: int = 0, program: Program | None = None) -> KernelRun:
     """Run on the cycle model."""
-    program, state, inputs = prepared(kernel, seed)
-    result = run_program(program, state, strict=kernel.strict)
+    generated = program is not None
+    program, state, inputs = prepared(kernel, seed, program)
+    allow = set(kernel.llk_source.allow) if generated and kernel.llk_source else set()
+    result = run_program(program, state, strict=kernel.strict, allow=allow)
     if "body" not in result.marks:
         raise ValueError(f"{kernel.path}: no `.mark body` line")
     return KernelRun(kernel, inputs, kernel.result(result.state), kernel.reference(inputs), result)
@@ -158,5 +183,5 @@ def _bits(values: np.ndarray) -> np.ndarray:
     return values.view(f"u{values.dtype.itemsize}") if values.dtype.kind == "f" else values
 
 
-__all__ = ["Accuracy", "Kernel", "KernelRun", "all_kernels", "prepared", "run_kernel", "check_accuracy",
+__all__ = ["Accuracy", "Kernel", "LlkSource", "KernelRun", "all_kernels", "prepared", "run_kernel", "check_accuracy",
            "KERNEL_DIR", "TILE_ROW_GROUPS"]

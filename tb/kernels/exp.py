@@ -8,7 +8,7 @@ import numpy as np
 
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 FLT_MIN = float(np.finfo(np.float32).tiny)
 
@@ -70,7 +70,10 @@ KERNELS = [
                  "the same cycle for different row groups. The SWAP template runs without the SFPNOP in "
                  "the MAD slot the documentation asks for, as the source does (`.allow swap-mad-nop`). "
                  "Its twin exp_fast_twin issues the same operations one at a time.",
-           source_schedule=EXP_FAST_SCHEDULE, timeline=(0, 27)),
+           source_schedule=EXP_FAST_SCHEDULE, timeline=(0, 27),
+           llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 8, true>()",
+                                "exp_init<true, 0x3F800000, true, true>()", allow=("swap-mad-nop",),
+                                regenerated="body words equal the hand listing's; Dst bit-identical")),
     Kernel("exp_fast_twin", "exp_fast_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, CLAMP_NEGATIVE> (DISABLE_SFPLOADMACRO)",
            exp_inputs, get_tile_fp32, clamped_exp, SCHRAUDOLPH,
@@ -81,7 +84,12 @@ KERNELS = [
                  "`dst_reg++` (INCRWC) after each row group. SFPSWAP Mod1 = 9 leaves the maximum of x "
                  "and -88.5 in L0 in every lane. One SFPNOP, absent from the source, separates SFPMAD "
                  "from the SFPSTOCHRND that reads its result, which the MAD writes only at the end of "
-                 "its second cycle; the SFPSWAP costs a third cycle through its interlock."),
+                 "its second cycle; the SFPSWAP costs a third cycle through its interlock.",
+           llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 8, true>()",
+                                "exp_init<true, 0x3F800000, true, true>()", ("DISABLE_SFPLOADMACRO",),
+                                regenerated="the source issues SFP_STOCH_RND right after the SFPMAD whose result it "
+                                            "reads (ckernel_sfpu_exp.h:490), where this listing has an SFPNOP: the "
+                                            "generated listing stops there (read-in-flight), a finding for tt-metal")),
 ]
 
 
@@ -246,7 +254,10 @@ KERNELS += [
                  "share the Round sub-unit with the macro's rounding), so the thread issues an "
                  "SFPSHFT2 after each SFPLOADMACRO and every delay counts issued instructions (Misc "
                  "0xF00). The replay buffer holds 16 macro + shift pairs, played twice.",
-           source_schedule=EXP_REPLAY_SCHEDULE, timeline=(0, 14)),
+           source_schedule=EXP_REPLAY_SCHEDULE, timeline=(0, 14),
+           llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 32, false>()",
+                                "exp_init<true, 0x3F800000, false, true>()", vector_mode="none",
+                                regenerated="body words equal the hand listing's; Dst bit-identical")),
     Kernel("exp_fast_replay_twin", "exp_fast_replay_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, !CLAMP_NEGATIVE, ITERATIONS=32> (DISABLE_SFPLOADMACRO)",
            replay_inputs, get_tile_fp32, exp64, SCHRAUDOLPH,
@@ -254,5 +265,11 @@ KERNELS += [
            cycles_per_row=8.0,
            notes="The non-macro loop of the same variant, one row group per iteration with INCRWC; "
                  "an SFPNOP the source lacks keeps SFPSTOCHRND from reading the MAD's register "
-                 "before the MAD has written it."),
+                 "before the MAD has written it.",
+           llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 32, false>()",
+                                "exp_init<true, 0x3F800000, false, true>()", ("DISABLE_SFPLOADMACRO",),
+                                vector_mode="none",
+                                regenerated="as exp_fast_twin, the source reads the SFPMAD result in the next cycle "
+                                            "(ckernel_sfpu_exp.h:615): the generated listing stops there, a finding "
+                                            "for tt-metal")),
 ]

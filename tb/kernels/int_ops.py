@@ -7,7 +7,7 @@ import numpy as np
 
 from tb.dst_io import TILE_ADDRESSES, get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 I32 = np.iinfo(np.int32)
 
@@ -77,7 +77,11 @@ KERNELS = [
            # Twenty one-cycle instructions per row group, two SETRWCs per face.
            cycles_per_row=4 * (8 * 20 + 2) / 32,
            notes="The plain sequence: bytes multiplied in FP32, rounded back to integers with "
-                 "SFP_STOCH_RND, combined with SFPIADD and SFPSHFT; exact."),
+                 "SFP_STOCH_RND, combined with SFPIADD and SFPSHFT; exact.",
+           llk_source=LlkSource("ckernel_sfpu_mul_int.h", "_mul_int_<false, 8>(0, 1, 0)", "_init_mul_int_<false>()",
+                                ("DISABLE_SFPLOADMACRO",), fp32_dest=0, setup=(".addr_mod 6 dst_incr=2",),
+                                regenerated="body words equal; Dst bit-identical (the binary SFPU caller's ADDR_MOD_6"
+                                            " given as set-up)")),
 ]
 
 # The macro kernel: its store survives a later byte that selects nothing (docs/timing.md).
@@ -116,6 +120,11 @@ MUL_UINT16_MACRO = Kernel("mul_uint16", "mul_int.s",
            "| 0 (next) | ... | | | [out] <<= 8 | |\n"
            "| 1 (next) | ... | L16 = tmp + [out] | | | |\n"
            "| 2 (next) | ... | | | | store L16 |\n"),
-       timeline=(0, 26))
+       timeline=(0, 26),
+                          llk_source=LlkSource("ckernel_sfpu_mul_int.h", "_mul_int_<false, 8>(0, 1, 0)",
+                                               "_init_mul_int_<false>()", fp32_dest=0,
+                                               setup=(".addr_mod 6 dst_incr=2",),
+                                               regenerated="body words equal; Dst bit-identical (the binary SFPU "
+                                                           "caller's ADDR_MOD_6 given as set-up)"))
 
 KERNELS.append(MUL_UINT16_MACRO)

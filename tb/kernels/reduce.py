@@ -13,7 +13,7 @@ import numpy as np
 
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 F32 = np.float32
 
@@ -104,7 +104,14 @@ KERNELS = [
                  "in one register's lane rows, the recorded SFPADD chain folds them, a second "
                  "transpose and the same chain fold the four partial sums, and a last SFPADD joins "
                  "the upper and lower halves); with normal inputs each WH SFPADD (x*1.0 + y, one "
-                 "round-to-nearest-even) is an IEEE FP32 add, so the result is bit-exact."),
+                 "round-to-nearest-even) is an IEEE FP32 add, so the result is bit-exact.",
+           llk_source=LlkSource("ckernel_sfpu_reduce.h",
+                                "calculate_reduce<PoolType::SUM, ReduceDim::REDUCE_COL, "
+                                "DataFormat::Float32, true>(1, 1)",
+                                "init_reduce<PoolType::SUM, DataFormat::Float32, true>(1)", vector_mode="none",
+                                regenerated="the 0.81.1 header adds in another order than the source this listing "
+                                            "follows: words and FP32 sums differ (22 of 32 columns from this kernel's"
+                                            " order-exact reference)")),
     Kernel("reduce_col_avg", "reduce_col_avg.s",
            "_calculate_reduce_<AVG, REDUCE_COL, Float32> (float path, FP32 load mode)",
            reduce_inputs, top_row, lambda x: col_sum_fp32(x) * F32(1 / 32), EXACT_ORDER,
@@ -112,7 +119,13 @@ KERNELS = [
            notes="Column means: the column sum's schedule, then SFPMUL by 1/32 (built with two "
                  "SFPLOADIs each pass) before the store. Scaling by 2^-5 is exact for these "
                  "inputs, so the reference is the ordered FP32 sum times 1/32, bit-exact. tt-llk's "
-                 "Tensix NOP after the SFPMUL is written as SFPNOP (the same one idle slot)."),
+                 "Tensix NOP after the SFPMUL is written as SFPNOP (the same one idle slot).",
+           llk_source=LlkSource("ckernel_sfpu_reduce.h",
+                                "calculate_reduce<PoolType::AVG, ReduceDim::REDUCE_COL, "
+                                "DataFormat::Float32, true>(1, 1)",
+                                "init_reduce<PoolType::AVG, DataFormat::Float32, true>(1)", vector_mode="none",
+                                regenerated="stops at the TTI_NOP of ckernel_sfpu_reduce.h:217, a Tensix NOP the "
+                                            "model does not have")),
 ]
 
 
@@ -192,7 +205,14 @@ KERNELS.append(
                  "take in four rows of all 32 columns per replayed step: two SFPLOADMACROs whose "
                  "macros run an SFPSWAP on the loaded register, two SFPLOADs and two thread SFPSWAPs. "
                  "An SFPTRANSP and three SFPSWAPs then combine the four residues. SFPSWAP compares "
-                 "bit patterns as sign-magnitude, so the result is exactly numpy's maximum."))
+                 "bit patterns as sign-magnitude, so the result is exactly numpy's maximum.",
+           llk_source=LlkSource("ckernel_sfpu_reduce.h",
+                                "calculate_reduce<PoolType::MAX, ReduceDim::REDUCE_COL, "
+                                "DataFormat::Float32, true>(1, 1)",
+                                "init_reduce<PoolType::MAX, DataFormat::Float32, true>(1)", vector_mode="none",
+                                allow=("swap-mad-nop", "write-conflict"),
+                                regenerated="body words equal; Dst bit-identical (with the write-conflict of "
+                                            "ckernel_sfpu_reduce.h:1243 allowed, as this listing does)")))
 
 
 def row_sum_fp32(x: np.ndarray) -> np.ndarray:
@@ -223,7 +243,13 @@ KERNELS.append(
                  "columns per lane, then SFPSHFT2 right shifts by 4, 2 and 1 lane columns with an "
                  "SFPADD after each fold the eight lanes of a row into one, and a rotate moves it to "
                  "lane column 0. The reference adds in FP32 in that order (derived from the "
-                 "instruction sequence), so the result is bit-exact for normal inputs."))
+                 "instruction sequence), so the result is bit-exact for normal inputs.",
+           llk_source=LlkSource("ckernel_sfpu_reduce.h",
+                                "calculate_reduce<PoolType::SUM, ReduceDim::REDUCE_ROW, "
+                                "DataFormat::Float32, true>(1, 1)",
+                                "init_reduce<PoolType::SUM, DataFormat::Float32, true>(1)", vector_mode="none",
+                                regenerated="the 0.81.1 header differs from the source this listing follows; bit-"
+                                            "exact against numpy, Dst elsewhere differs")))
 
 
 # Per step of 8 rows: 8 SFPLOAD; 6 SFPSWAP, each with a stall cycle (12);
@@ -241,4 +267,10 @@ KERNELS.append(
                  "1 lane columns, each followed by an SFPSWAP, fold the eight lanes, and a rotate "
                  "moves the result to lane column 0 (phases 2-4 replayed). Every thread SFPSWAP is "
                  "followed by a non-NOP instruction and so costs a stall cycle. SFPSWAP compares "
-                 "bit patterns as sign-magnitude, so the result is exactly numpy's maximum."))
+                 "bit patterns as sign-magnitude, so the result is exactly numpy's maximum.",
+           llk_source=LlkSource("ckernel_sfpu_reduce.h",
+                                "calculate_reduce<PoolType::MAX, ReduceDim::REDUCE_ROW, "
+                                "DataFormat::Float32, true>(1, 1)",
+                                "init_reduce<PoolType::MAX, DataFormat::Float32, true>(1)", vector_mode="none",
+                                regenerated="the 0.81.1 header differs from the source this listing follows; bit-"
+                                            "exact against numpy, Dst elsewhere differs")))

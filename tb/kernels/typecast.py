@@ -25,7 +25,7 @@ import numpy as np
 
 from tb.dst_io import get_tile_bits16, get_tile_fp32, put_tile_bits16, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 EXACT = Accuracy(True)
 
@@ -35,6 +35,16 @@ def bf16_tile(state) -> np.ndarray:
     raw = get_tile_bits16(state).astype(np.uint32)
     ieee = (raw & 0x8000) | ((raw & 0xFF) << 7) | ((raw >> 8) & 0x7F)
     return (ieee << 16).astype(np.uint32).view(np.float32)
+
+
+def typecast_source(conversion: str, regenerated: str, *, twin: bool = False, fp32_template: bool = False,
+                    **caller) -> LlkSource:
+    """The C++ call a typecast kernel comes from (with `twin`, its DISABLE_SFPLOADMACRO path):
+    tt-metal's calculate_typecast_<conversion> after its init; `caller` is the caller's set-up."""
+    targs = "false, 8, true" if fp32_template else "false, 8"
+    return LlkSource("ckernel_sfpu_typecast.h", f"calculate_typecast_{conversion}<{targs}>()",
+                     f"init_typecast_{conversion}<false>()", ("DISABLE_SFPLOADMACRO",) if twin else (),
+                     allow=("swap-mad-nop",), regenerated=regenerated, **caller)
 
 
 # ---------------------------------------------------------------------------
@@ -272,14 +282,21 @@ KERNELS = [
 | 1 (next) | SFPNOP | | | L16 = round(v) | |
 | 0 (after) | | | | | store L16 |
 """,
-           timeline=(0, 8)),
+           timeline=(0, 8),
+           llk_source=typecast_source("fp32_to_uint16",
+                                      "the 0.81.1 header no longer uses SFPLOADMACRO with 32-bit Dst and stores with "
+                                      "mode 9 (halves swapped) instead of the 16-bit store this listing follows: "
+                                      "outputs are laid out differently", fp32_template=True)),
     Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
            "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
            # Per row group load, SFPSWAP, a stall cycle for SFPSWAP's second
            # cycle, SFPSTOCHRND, store: 5 cycles; per face 40 + 2 SETRWCs.
            cycles_per_row=4 * 42 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("fp32_to_uint16",
+                                      "the 0.81.1 header stores with mode 9 (halves swapped) instead of mode 6: "
+                                      "outputs are laid out differently", twin=True, fp32_template=True)),
     Kernel("typecast_uint16_to_fp16b", "typecast_uint16_to_fp16b.s",
            "_calculate_typecast_uint16_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint16_to_fp16b_",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
@@ -307,13 +324,17 @@ KERNELS = [
 | 0 (+2) | | | | L16 = round(v) | |
 | 0 (+3) | | | | | store L16 |
 """,
-           timeline=(0, 6)),
+           timeline=(0, 6),
+           llk_source=typecast_source("uint16_to_fp16b",
+                                      "body words equal; Dst bit-identical", fp32_dest=0, srcb_format=5)),
     Kernel("typecast_uint16_to_fp16b_twin", "typecast_uint16_to_fp16b_twin.s",
            "_calculate_typecast_uint16_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
            # 4 instructions per row group, 32 per face, and two SETRWCs.
            cycles_per_row=4 * 34 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("uint16_to_fp16b",
+                                      "body words equal; Dst bit-identical", twin=True, fp32_dest=0, srcb_format=5)),
     Kernel("typecast_int32_to_fp16b", "typecast_int32_to_fp16b.s",
            "_calculate_typecast_int32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_int32_to_fp16b_",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
@@ -347,13 +368,17 @@ KERNELS = [
 | 3 (next) | | | | L16 = round(v) | |
 | 0 (after) | | | | | store L16 |
 """,
-           timeline=(2, 11)),
+           timeline=(2, 11),
+           llk_source=typecast_source("int32_to_fp16b",
+                                      "body words equal; Dst bit-identical")),
     Kernel("typecast_int32_to_fp16b_twin", "typecast_int32_to_fp16b_twin.s",
            "_calculate_typecast_int32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
            # 9 instructions per row group, 72 per face, and two SETRWCs.
            cycles_per_row=4 * 74 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("int32_to_fp16b",
+                                      "body words equal; Dst bit-identical", twin=True)),
     Kernel("typecast_int32_to_fp32", "typecast_int32_to_fp32.s",
            "_calculate_typecast_int32_to_fp32_ (SFPLOADMACRO) with _init_typecast_int32_to_fp32_",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
@@ -382,13 +407,17 @@ KERNELS = [
 | 2 (next) | | | | | |
 | 3 (next) | | | | | store L16 |
 """,
-           timeline=(2, 10)),
+           timeline=(2, 10),
+           llk_source=typecast_source("int32_to_fp32",
+                                      "body words equal; Dst bit-identical")),
     Kernel("typecast_int32_to_fp32_twin", "typecast_int32_to_fp32_twin.s",
            "_calculate_typecast_int32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("int32_to_fp32",
+                                      "body words equal; Dst bit-identical", twin=True)),
     Kernel("typecast_uint32_to_fp16b", "typecast_uint32_to_fp16b.s",
            "_calculate_typecast_uint32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp16b_",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
@@ -419,13 +448,18 @@ KERNELS = [
 | 0 (after) | | | | L16 = round(v) | |
 | 1 (after) | | | | | store L16 |
 """,
-           timeline=(2, 10)),
+           timeline=(2, 10),
+           llk_source=typecast_source("uint32_to_fp16b",
+                                      "body words equal; Dst bit-identical")),
     Kernel("typecast_uint32_to_fp16b_twin", "typecast_uint32_to_fp16b_twin.s",
            "_calculate_typecast_uint32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("uint32_to_fp16b",
+                                      "the source stores with InstrModLoadStore::FP32 where this listing uses the "
+                                      "default, the same format in 32-bit Dst; Dst bit-identical", twin=True)),
     Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
            "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -455,7 +489,11 @@ KERNELS = [
 | 2 (next) | ... | | | | |
 | 0 (next but one) | ... | | | | store L16 |
 """,
-           timeline=(2, 14)),
+           timeline=(2, 14),
+           llk_source=typecast_source("uint32_to_fp32",
+                                      "the 0.81.1 header rounds once ((high - 1) * 2^23 + (2^23 + low)) and is "
+                                      "correctly rounded in all 1024 lanes; this listing follows the older source, "
+                                      "which rounds twice: 44 lanes differ by 1 ULP")),
     Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
            "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -463,7 +501,11 @@ KERNELS = [
            # 56 per face, and two SETRWCs.
            cycles_per_row=4 * (8 * 7 + 2) / 32,
            notes="The source's non-macro path, with lane predication switched on first as the "
-                 "firmware does at boot."),
+                 "firmware does at boot.",
+           llk_source=typecast_source("uint32_to_fp32",
+                                      "the 0.81.1 header rounds once and is correctly rounded in all 1024 lanes; this"
+                                      " listing follows the older source, which rounds twice: 44 lanes differ by 1 "
+                                      "ULP", twin=True)),
     Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
            "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -492,14 +534,20 @@ KERNELS = [
 | 1 (next) | | | | L16 = round(a) | |
 | 2 (next) | | | | | store L16 |
 """,
-           timeline=(0, 9)),
+           timeline=(0, 9),
+           llk_source=typecast_source("int32_to_uint16",
+                                      "body words equal, but the 0.81.1 init arms the store in mode 9 (halves "
+                                      "swapped) instead of 6: outputs are laid out differently")),
     Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
            "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
            # Per row group load, cast, SFPSWAP, a stall, round, store: 6
            # cycles; 48 per face and two SETRWCs.
            cycles_per_row=4 * 50 / 32,
-           notes="The source's non-macro path as it stands."),
+           notes="The source's non-macro path as it stands.",
+           llk_source=typecast_source("int32_to_uint16",
+                                      "the 0.81.1 header stores with mode 9 (halves swapped) instead of 6: outputs "
+                                      "are laid out differently", twin=True)),
     Kernel("typecast_fp32_to_fp16b", "typecast_fp32_to_fp16b.s",
            "_calculate_typecast_fp32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_fp32_to_fp16b_",
            fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
@@ -529,7 +577,11 @@ KERNELS = [
 | 1 (next) | ... | L16 = a + b | | | store a |
 | 2 (next) | ... | | | | store L16 (BF16) |
 """,
-           timeline=(0, 9)),
+           timeline=(0, 9),
+           llk_source=typecast_source("fp32_to_fp16b",
+                                      "the 0.81.1 header keeps the result in 32-bit Dst as FP32 without SFPLOADMACRO;"
+                                      " its high half equals this kernel's BF16 result in 1020 of 1024 lanes; not "
+                                      "analysed further")),
     Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
            "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
            "of (x >> 16) & 1 that the macro version does",
@@ -537,7 +589,11 @@ KERNELS = [
            # 8 instructions per row group, 64 per face, and two SETRWCs.
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path with one added SFPSTORE, so that Dst matches the "
-                 "macro version outside the results too."),
+                 "macro version outside the results too.",
+           llk_source=typecast_source("fp32_to_fp16b",
+                                      "the 0.81.1 header keeps the result in 32-bit Dst as FP32; its high half equals"
+                                      " this kernel's BF16 result in 1020 of 1024 lanes; not analysed further",
+                                      twin=True)),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.

@@ -6,7 +6,7 @@ import numpy as np
 
 from tb.dst_io import TILE_ADDRESSES, get_tile_fp32, put_tile_bits32
 
-from . import Accuracy, Kernel
+from . import Accuracy, Kernel, LlkSource
 
 
 
@@ -75,14 +75,23 @@ KERNELS = [
                "| 2 | L0 = b where flagged | all flags set again | |\n"
                "| 3 | | | Dst[out] = L0 |\n"
                "| 4 | next row's c | | |\n"),
-           timeline=(0, 8)),
+           timeline=(0, 8),
+           llk_source=LlkSource("ckernel_sfpu_where.h",
+                                "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 3)",
+                                "_init_where_<false>()", setup=(".addr_mod 6 dst_incr=2",),
+                                regenerated="body words equal; Dst bit-identical (the ternary SFPU caller's "
+                                            "ADDR_MOD_6 given as set-up)")),
     Kernel("where_fp32_nomacro", "where_fp32_nomacro.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> with DISABLE_SFPLOADMACRO: "
            "c = tile 0, a = tile 1, b = tile 2, out = tile 3",
            where_inputs, tile_reader(3), numpy_where, Accuracy(True),
            # Six one-cycle instructions per row group, two SETRWCs per face.
            cycles_per_row=4 * (8 * 6 + 2) / 32,
-           notes=WHERE_NOTES + "The plain sequence the macro kernel must match bit for bit."),
+           notes=WHERE_NOTES + "The plain sequence the macro kernel must match bit for bit.",
+           llk_source=LlkSource("ckernel_sfpu_where.h",
+                                "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 3)",
+                                "_init_where_<false>()", ("DISABLE_SFPLOADMACRO",), setup=(".addr_mod 6 dst_incr=2",),
+                                regenerated='body words equal; Dst bit-identical')),
     Kernel("where_fp32_inplace", "where_fp32_inplace.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> (SFPLOADMACRO, out == in0): "
            "c = tile 0 = out, a = tile 1, b = tile 2",
@@ -102,11 +111,19 @@ KERNELS = [
                "| 1 | L0 = a (macro 2) | flags = (L0 == 0) | |\n"
                "| 2 | L0 = b where flagged | all flags set again | |\n"
                "| 3 | next row's c | | Dst[c] = L0 |\n"),
-           timeline=(0, 7)),
+           timeline=(0, 7),
+           llk_source=LlkSource("ckernel_sfpu_where.h",
+                                "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 0)",
+                                "_init_where_<false>()", setup=(".addr_mod 6 dst_incr=2",),
+                                regenerated='body words equal; Dst bit-identical')),
     Kernel("where_fp32_inplace_nomacro", "where_fp32_inplace_nomacro.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> with DISABLE_SFPLOADMACRO: "
            "c = tile 0 = out, a = tile 1, b = tile 2",
            where_inputs, tile_reader(0), numpy_where, Accuracy(True),
            cycles_per_row=4 * (8 * 6 + 2) / 32,
-           notes=WHERE_NOTES + "The plain sequence, writing over the condition tile."),
+           notes=WHERE_NOTES + "The plain sequence, writing over the condition tile.",
+           llk_source=LlkSource("ckernel_sfpu_where.h",
+                                "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 0)",
+                                "_init_where_<false>()", ("DISABLE_SFPLOADMACRO",), setup=(".addr_mod 6 dst_incr=2",),
+                                regenerated='body words equal; Dst bit-identical')),
 ]

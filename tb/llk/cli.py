@@ -1,0 +1,112 @@
+"""`sfpu llk`: a kernel's C++ header to a listing of the project's assembly,
+or `--list DIR`: the SFPU entry points of the headers under DIR."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .entries import entries, signature
+from .frontend import ARCHES, VECTOR_MODES, LlkError, Request, compile_call, remember
+from .sources import SourceError, find_header, find_tree
+
+
+def add_source_options(p) -> None:
+    """The options that name a kernel call: `sfpu llk` and anything that runs one."""
+    p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
+    p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
+    p.add_argument("--arch", choices=ARCHES, default="wormhole")
+    p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
+                                                "(default: $SFPU_LLK_SRC)")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a preprocessor macro, e.g. -D DISABLE_SFPLOADMACRO (repeatable)")
+    p.add_argument("--fp32-dest", type=int, choices=(0, 1), help="the caller's Fp32 Dst mode")
+    p.add_argument("--srcb-format", type=int, metavar="N", help="the caller's SrcB format code")
+    p.add_argument("--setup", action="append", default=[], metavar="DIRECTIVE",
+                   help="a directive for Tensix state the caller sets up, e.g. '.addr_mod 6 dst_incr=2'")
+    p.add_argument("--vector-mode", choices=list(VECTOR_MODES), default="rc",
+                   help="faces the caller runs the kernel on (tt-llk's VectorMode; default rc: all four)")
+
+
+def request_from(args, header: str) -> Request:
+    if not args.call:
+        raise LlkError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
+    for line in args.setup:
+        if not line.strip().startswith("."):
+            raise LlkError(f"--setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
+    if args.arch != "wormhole":
+        raise LlkError(f"architecture not modelled: {args.arch} (the model is Wormhole B0's SFPU)")
+    try:
+        tree = find_tree(args.src, args.arch)
+        path = find_header(header, tree)
+    except SourceError as e:
+        raise LlkError(str(e)) from None
+    return Request(path, args.call, args.init, args.arch, tuple(args.defines), args.fp32_dest, args.srcb_format,
+                   tuple(args.setup), args.vector_mode, tree)
+
+
+def listing_for(args, header: str):
+    """Compile HEADER with the kernel options of `args`."""
+    listing = compile_call(request_from(args, header), name=f"{Path(header).name}.s")
+    remember(listing)
+    return listing
+
+
+def program_from_header(args, header: str):
+    """`sfpu run/timeline HEADER --call ...`: the program `sfpu llk` would write."""
+    from tb.cli import CliError
+    try:
+        return listing_for(args, header).program
+    except LlkError as e:
+        raise CliError(str(e)) from None
+
+
+def cmd_llk(args) -> int:
+    from tb.cli import CliError
+    try:
+        if args.list:
+            return _list(args)
+        if not args.header:
+            raise LlkError("give HEADER --call EXPR, or --list DIR")
+        listing = listing_for(args, args.header)
+    except LlkError as e:
+        raise CliError(str(e)) from None
+    if args.output:
+        Path(args.output).write_text(listing.text)
+    else:
+        sys.stdout.write(listing.text)
+    report = sys.stderr if not args.output else sys.stdout
+    print(f"{len(listing.program.words)} instructions ({len(listing.kernel_words())} from the kernel), "
+          f"front end: {listing.frontend}", file=report)
+    print("set up by the caller outside the kernel: " +
+          (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
+          "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "
+          "(SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, ADDR_MOD base set, the Dst counter moved between faces)",
+          file=report)
+    return 0
+
+
+def _list(args) -> int:
+    folder = Path(args.list)
+    if not folder.is_dir():
+        raise LlkError(f"--list {args.list}: no such folder")
+    try:
+        tree = find_tree(folder, args.arch)
+        dirs = tree.kernel_dirs if tree else [folder]
+    except SourceError:
+        dirs = [folder]
+    for d in dirs:
+        for header in sorted(d.glob("ckernel_sfpu_*.h")):
+            for e in entries(header):
+                init = e.inits[0].name if e.inits else "-"
+                print(f"{header.name}:{e.function.line}\t{signature(e.function)}\tinit: {init}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("llk", help="compile a kernel's C++ header into a listing (C++ file:line on each line)")
+    p.add_argument("header", nargs="?", help="a header path, or a file name found under --src")
+    add_source_options(p)
+    p.add_argument("--list", metavar="DIR", help="list the SFPU entry points of the headers under DIR")
+    p.add_argument("-o", "--output", metavar="OUT.s", help="write the listing here instead of standard output")
+    p.set_defaults(func=cmd_llk)

@@ -1,0 +1,345 @@
+"""The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
+every SFPU entry point of the TTI_-based Wormhole kernel headers under DIR,
+compiled by the front end, run on the model over a tile of inputs, each
+SFPLOADMACRO kernel compared bit for bit with its non-macro path
+(`-D DISABLE_SFPLOADMACRO`), and each op with an FP32 row in tt-llk's
+accuracy budget checked over its domain (tb/llk/accuracy.py). Blackhole's
+entries are listed with "architecture not modelled". Writes
+build/llk-corpus/report.json (one record per entry point) and report.md.
+
+Template arguments, as callers would choose them: a parameter's default where
+it has one (a default naming an earlier parameter takes its value); for an
+enum the values the header itself names; each bool both ways
+(`is_fp32_dest_acc_en` true first); ITERATIONS 8, `scale` 1.0, other integers
+0. The combinations are tried in that order until one compiles and runs.
+Function arguments are 0. The caller's set-up is Fp32 Dst mode on; an ADDR_MOD
+slot the kernel uses without programming it is given as one step of a row
+group (dst_incr=2, as tt-llk's binary and ternary callers program ADDR_MOD_6)
+and the record says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from model.run import run_program
+from model.state import SfpuState
+
+from . import accuracy
+from .entries import Entry, Function, entries
+from .frontend import LlkError, Request, compile_call
+from .frontend import cxx_of_message as with_cxx_location
+from .sources import SourceError, find_tree
+
+OUT = Path(__file__).resolve().parent.parent.parent / "build" / "llk-corpus"
+TTI = re.compile(r"\bTT(?:I|_OP)?_SFP")
+MAX_CYCLES = 400_000
+ENUM_FIRST = {"DataFormat": "DataFormat::Float32", "InstrModLoadStore": "InstrModLoadStore::DEFAULT",
+              "PoolType": "PoolType::SUM", "ReduceDim": "ReduceDim::REDUCE_COL", "VectorMode": "VectorMode::RC",
+              "DataLayout": "DataLayout::Default", "BroadcastType": "BroadcastType::COL"}
+
+
+MAX_VARIANTS = 12
+
+
+def _options(ptype: str, name: str, default: str | None, named: dict[str, list[str]] | None = None) -> list[str]:
+    """The values tried for a template parameter, the likeliest first: its default, else for an
+    enum the values the header itself names (`named`), else a value by type."""
+    base = ptype.replace("const", "").replace("std::", "").strip()
+    enum = base.split("::")[-1]
+    if default:
+        others = [v for v in (named or {}).get(enum, []) if v != default]
+        return [default] + others       # an enum's other values too: callers do not all take the default
+    if base == "bool":
+        return ["true", "false"] if "fp32" in name.lower() else ["false", "true"]
+    if name.lower() == "iterations":
+        return ["8"]
+    if name.lower() == "scale":
+        return ["0x3F800000"]             # a scale factor given as FP32 bits: 1.0
+    if named and named.get(enum):
+        first = [ENUM_FIRST[enum]] if enum in ENUM_FIRST and ENUM_FIRST[enum] in named[enum] else []
+        return first + [v for v in named[enum] if v not in first]
+    for enum, first in ENUM_FIRST.items():
+        if enum in base:
+            return [first]
+    if re.fullmatch(r"(unsigned |signed )?(int|uint|uint\d+_t|int\d+_t|unsigned|size_t|auto)", base):
+        return ["0"]
+    return [f"static_cast<{base}>(0)"]     # an enum the stand-ins do not name: its first value
+
+
+def _value(ptype: str, name: str, default: str | None) -> str:
+    return _options(ptype, name, default)[0]
+
+
+_ENUM_VALUE = re.compile(r"\b(SfpuType|DataFormat|InstrModLoadStore|PoolType|ReduceDim|BinaryOp|SortDir)::(\w+)")
+
+
+def named_values(header: Path) -> dict[str, list[str]]:
+    """For each enum, the values the header names, in order of first use."""
+    out: dict[str, list[str]] = {}
+    for m in _ENUM_VALUE.finditer(header.read_text(errors="replace")):
+        value = f"{m.group(1)}::{m.group(2)}"
+        if value not in out.setdefault(m.group(1), []):
+            out[m.group(1)].append(value)
+    return out
+
+
+def variants(f: Function, named: dict[str, list[str]] | None = None,
+             init: Function | None = None) -> list[dict[str, str]]:
+    """Template argument sets for `f` (and the parameters of its `init` that `f` does not have):
+    the first option of each parameter, then every combination of the options, the first ones
+    first, at most MAX_VARIANTS."""
+    params = list(f.template) + [p for p in (init.template if init else []) if p.name not in
+                                 {q.name for q in f.template}]
+    options = [(p.name, _options(p.type, p.name, p.default, named)) for p in params]
+    out: list[dict[str, str]] = [{}]
+    for name, opts in options:
+        out = [{**chosen, name: value} for value in opts for chosen in out]
+    out.sort(key=lambda chosen: sum(dict(options)[n].index(v) for n, v in chosen.items()))
+    return out[:MAX_VARIANTS]
+
+
+def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
+    """`f` called with template arguments (`chosen` by name, where given; a default naming an
+    earlier parameter takes that parameter's value) and its function arguments."""
+    chosen = dict(chosen or {})
+    values = []
+    for p in f.template:
+        value = chosen.get(p.name, _value(p.type, p.name, p.default))
+        value = chosen.get(value, value)
+        chosen.setdefault(p.name, value)
+        values.append(value)
+    targs = ", ".join(values)
+    args = ", ".join(_value(p.type, p.name, None) for p in f.params if not p.default)
+    return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
+
+
+def tti_headers(tree) -> list[Path]:
+    return [h for d in tree.kernel_dirs for h in sorted(d.glob("ckernel_sfpu_*.h")) if TTI.search(h.read_text())]
+
+
+def _inputs() -> np.ndarray:
+    rng = np.random.default_rng(0x11C)
+    return rng.uniform(-4.0, 4.0, 1024).astype(np.float32)
+
+
+def _run(listing, x: np.ndarray):
+    from tb.dst_io import put_tile_bits32
+    state = SfpuState()
+    put_tile_bits32(state, x.view(np.uint32))
+    return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
+
+
+def _compile(entry: Entry, tree, chosen: dict[str, str], defines=()) -> tuple[object, str]:
+    init = call_expr(entry.inits[0], chosen) if entry.inits else None
+    setup: tuple[str, ...] = ()
+    note = ""
+    for _ in range(3):
+        request = Request(entry.header, call_expr(entry.function, chosen), init, "wormhole", defines, 1, None,
+                          setup, "rc", tree)
+        try:
+            return compile_call(request, entry.header.name), note
+        except LlkError as e:
+            m = re.search(r"\(slot (\d)", str(e))
+            if m is None or "ADDR_MOD" not in str(e):
+                raise
+            setup += (f".addr_mod {m.group(1)} dst_incr=2",)
+            note = f"caller set-up given: {', '.join(setup)}"
+    raise LlkError("ADDR_MOD set-up still missing")
+
+
+def _depends_on_arguments(error: str) -> bool:
+    """Whether a compile error may go away with other template arguments."""
+    return any(s in error for s in ("static assertion", "--call", "no matching function", "required from"))
+
+
+def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str], helpers) -> list[str]:
+    """The entry's max ULP over its op's domain against the budget row's (fills the record)."""
+    from tb.dst_io import get_tile_fp32
+    if isinstance(helpers, str):
+        return [f"accuracy not checked: {helpers}"]
+    op = accuracy.OPS[entry.name][0]
+    approx = {"true": True, "false": False}.get(chosen.get("APPROXIMATION_MODE", chosen.get("APPROX", "")))
+    row = accuracy.budget_row(helpers, op, approx)
+    low, high = accuracy.domain(helpers, op, approx)
+    x = accuracy.inputs(low, high)
+    try:
+        got = get_tile_fp32(_run(listing, x).state)
+    except Exception as e:     # a stop on these inputs is the finding
+        return [f"accuracy run stopped: {e}"]
+    distance = accuracy.ulp_distance(accuracy.reference(entry.name, x), got)
+    record["max_ulp"] = int(distance.max())
+    notes = [f"{op}, FP32, 32-bit Dst{'' if approx is None else ', approx ' + str(approx).lower()}, "
+             f"x in [{low:g}, {high:g}]: 1024 points"]
+    if (distance < 0).any():
+        notes.append(f"{int((distance < 0).sum())} NaN results or references")
+    if row is None:
+        notes.append("no budget row for FP32")
+        return notes
+    record["hw_max_ulp"] = row.hw_max_ulp
+    if row.max_ulp is not None:
+        record["checked"] = bool(record["max_ulp"] <= row.max_ulp and not (distance < 0).any())
+        notes.append(f"budget {row.max_ulp} ULP")
+    return notes
+
+
+def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
+    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "init": None,
+              "frontend": None,
+              "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None,
+              "max_ulp": None, "hw_max_ulp": None,
+              "macro_equals_fallback": None, "reason": ""}
+    x = _inputs()
+    first_error = None
+    result = None
+    init = entry.inits[0] if entry.inits else None
+    for attempt, chosen in enumerate(variants(entry.function, named_values(entry.header), init)):
+        try:
+            listing, note = _compile(entry, tree, chosen)
+        except LlkError as e:
+            first_error = first_error or str(e)
+            compiled_elsewhere = "C++ compile error" not in str(e)
+            record["compiled"] = record["compiled"] or compiled_elsewhere
+            if attempt == 0 and not compiled_elsewhere and not _depends_on_arguments(str(e)):
+                break            # the header itself does not compile: no template argument changes that
+            if "without finishing" in str(e):
+                break            # a loop bounded by a runtime argument the corpus cannot choose
+            continue
+        record.update(compiled=True, frontend=listing.frontend, call=listing.request.call, init=listing.request.init)
+        try:
+            result = _run(listing, x)
+        except Exception as e:   # the model's own stop (undefined behaviour, a runaway) is the finding
+            first_error = first_error or f"{listing.request.call}: run stopped: {e}"
+            continue
+        break
+    if result is None:
+        record["reason"] = first_error or "no template arguments to try"
+        if " SFPI " in f" {record['reason']}" or ": SFPI " in record["reason"]:
+            record["frontend"] = "sfpi"      # SFPI code ran, which the TTI_ front end stops at
+        return record
+    reasons = [note] if note else []
+    record["ran"] = True
+    if entry.name in accuracy.OPS:
+        reasons += _check_accuracy(record, entry, listing, chosen, helpers)
+    if result.hazards:
+        reasons.append(f"{len(result.hazards)} hazards reported ({result.hazards[0].rule} first)")
+    uses_macro = any(w >> 24 == 0x93 for w in listing.program.words)
+    if uses_macro:
+        try:
+            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",))
+            other = _run(fallback, x)
+            record["macro_equals_fallback"] = bool(np.array_equal(result.state.dst, other.state.dst))
+            if not record["macro_equals_fallback"]:
+                differ = int(np.count_nonzero(result.state.dst != other.state.dst))
+                reasons.append(f"macro and fallback Dst differ in {differ} of {result.state.dst.size} 16-bit cells")
+                if other.hazards:
+                    h = other.hazards[0]
+                    reasons.append(f"the fallback breaks a timing rule {len(other.hazards)} times, first: "
+                                   f"{with_cxx_location(str(h), fallback)}")
+        except Exception as e:   # a fallback that does not compile or run is reported, not fatal
+            reasons.append(f"fallback: {e}")
+    record["reason"] = "; ".join(reasons)
+    return record
+
+
+def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]:
+    tree = find_tree(src, "wormhole")
+    try:
+        helpers = accuracy.load_helpers(tree.helpers) if tree.helpers else "no tests/python_tests/helpers in the tree"
+    except accuracy.HelpersError as e:
+        helpers = str(e)
+    if not isinstance(helpers, str) and helpers.note:
+        print(f"llk-corpus: {helpers.note}", file=sys.stderr)
+    records = []
+    for header in tti_headers(tree):
+        name = str(header.relative_to(tree.root))
+        for entry in entries(header):
+            if only and only not in entry.name:
+                continue
+            records.append(run_entry(entry, tree, name, helpers))
+            r = records[-1]
+            print(f"{name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
+                  f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
+    try:
+        bh = find_tree(src, "blackhole")
+    except SourceError:
+        bh = None
+    if bh is not None:
+        for header in tti_headers(bh):
+            for entry in entries(header):
+                records.append({"arch": "blackhole", "header": str(header.relative_to(bh.root)),
+                                "entry": entry.name, "call": None, "init": None, "frontend": None,
+                                "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False,
+                                "checked": None, "max_ulp": None, "hw_max_ulp": None,
+                                "macro_equals_fallback": None, "reason": "architecture not modelled"})
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(records, indent=1))
+    (out / "report.md").write_text(report_md(records))
+    return records
+
+
+def summary(records: list[dict]) -> str:
+    wh = [r for r in records if r["arch"] == "wormhole"]
+    own = [r for r in wh if r.get("issues_tti")]
+    own_ran = sum(r["ran"] for r in own)
+    headers = {r["header"] for r in wh}
+    compiled = sum(r["compiled"] for r in wh)
+    ran = sum(r["ran"] for r in wh)
+    macro = [r for r in wh if r["macro_equals_fallback"] is not None]
+    equal = sum(r["macro_equals_fallback"] for r in macro)
+    tti = sum(r["frontend"] == "tti" for r in wh)
+    checked = [r for r in wh if r["checked"] is not None]
+    pct = 100 * ran / len(wh) if wh else 0
+    return (f"Wormhole: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
+            f"({pct:.0f}%), {tti} purely from TTI_ macros. Of the {len(own)} entry points whose own body issues "
+            f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
+            f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
+            f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
+            f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(checked)} checked against tt-llk's "
+            f"accuracy budget, {sum(r['checked'] for r in checked)} within it. "
+            f"Blackhole: {sum(r['arch'] == 'blackhole' for r in records)} entry points, architecture not modelled.")
+
+
+def report_md(records: list[dict]) -> str:
+    lines = ["# LLK corpus run", "", summary(records), "",
+             "| arch | header | entry | front end | compiled | ran | within budget | max ULP (ours / hardware) "
+             "| macro = fallback | reason |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        reason = r["reason"].replace("|", "\\|")[:240]
+        lines.append(f"| {r['arch']} | {Path(r['header']).name} | {r['entry']} | {r['frontend'] or ''} | "
+                     f"{'yes' if r['compiled'] else 'no'} | {'yes' if r['ran'] else 'no'} | "
+                     f"{'' if r['checked'] is None else ('yes' if r['checked'] else 'NO')} | "
+                     f"{'' if r['max_ulp'] is None else r['max_ulp']} / "
+                     f"{'' if r['hw_max_ulp'] is None else r['hw_max_ulp']} | "
+                     f"{'' if r['macro_equals_fallback'] is None else ('yes' if r['macro_equals_fallback'] else 'NO')}"
+                     f" | {reason} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tb.llk.corpus", description=__doc__.splitlines()[0])
+    p.add_argument("src", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
+    p.add_argument("--out", default=str(OUT))
+    p.add_argument("--only", metavar="TEXT", help="only the entry points whose name contains TEXT")
+    args = p.parse_args(argv)
+    start = time.time()
+    try:
+        records = run_corpus(args.src, Path(args.out), args.only)
+    except SourceError as e:
+        print(f"llk-corpus: error: {e}", file=sys.stderr)
+        return 2
+    print(summary(records))
+    print(f"report: {args.out}/report.json, report.md ({time.time() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,403 @@
+"""Compile a kernel's own C++ header and record what it issues.
+
+`compile_call` writes a small C++ driver that includes the header, compiles
+it with the host g++ against the stand-in headers (tb/llk/headers.py and
+tb/llk/include/), runs it, and turns the recorded instruction words,
+Tensix register writes and notes into a listing of the project's assembly,
+each line with a `# file:line` comment naming the C++ line it came from.
+
+The driver plays the caller of a unary SFPU kernel as the firmware and
+tt-llk's `_llk_math_eltwise_unary_sfpu_init_`, `_start_` and `_params_` do:
+lane predication switched on (SFPENCC, which the firmware does once at boot),
+the SFPU control register cleared (SFPCONFIG 0xF), ADDR_MOD_7 all zero, the
+counters reset, then the kernel's init; the ADDR_MOD base set, then the call once per
+face with the Dst counter moved 16 rows after each. What the caller sets up
+outside any C++ the front end sees (Fp32 Dst mode, the SrcB format, ADDR_MOD
+slots from elsewhere) must be given (`fp32_dest`, `setup`); a kernel that
+needs one that is missing stops with the C++ line that needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from model import isa
+from model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
+
+from . import headers
+from .sources import SourceTree
+
+ARCHES = ("wormhole", "blackhole")
+VECTOR_MODES = {          # faces called, and SETRWC pairs after each (tt-llk's VectorMode)
+    "rc": (4, 1, 0), "r": (2, 1, 2), "c": (2, 2, 0), "none": (1, 0, 0),
+}
+CALLER = "caller"         # the file name records of the driver's own code carry
+COMPILE_SECONDS = 120
+RUN_SECONDS = 20
+
+
+class LlkError(Exception):
+    """Bad input or something the front end does not model; the message names
+    the C++ file and line where there is one."""
+
+
+@dataclass(frozen=True)
+class Request:
+    header: Path
+    call: str
+    init: str | None = None
+    arch: str = "wormhole"
+    defines: tuple[str, ...] = ()
+    fp32_dest: int | None = None
+    srcb_format: int | None = None
+    setup: tuple[str, ...] = ()          # directives the caller sets up, e.g. ".addr_mod 6 dst_incr=2"
+    vector_mode: str = "rc"
+    tree: SourceTree | None = None
+
+
+@dataclass
+class Record:
+    kind: str              # I T D N S X P
+    text: str
+    where: str             # "file:line" ("" for a phase)
+
+
+@dataclass
+class Listing:
+    request: Request
+    text: str
+    program: Program
+    frontend: str                              # "tti", or "sfpi" when SFPI constructs ran
+    notes: list[str] = field(default_factory=list)
+    caller_setup: list[str] = field(default_factory=list)
+    cxx_of_line: dict[int, str] = field(default_factory=dict)   # listing line -> C++ file:line
+
+    def kernel_words(self) -> list[int]:
+        """The instruction words the kernel's own C++ issued (not the driver's caller code)."""
+        out = []
+        for item in self.program.items:
+            if isinstance(item, Instr) and not self.cxx_of_line.get(item.loc.line, "").startswith(CALLER + ":"):
+                out.append(item.word)
+        return out
+
+
+def compile_call(request: Request, name: str = "<llk>") -> Listing:
+    if request.arch not in ARCHES:
+        raise LlkError(f"--arch {request.arch}: expected one of {', '.join(ARCHES)}")
+    if request.arch != "wormhole":
+        raise LlkError(f"architecture not modelled: {request.arch} (the model is Wormhole B0's SFPU)")
+    if request.vector_mode not in VECTOR_MODES:
+        raise LlkError(f"vector mode {request.vector_mode!r}: expected one of {', '.join(VECTOR_MODES)}")
+    if not request.header.is_file():
+        raise LlkError(f"{request.header}: no such header")
+    compiler = shutil.which("g++")
+    if compiler is None:
+        raise LlkError("g++ is not installed (Debian: apt-get install g++)")
+    with tempfile.TemporaryDirectory(prefix="sfpu-llk-") as tmp:
+        work = Path(tmp)
+        exe, shadows = _build(request, work, compiler)
+        records = _run(exe)
+        for r in records:
+            r.where = unshadow(r.where, shadows)
+    return _listing(request, records, name)
+
+
+# ---------------------------------------------------------------------------
+# The driver
+
+def _driver(request: Request, header_path: Path) -> str:
+    faces, incs, tail = VECTOR_MODES[request.vector_mode]
+    header = str(header_path)
+    lines = ['#include "llk_stand_in.h"', f'#include "{header}"',
+             "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
+             "int main() {", '::llk_record::phase("caller set-up");',
+             f'#line 1 "{CALLER}"',
+             "TTI_SFPENCC(sfpi::SFPENCC_IMM12_BOTH, 0, 0, sfpi::SFPENCC_MOD1_EI_RI);  // the firmware's boot set-up",
+             "TTI_SFPCONFIG(0, 0xF, 1);  // _init_sfpu_config_reg",
+             "addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 0}}.set(ADDR_MOD_7);",
+             "math::reset_counters(p_setrwc::SET_ABD_F);"]
+    if request.init:
+        lines += ['::llk_record::phase("init");', '#line 1 "--init"', f"{request.init};"]
+    lines += ['::llk_record::phase("start");', f'#line 10 "{CALLER}"', "math::set_addr_mod_base();",
+              "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::MATH);"]
+    for face in range(faces):
+        lines += [f'::llk_record::phase("face {face}");', '#line 1 "--call"', f"{request.call};",
+                  f'#line 20 "{CALLER}"'] + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs
+    lines += ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * tail
+    lines += ["return 0;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+# `#pragma GCC unroll N` with N a template parameter: the kernels' compiler takes it, Debian's
+# g++ 12 refuses it. The pragma only hints at code layout, never at what the loop issues, so the
+# front end compiles copies of the kernel folders with such a pragma's count written as 8.
+_UNROLL_PARAMETER = re.compile(r"^(\s*#\s*pragma\s+GCC\s+unroll\s+)(?!\d+\s*$)\S.*$", re.M)
+
+
+def _shadow(folder: Path, into: Path) -> Path:
+    """A copy of a kernel folder's headers, same names and lines, unroll counts made literal."""
+    into.mkdir(parents=True)
+    for header in folder.glob("*.h"):
+        (into / header.name).write_text(_UNROLL_PARAMETER.sub(r"\g<1>8", header.read_text(errors="replace")))
+    return into
+
+
+def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path, Path]]:
+    include = work / "include"
+    headers.write_generated(include)
+    tree = request.tree
+    header = request.header.resolve()
+    header_dir = header.parent
+    shadows: dict[Path, Path] = {}
+    if tree is not None:
+        if tree.llk_sfpu is not None:
+            shadows[tree.llk_sfpu] = _shadow(tree.llk_sfpu, include / "sfpu")
+        if tree.metal_sfpu is not None:
+            shadows[tree.metal_sfpu] = _shadow(tree.metal_sfpu, work / "metal_sfpu")
+        if tree.sfpu_types is not None:
+            (include / "llk_sfpu_types.h").symlink_to(tree.sfpu_types)
+        if header_dir in shadows:
+            header = shadows[header_dir] / header.name
+            header_dir = header.parent
+    source = work / "driver.cpp"
+    source.write_text(_driver(request, header))
+    exe = work / "driver"
+    command = [compiler, "-std=gnu++17", "-O0", "-g", "-no-pie", "-fno-omit-frame-pointer", "-w",
+               "-fmax-errors=5", "-I", str(include), "-I", str(headers.STATIC_INCLUDE), "-I", str(header_dir)]
+    if tree is not None and tree.metal_sfpu is not None:
+        command += ["-I", str(shadows[tree.metal_sfpu])]
+    for define in request.defines:
+        if not re.fullmatch(r"[A-Za-z_]\w*(=.*)?", define):
+            raise LlkError(f"-D {define}: expected NAME or NAME=VALUE")
+        command.append(f"-D{define}")
+    command += [str(source), "-o", str(exe)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=work)
+    except subprocess.TimeoutExpired:
+        raise LlkError(f"{request.header}: g++ took longer than {COMPILE_SECONDS} s") from None
+    if done.returncode != 0:
+        raise LlkError(_compile_error(unshadow(done.stderr, shadows), work))
+    return exe, shadows
+
+
+def unshadow(text: str, shadows: dict[Path, Path]) -> str:
+    """Paths inside the front end's copies of the kernel folders, written as the originals."""
+    for original, copy in shadows.items():
+        text = text.replace(str(copy), str(original))
+    return text
+
+
+_GCC_ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
+
+
+def _compile_error(stderr: str, work: Path) -> str:
+    """The first error g++ reports, as `file:line: C++ compile error: message`."""
+    m = _GCC_ERROR.search(stderr)
+    if m is None:
+        last = [line for line in stderr.splitlines() if line.strip()][-3:]
+        return "C++ compile error: " + " / ".join(last)
+    where = f"{m.group('file')}:{m.group('line')}"
+    if m.group("file").startswith(str(work)):
+        where = f"<driver>:{m.group('line')}"
+    return f"{where}: C++ compile error: {m.group('msg')}"
+
+
+def _run(exe: Path) -> list[Record]:
+    try:
+        done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise LlkError(f"the kernel ran for more than {RUN_SECONDS} s without finishing") from None
+    records: list[Record] = []
+    for line in done.stdout.splitlines():
+        parts = line.split("\t")
+        if parts[0] == "P":
+            records.append(Record("P", parts[1], ""))
+        elif len(parts) == 4:
+            records.append(Record(parts[0], parts[1], f"{parts[2]}:{parts[3]}"))
+    _resolve_addresses(exe, records)
+    if done.returncode not in (0, 3):
+        last = f"after {records[-1].where}" if records else "before its first instruction"
+        why = ("it crashed: it dereferences a pointer the caller provides (an L1 address?), which the "
+               "front end cannot give" if done.returncode < 0 else f"status {done.returncode}")
+        raise LlkError(f"the kernel's C++ stopped {last}: {why} {done.stderr.strip()[-200:]}".rstrip())
+    return records
+
+
+def _resolve_addresses(exe: Path, records: list[Record]) -> None:
+    """Records made inside an operator carry a return address: addr2line gives its C++ line."""
+    pending = [r for r in records if r.where.startswith("@")]
+    if not pending:
+        return
+    addresses = sorted({r.where[1:].split(":")[0] for r in pending})
+    tool = shutil.which("addr2line")
+    names: dict[str, str] = {}
+    if tool:
+        # The return address is the instruction after the call; one byte back is inside it.
+        done = subprocess.run([tool, "-e", str(exe)] + [hex(int(a, 16) - 1) for a in addresses],
+                              capture_output=True, text=True)
+        for address, line in zip(addresses, done.stdout.splitlines()):
+            names[address] = re.sub(r" \(discriminator \d+\)$", "", line.strip())
+    for r in pending:
+        r.where = names.get(r.where[1:].split(":")[0], "?:0")
+
+
+# ---------------------------------------------------------------------------
+# The listing
+
+def short(where: str, tree: SourceTree | None) -> str:
+    """A C++ location relative to the source tree, where it is inside it."""
+    if tree is not None and tree.root is not None:
+        root = str(tree.root) + os.sep
+        if where.startswith(root):
+            return where[len(root):]
+    return where
+
+
+def _listing(request: Request, records: list[Record], name: str) -> Listing:
+    tree = request.tree
+    out = [f"# {request.header.name}: {request.init + '; ' if request.init else ''}{request.call} "
+           f"(sfpu llk, {request.arch}, vector mode {request.vector_mode}"
+           + (f", {' '.join('-D ' + d for d in request.defines)}" if request.defines else "") + ")"]
+    caller_setup = []
+    if request.fp32_dest is not None:
+        caller_setup.append(f".fp32_dest {request.fp32_dest}")
+    if request.srcb_format is not None:
+        caller_setup.append(f".srcb_format {request.srcb_format}")
+    caller_setup += list(request.setup)
+    if caller_setup:
+        out.append("# Set up by the caller outside the kernel (given to sfpu llk):")
+        out += caller_setup
+    cxx_of_line: dict[int, str] = {}
+    notes: list[str] = []
+    frontend = "tti"
+    body_marked = False
+    stop: Record | None = None
+    for r in records:
+        where = short(r.where, tree)
+        if r.kind == "P":
+            if r.text.startswith("face") and not body_marked:
+                out.append(".mark body")
+                body_marked = True
+            out.append(f"# --- {r.text} ---")
+            continue
+        if r.kind == "X":
+            stop = r
+            break
+        if r.kind == "I":
+            word = int(r.text, 16)
+            try:
+                text = disassemble(word, "llk")
+            except isa.DecodeError as e:
+                raise LlkError(f"{where}: {e}") from None
+        elif r.kind in ("T", "D"):
+            text = r.text
+        elif r.kind == "N":
+            notes.append(f"{where}: {r.text}")
+            out.append(f"# note: {r.text}  ({where})")
+            continue
+        elif r.kind == "S":
+            frontend = "sfpi"
+            notes.append(f"{where}: SFPI {r.text}")
+            out.append(f"# sfpi: {r.text}  ({where})")
+            continue
+        else:
+            continue
+        out.append(f"{text}  # {where}")
+        cxx_of_line[len(out)] = where
+    if stop is not None:
+        raise LlkError(f"{short(stop.where, tree)}: {stop.text}")
+    text = "\n".join(out) + "\n"
+    try:
+        program = assemble(text, name)
+    except AsmError as e:
+        where = cxx_of_line.get(e.loc.line)
+        raise LlkError(f"{where}: {e.message}" if where else str(e)) from None
+    listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line)
+    check_setup(listing)
+    return listing
+
+
+_DST_ACCESS = ("SFPLOAD", "SFPSTORE", "SFPLOADMACRO")
+
+
+def check_setup(listing: Listing) -> None:
+    """Stop where the kernel relies on Tensix state that nobody set: an
+    ADDR_MOD slot no one programmed, or a Dst format that depends on the
+    caller's Fp32 Dst mode when the caller's mode was not given."""
+    base = 0
+    slots: set[int] = set()
+    fp32_known = False
+    for item in listing.program.items:
+        if isinstance(item, Directive):
+            if item.name == "addr_mod":
+                slots.add(item.args[0])
+            elif item.name == "addr_mod_base":
+                base = item.args[0]
+            elif item.name == "fp32_dest":
+                fp32_known = True
+            continue
+        if not isinstance(item, Instr) or item.word >> 24 not in isa.BY_OPCODE:
+            continue
+        ins = isa.decode(item.word)
+        if ins.mnemonic not in _DST_ACCESS:
+            continue
+        where = listing.cxx_of_line.get(item.loc.line, str(item.loc))
+        slot = ins["addr_mod"] + 4 * base
+        if slot not in slots:
+            raise LlkError(f"{where}: {ins.mnemonic} uses ADDR_MOD_{ins['addr_mod']} (slot {slot}"
+                           f"{' with ADDR_MOD_SET_Base' if base else ''}), which neither the kernel, its init nor "
+                           f"the unary SFPU caller programs: give the caller's set-up, e.g. "
+                           f"--setup '.addr_mod {slot} dst_incr=2'")
+        if (ins["mod0"] == 0 or ins.mnemonic == "SFPLOADMACRO") and not fp32_known:
+            raise LlkError(f"{where}: {ins.mnemonic} {'with InstrModLoadStore::DEFAULT ' if ins['mod0'] == 0 else ''}"
+                           "reads or writes Dst in a format the caller's Fp32 Dst mode decides, which the kernel "
+                           "does not set: give --fp32-dest 0|1 (and --srcb-format N with 0)")
+
+
+def cxx_location(listing_path: str, line: int) -> str | None:
+    """The `# file:line` comment `sfpu llk` wrote on a listing line, if any."""
+    try:
+        text = Path(listing_path).read_text().splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    m = re.search(r"#\s*(\S+:\d+)\s*$", text)
+    return m.group(1) if m else None
+
+
+_LISTING_LOC = re.compile(r"(?P<file>[^\s:]+\.s):(?P<line>\d+):\d+:")
+
+
+_COMPILED: dict[str, Listing] = {}
+
+
+def remember(listing: Listing) -> None:
+    """Keep a listing compiled in this process, so that a stop in it can name its C++ line."""
+    _COMPILED[listing.program.name] = listing
+
+
+def with_cxx_location(message: str) -> str:
+    """A hazard or undefined-behaviour message about a listing `sfpu llk`
+    wrote (or compiled in this process), with the C++ line of the instruction added."""
+    m = _LISTING_LOC.search(message)
+    if m is None:
+        return message
+    listing = _COMPILED.get(m.group("file"))
+    where = (listing.cxx_of_line.get(int(m.group("line"))) if listing
+             else cxx_location(m.group("file"), int(m.group("line"))))
+    return f"{where}: {message}" if where else message
+
+
+_ITEM_LOC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):\d+:")
+
+
+def cxx_of_message(message: str, listing: Listing) -> str:
+    """A model stop about an assembled (not written) listing, with the C++ line of its instruction."""
+    m = _ITEM_LOC.match(message)
+    where = listing.cxx_of_line.get(int(m.group("line"))) if m else None
+    return f"{where}: {message}" if where else message

@@ -1,0 +1,92 @@
+"""Where kernel headers come from: the unpacked `ttnn` wheel's `ttnn/tt_metal`
+folder, a tt-metal checkout, or a tt-llk checkout (`--src DIR`, or the
+environment variable SFPU_LLK_SRC). Nothing from these trees is ever copied
+into the project; the front end reads them where they are.
+
+The Wormhole kernel folders are found by their tails:
+`tt_llk_wormhole_b0/common/inc/sfpu` (tt-llk's kernels, included as
+`sfpu/ckernel_sfpu_*.h`) and `wormhole_b0/metal/llk_api/llk_sfpu` (tt-metal's).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV = "SFPU_LLK_SRC"
+ARCH_DIRS = {"wormhole": ("tt_llk_wormhole_b0", "wormhole_b0"), "blackhole": ("tt_llk_blackhole", "blackhole")}
+_MAX_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class SourceTree:
+    root: Path | None
+    llk_sfpu: Path | None         # tt-llk's common/inc/sfpu
+    metal_sfpu: Path | None       # tt-metal's llk_api/llk_sfpu
+    sfpu_types: Path | None       # tt-metal's llk_api/llk_sfpu_types.h (SfpuType)
+    helpers: Path | None          # tt-llk's tests/python_tests/helpers
+
+    @property
+    def include_dirs(self) -> list[Path]:
+        return [d for d in (self.metal_sfpu,) if d is not None]
+
+    @property
+    def kernel_dirs(self) -> list[Path]:
+        return [d for d in (self.llk_sfpu, self.metal_sfpu) if d is not None]
+
+
+class SourceError(ValueError):
+    pass
+
+
+def _find(root: Path, tail: tuple[str, ...]) -> Path | None:
+    """The shallowest folder under root whose path ends with `tail`."""
+    frontier = [root]
+    for _ in range(_MAX_DEPTH + len(tail)):
+        nxt = []
+        for folder in frontier:
+            candidate = folder.joinpath(*tail)
+            if candidate.is_dir():
+                return candidate
+            try:
+                nxt += [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")]
+            except OSError:
+                continue
+        frontier = nxt
+        if not frontier:
+            break
+    return None
+
+
+def find_tree(src: str | Path | None, arch: str = "wormhole") -> SourceTree | None:
+    """The kernel folders under `src` (or $SFPU_LLK_SRC); None when neither is given."""
+    src = src or os.environ.get(ENV)
+    if not src:
+        return None
+    root = Path(src).expanduser().resolve()
+    if not root.is_dir():
+        raise SourceError(f"--src {src}: no such folder")
+    llk_name, metal_name = ARCH_DIRS[arch]
+    llk = _find(root, (llk_name, "common", "inc", "sfpu"))
+    metal = _find(root, (metal_name, "metal", "llk_api", "llk_sfpu"))
+    if llk is None and metal is None:
+        raise SourceError(f"--src {src}: no {llk_name}/common/inc/sfpu or {metal_name}/metal/llk_api/llk_sfpu "
+                          "folder under it (give the unpacked wheel's ttnn/tt_metal, a tt-metal or a tt-llk "
+                          "checkout)")
+    types = metal.parent / "llk_sfpu_types.h" if metal is not None else None
+    helpers = _find(root, ("tests", "python_tests", "helpers"))
+    return SourceTree(root, llk, metal, types if types is not None and types.is_file() else None, helpers)
+
+
+def find_header(name: str, tree: SourceTree | None) -> Path:
+    """HEADER as a path, or a file name looked up in the tree's kernel folders."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    if tree is not None:
+        for folder in tree.kernel_dirs:
+            if (folder / name).is_file():
+                return folder / name
+    where = f" or under {tree.root}" if tree is not None else " (give --src DIR to look it up by name)"
+    raise SourceError(f"{name}: no such header{where}")

@@ -1,0 +1,88 @@
+// A fixture kernel in the style of tt-llk's TTI_ kernels, written for the
+// project's tests: adds 1.0 to every FP32 datum of a face.
+#pragma once
+
+#include "ckernel.h"
+#include "ckernel_defs.h"
+#include "sfpi.h"
+
+namespace ckernel {
+namespace sfpu {
+
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_add_one() {
+#pragma GCC unroll 0
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::FP32,
+                    ADDR_MOD_3, 0);
+        TTI_SFPADD(p_sfpu::LCONST_1, p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG0, 0);
+        TTI_SFPNOP;
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);
+    }
+}
+
+template <bool APPROXIMATION_MODE>
+inline void fixture_add_one_init() {
+    addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 2}}.set(ADDR_MOD_6);
+}
+
+// The same kernel with the SFPNOP left out: SFPSTORE reads the SFPADD result too early.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_add_one_hazard() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_3, 0);
+        TTI_SFPADD(p_sfpu::LCONST_1, p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG0, 0);
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);
+    }
+}
+
+// Loads in the caller's Dst format (DEFAULT): needs the caller's Fp32 Dst mode.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_copy_default() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_2, 0);
+    }
+}
+
+// SFPI code, which the front end compiles but does not run.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_sfpi() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat v = sfpi::dst_reg[0];
+        sfpi::dst_reg[0] = v * 2.0f;
+        sfpi::dst_reg++;
+    }
+}
+
+// An argument that does not fit its field.
+inline void calculate_fixture_bad_register() {
+    TTI_SFPMOV(0, 17, p_sfpu::LREG0, 0);
+}
+
+// A Tensix NOP, which the model does not have.
+inline void calculate_fixture_tensix_nop() {
+    TTI_NOP;
+}
+
+// A replay: one row group recorded while it runs, then replayed seven times.
+template <bool APPROXIMATION_MODE>
+inline void calculate_fixture_replay() {
+    lltt::record<lltt::Exec>(0, 4);
+    TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_3, 0);
+    TTI_SFPADD(p_sfpu::LCONST_1, p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG0, 0);
+    TTI_SFPNOP;
+    TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);
+    for (int d = 1; d < 8; d++) {
+        lltt::replay(0, 4);
+    }
+}
+
+// Sets a programmable constant the SFPI way, then uses it with TTI_ instructions.
+template <bool APPROXIMATION_MODE>
+inline void fixture_constant_init() {
+    sfpi::vConstFloatPrgm0 = 3.0f;
+}
+
+}  // namespace sfpu
+}  // namespace ckernel

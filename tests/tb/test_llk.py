@@ -1,0 +1,186 @@
+"""The kernel front end (`sfpu llk`) on the project's own fixture headers
+(tests/tb/llk_fixtures): listings with the C++ line of every instruction,
+results of the compiled kernels against numpy, and a clear error, naming the
+C++ file and line, for everything it does not accept."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model import isa
+from model.asm import Instr
+from model.run import run_program
+from model.state import SfpuState
+from tb.cli import main
+from tb.dst_io import get_tile_fp32, put_tile_bits32
+from tb.llk import headers
+from tb.llk.entries import entries
+from tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
+
+
+FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
+ADD_ONE = FIXTURES / "ckernel_sfpu_fixture_add_one.h"
+BROKEN = FIXTURES / "ckernel_sfpu_fixture_broken.h"
+
+
+def line_of(path: Path, text: str, nth: int = 0) -> int:
+    """The line number of the nth line containing `text`, read from the fixture itself."""
+    hits = [i for i, line in enumerate(path.read_text().splitlines(), start=1) if text in line]
+    return hits[nth]
+
+
+def compile_fixture(call, init=None, **kw):
+    return compile_call(Request(ADD_ONE, call, init, **kw))
+
+
+def run_on_tile(listing, x):
+    state = SfpuState()
+    put_tile_bits32(state, x.view(np.uint32))
+    result = run_program(listing.program, state)
+    return get_tile_fp32(result.state), result
+
+
+def test_ckernel_ops_has_every_sfpu_macro_of_the_isa_table():
+    text = headers.ckernel_ops_h()
+    for op in isa.OPCODES.values():
+        for prefix in ("TT_OP_", "TTI_", "TT_"):
+            assert f"#define {prefix}{op.llk_name}" in text, f"{prefix}{op.llk_name} missing"
+
+
+def test_add_one_runs_and_adds_one_on_every_face():
+    listing = compile_fixture("calculate_fixture_add_one<false, 8>()", "fixture_add_one_init<false>()")
+    x = np.random.default_rng(1).uniform(-100, 100, 1024).astype(np.float32)
+    got, _ = run_on_tile(listing, x)
+    assert np.array_equal(got.view(np.uint32), (x + np.float32(1.0)).view(np.uint32))
+    assert listing.frontend == "tti"
+
+
+def test_every_instruction_names_its_cxx_line():
+    listing = compile_fixture("calculate_fixture_add_one<false, 8>()", "fixture_add_one_init<false>()")
+    add_line = line_of(ADD_ONE, "TTI_SFPADD(p_sfpu::LCONST_1")
+    # SFPADD VA=L10 (1.0), VB=L0, VC=L10, VD=L0, Mod1=0: opcode 0x85, VA at bit 16, VB 12, VC 8, VD 4.
+    add_word = (0x85 << 24) | (10 << 16) | (0 << 12) | (10 << 8) | (0 << 4)
+    adds = [i for i in listing.program.items if isinstance(i, Instr) and i.word == add_word]
+    assert len(adds) == 4 * 8
+    lines = listing.text.splitlines()
+    for item in adds:
+        assert lines[item.loc.line - 1].endswith(f"ckernel_sfpu_fixture_add_one.h:{add_line}")
+
+
+def test_a_call_split_over_lines_is_one_instruction():
+    listing = compile_fixture("calculate_fixture_add_one<false, 1>()", "fixture_add_one_init<false>()")
+    load_lines = [line for line in listing.text.splitlines() if line.startswith("TTI_SFPLOAD(")]
+    assert len(load_lines) == 4
+    first, second = line_of(ADD_ONE, "TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::FP32,"), \
+        line_of(ADD_ONE, "ADDR_MOD_3, 0);")
+    assert any(line.endswith(f":{first}") or line.endswith(f":{second}") for line in load_lines)
+
+
+def test_replay_records_and_replays():
+    listing = compile_fixture("calculate_fixture_replay<false>()", "fixture_add_one_init<false>()")
+    assert "TTI_REPLAY(0, 4, 1, 1);" in listing.text
+    x = np.random.default_rng(2).uniform(-5, 5, 1024).astype(np.float32)
+    got, _ = run_on_tile(listing, x)
+    assert np.array_equal(got.view(np.uint32), (x + np.float32(1.0)).view(np.uint32))
+
+
+def test_sfpi_constant_assignment_loads_the_constant_register():
+    listing = compile_fixture("calculate_fixture_add_one<false, 8>()",
+                              "fixture_add_one_init<false>(); fixture_constant_init<false>()")
+    _, result = run_on_tile(listing, np.zeros(1024, np.float32))
+    assert (result.state.lregs[12] == np.float32(3.0).view(np.uint32)).all()
+    assert listing.frontend == "sfpi"
+
+
+def test_hazard_stop_names_the_cxx_line(tmp_path):
+    listing = compile_fixture("calculate_fixture_add_one_hazard<false, 8>()", "fixture_add_one_init<false>()")
+    out = tmp_path / "hazard.s"
+    out.write_text(listing.text)
+    code = main(["run", str(out)])
+    assert code == 3
+    store = line_of(ADD_ONE, "TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);", 1)
+    message = with_cxx_location(f"{out}:{_line_of_text(listing.text, 'TTI_SFPSTORE')}:1: hazard")
+    assert message.startswith(f"{ADD_ONE}:{store}: ")
+
+
+def _line_of_text(text, needle):
+    return next(i for i, line in enumerate(text.splitlines(), start=1) if line.startswith(needle))
+
+
+def test_missing_addr_mod_is_an_error_at_the_cxx_line():
+    with pytest.raises(LlkError) as e:
+        compile_fixture("calculate_fixture_add_one<false, 8>()")
+    store = line_of(ADD_ONE, "TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);")
+    assert f"ckernel_sfpu_fixture_add_one.h:{store}: SFPSTORE uses ADDR_MOD_2" in str(e.value)
+
+
+def test_missing_fp32_dest_is_an_error_and_given_it_runs():
+    with pytest.raises(LlkError) as e:
+        compile_fixture("calculate_fixture_copy_default<false, 8>()", "fixture_add_one_init<false>()")
+    assert "--fp32-dest" in str(e.value)
+    assert f"ckernel_sfpu_fixture_add_one.h:{line_of(ADD_ONE, 'InstrModLoadStore::DEFAULT, ADDR_MOD_3')}" in str(e.value)
+    listing = compile_fixture("calculate_fixture_copy_default<false, 8>()", "fixture_add_one_init<false>()",
+                              fp32_dest=1)
+    x = np.random.default_rng(3).uniform(-5, 5, 1024).astype(np.float32)
+    got, _ = run_on_tile(listing, x)
+    assert np.array_equal(got.view(np.uint32), x.view(np.uint32))
+
+
+@pytest.mark.parametrize("call, needle, message", [
+    ("calculate_fixture_sfpi<false, 8>()", "sfpi::vFloat v = sfpi::dst_reg[0];", "SFPI vector value is not modelled"),
+    ("calculate_fixture_bad_register()", "TTI_SFPMOV(0, 17", "argument lreg_c=17 out of range 0..15"),
+    ("calculate_fixture_tensix_nop()", "TTI_NOP;", "TTI_NOP"),
+])
+def test_unmodelled_constructs_name_the_cxx_line(call, needle, message):
+    with pytest.raises(LlkError) as e:
+        compile_fixture(call, "fixture_add_one_init<false>()")
+    assert f"ckernel_sfpu_fixture_add_one.h:{line_of(ADD_ONE, needle)}:" in str(e.value)
+    assert message in str(e.value)
+
+
+def test_compile_error_names_the_cxx_line():
+    with pytest.raises(LlkError) as e:
+        compile_call(Request(BROKEN, "calculate_fixture_broken()"))
+    assert f"ckernel_sfpu_fixture_broken.h:{line_of(BROKEN, 'this_is_not_declared')}: C++ compile error" in str(e.value)
+
+
+def test_error_in_the_call_expression_names_it():
+    with pytest.raises(LlkError) as e:
+        compile_fixture("calculate_fixture_add_one<false, 8>(", "fixture_add_one_init<false>()")
+    assert str(e.value).startswith("--call:1: C++ compile error")
+
+
+def test_blackhole_is_not_modelled():
+    with pytest.raises(LlkError, match="architecture not modelled: blackhole"):
+        compile_fixture("calculate_fixture_add_one<false, 8>()", arch="blackhole")
+
+
+def test_list_finds_entries_with_templates_and_inits():
+    found = {e.name: e for e in entries(ADD_ONE)}
+    add = found["calculate_fixture_add_one"]
+    assert [(p.type, p.name, p.default) for p in add.function.template] == [
+        ("bool", "APPROXIMATION_MODE", None), ("int", "ITERATIONS", "8")]
+    assert add.inits[0].name == "fixture_add_one_init"
+
+
+def test_cli_writes_a_listing_that_run_accepts(tmp_path, capsys):
+    out = tmp_path / "add_one.s"
+    assert main(["llk", str(ADD_ONE), "--call", "calculate_fixture_add_one<false, 8>()",
+                 "--init", "fixture_add_one_init<false>()", "-o", str(out)]) == 0
+    assert main(["run", str(out)]) == 0
+    assert main(["llk", str(BROKEN), "--call", "calculate_fixture_broken()"]) == 2
+    err = capsys.readouterr().err
+    assert "C++ compile error" in err and "Traceback" not in err
+    assert main(["llk", "--list", str(FIXTURES)]) == 0
+    assert "calculate_fixture_add_one" in capsys.readouterr().out
+
+
+def test_run_takes_a_header_and_names_the_cxx_line_of_a_hazard(capsys):
+    assert main(["run", str(ADD_ONE), "--call", "calculate_fixture_add_one<false, 8>()",
+                 "--init", "fixture_add_one_init<false>()"]) == 0
+    assert main(["run", str(ADD_ONE), "--call", "calculate_fixture_add_one_hazard<false, 8>()",
+                 "--init", "fixture_add_one_init<false>()"]) == 3
+    store = line_of(ADD_ONE, "TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);", 1)
+    err = capsys.readouterr().err
+    assert f"stopped: {ADD_ONE}:{store}: " in err and "read-in-flight" in err

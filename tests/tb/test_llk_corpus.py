@@ -1,0 +1,61 @@
+"""The corpus run's pieces that need no kernel tree: entry points and their
+template arguments, the budget rows, ULP distances and finding a tree."""
+
+from pathlib import Path
+
+import numpy as np
+
+from tb.llk import accuracy
+from tb.llk.corpus import call_expr, variants
+from tb.llk.entries import Function, Param, entries
+from tb.llk.sources import find_tree
+
+FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
+
+
+def test_entries_say_whether_their_own_body_issues_tti():
+    found = {e.name: e.function.issues_tti for e in entries(FIXTURES / "ckernel_sfpu_fixture_add_one.h")}
+    assert found["calculate_fixture_add_one"] is True
+    assert found["calculate_fixture_sfpi"] is False
+
+
+def test_a_default_naming_an_earlier_parameter_takes_its_value():
+    f = Function("calculate_x", [Param("DataFormat", "format", None),
+                                 Param("DataFormat", "output_format", "format")], [], 1)
+    assert call_expr(f, {"format": "DataFormat::Int32"}) == "calculate_x<DataFormat::Int32, DataFormat::Int32>()"
+
+
+def test_variants_try_each_bool_and_the_values_the_header_names():
+    f = Function("calculate_x", [Param("bool", "APPROXIMATION_MODE", None), Param("SfpuType", "OP", None)], [], 1)
+    tried = variants(f, {"SfpuType": ["SfpuType::eq", "SfpuType::ne"]})
+    assert tried[0] == {"APPROXIMATION_MODE": "false", "OP": "SfpuType::eq"}
+    assert {"APPROXIMATION_MODE": "true", "OP": "SfpuType::ne"} in tried and len(tried) == 4
+
+
+def test_budget_rows_and_the_hardware_figure_of_their_comment():
+    rows = accuracy.read_budget(FIXTURES / "accuracy_budget.yaml")
+    helpers = accuracy.Helpers(rows, None, None, None, "")
+    row = accuracy.budget_row(helpers, "Exp", True)
+    assert (row.max_ulp, row.hw_max_ulp) == (500, 450)
+    assert accuracy.budget_row(helpers, "Exp", False).max_ulp == 2
+    assert accuracy.budget_row(helpers, "Floor", None).hw_max_ulp == 0
+    assert accuracy.budget_row(helpers, "Log", None) is None
+
+
+def test_ulp_distance_counts_fp32_steps_with_denormals_flushed():
+    one = np.float32(1.0)
+    next_up = np.nextafter(one, np.float32(2.0))
+    golden = np.array([one, one, 0.0, -0.0, 1e-40, np.nan], dtype=np.float32)
+    result = np.array([one, next_up, -0.0, np.float32(np.finfo(np.float32).tiny), 0.0, one], dtype=np.float32)
+    # 1 step from 1.0 to its neighbour; +0 and -0 coincide; the smallest normal is the first step
+    # above the flushed denormal band; a NaN cannot be measured (-1).
+    assert accuracy.ulp_distance(golden, result).tolist() == [0, 1, 0, 1, 0, -1]
+
+
+def test_find_tree_finds_the_kernel_folders_of_a_wheel_layout(tmp_path):
+    llk = tmp_path / "tt-llk" / "tt_llk_wormhole_b0" / "common" / "inc" / "sfpu"
+    metal = tmp_path / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api" / "llk_sfpu"
+    llk.mkdir(parents=True)
+    metal.mkdir(parents=True)
+    tree = find_tree(tmp_path)
+    assert tree.llk_sfpu == llk.resolve() and tree.metal_sfpu == metal.resolve()
