@@ -28,7 +28,8 @@ from amaranth.lib.wiring import In, Out
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
 from .flags import FlagOp
 from .isa import Opcode
-from .lregs import L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, LaneValues, WritePort
+from .lregs import (L0_L7, L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
+                    LRegWrite, WriteBack)
 from .rounding import CastToFp32
 from .simple_alu import SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Issue, LaneConfig, LRegValues,
@@ -74,8 +75,12 @@ class SimpleUnit(wiring.Component):
     sequences: In(data.ArrayLayout(LaneValues, 4))
     misc: In(data.ArrayLayout(12, LANES))
 
-    write: Out(WritePort)                    # lands at the end of this cycle
-    landing: Out(WritePort).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    write: Out(LRegWrite)                    # lands at the end of this cycle
+    landing: Out(LRegWrite).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    # The registers each write-back port reaches: VD or SFPCONFIG's L11-L14; SFPSWAP's VD and VC, and
+    # the dest-index pair in L4-L7.
+    WRITE_TARGETS = WriteBack((*VD_TARGETS, *PROGRAMMABLE_RESET))
+    LANDING_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7), WriteBack(L0_L7[4:]), WriteBack(L0_L7[4:]))
     transpose: Out(1)
     transpose_lanes: Out(LANES)
 
@@ -129,7 +134,7 @@ class SimpleUnit(wiring.Component):
         config_l0, config_value = self._config_value(m, mod1, imm16)
         constant = self._config_constant(m, mod1, issue.vd, config_l0)
         w = self.write
-        m.d.comb += w.reg.eq(issue.vd.replicate(LANES))
+        m.d.comb += w.reg.eq(issue.vd)
         with m.Switch(op):
             with m.Case(*ALU_OPCODES):
                 m.d.comb += w.en.eq(Mux(writes_vd, self.enabled, 0))
@@ -330,9 +335,9 @@ class SimpleUnit(wiring.Component):
         writes = [(lanes_for(issue.vd), issue.vd, vc), (lanes_for(issue.vc), issue.vc, vd),
                   (indexed, index_c, value_d), (indexed, index_d, value_c)]
         for i, (en, reg, value) in enumerate(writes):
-            port = Signal(WritePort, name=f"swap_write_{i}")
-            held = Signal(WritePort, name=f"swap_landing_{i}")
+            port = Signal(LRegWrite, name=f"swap_write_{i}")
+            held = Signal(LRegWrite, name=f"swap_landing_{i}_q")
             m.d.comb += [port.en.eq(en), port.data.eq(value)]
-            m.d.comb += port.reg.eq(Cat(reg, Const(0, 5 - len(reg))).replicate(LANES))
+            m.d.comb += port.reg.eq(reg)
             m.d.sync += held.eq(port)
             m.d.comb += self.landing[i].eq(held)

@@ -5,7 +5,7 @@ Each cycle the top hands each sub-unit at most one instruction as an `Issue`:
 the thread's accepted word, or an SFPLOADMACRO-scheduled one with its
 overrides already applied. Every sub-unit reads the state as it was at the
 start of the cycle (`lregs`, `enabled`, `lane_config`, ...) and asks for its
-writes through `WritePort`s (`hdl.lregs`), which the top hands to the LReg
+writes through write-back ports (`hdl.lregs.LRegWrite`), which the top hands to the LReg
 file in the model's order: results landing from last cycle's two-cycle
 instructions first, then Load, Simple, MAD and Round, so on a conflict the
 younger write wins.
@@ -21,7 +21,7 @@ from amaranth.lib import data
 from model.state import LaneConfigBit
 
 from .isa import Opcode
-from .lregs import LANES, NUM_LREGS, LaneValues, WritePort  # noqa: F401  (re-exported for the sub-units)
+from .lregs import LANES, NUM_LREGS, LaneValues, LRegLaneWrite, LRegWrite, WriteBack  # noqa: F401  (re-exported for the sub-units)
 
 Issue = data.StructLayout({
     "valid": 1,             # an instruction starts on this sub-unit this cycle
