@@ -229,10 +229,7 @@ class Sfpu(wiring.Component):
                      lregs.transpose.eq(simple.transpose & run), lregs.transpose_lanes.eq(simple.transpose_lanes)]
 
         # -- flags (only the Simple sub-unit changes them) ----------------------------------
-        m.d.comb += [flag_unit.op.eq(simple.flag_op), flag_unit.mod1.eq(simple.flag_mod1),
-                     flag_unit.imm2.eq(simple.flag_imm2), flag_unit.cond.eq(simple.flag_cond),
-                     flag_unit.cond_valid.eq(simple.flag_cond_valid), flag_unit.invert.eq(simple.flag_invert),
-                     flag_unit.guard.eq(simple.flag_guard)]
+        wiring.connect(m, simple.flags, flag_unit.request)
         # ROW_MASK: LaneConfig[lane & 7] holds one bit per row of 8 lanes.
         m.d.comb += flag_unit.row_masked.eq(Cat(*[config_regs.lane_config[lane % 8][ROW_MASK_LO + lane // 8]
                                                   for lane in range(LANES)]))

@@ -26,7 +26,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
-from .flags import FlagOp
+from .flags import FlagOp, FlagRequest
 from .isa import Opcode
 from .lregs import (L0_L7, L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack)
@@ -84,13 +84,7 @@ class SimpleUnit(wiring.Component):
     transpose: Out(1)
     transpose_lanes: Out(LANES)
 
-    flag_op: Out(FlagOp)
-    flag_mod1: Out(4)
-    flag_imm2: Out(2)
-    flag_cond: Out(LANES)
-    flag_cond_valid: Out(1)
-    flag_invert: Out(1)
-    flag_guard: Out(LANES)
+    flags: Out(FlagRequest())
 
     prng_used: Out(1)                        # the instruction advances the PRNG (in `prng_advance`)
     prng_advance: Out(LANES)
@@ -151,29 +145,30 @@ class SimpleUnit(wiring.Component):
                 m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
                 m.d.comb += w.data.eq(constant)
 
-        # --- flags: the FlagUnit's inputs --------------------------------------------------
+        # --- flags: the FlagUnit's request ------------------------------------------------
+        flags = self.flags
         with m.Switch(op):
             with m.Case(Opcode.SETCC):
-                m.d.comb += self.flag_op.eq(FlagOp.SETCC)
+                m.d.comb += flags.op.eq(FlagOp.SETCC)
             with m.Case(*REFINE_OPCODES):
                 with m.If(issue.vd < 8):
-                    m.d.comb += self.flag_op.eq(FlagOp.REFINE)
+                    m.d.comb += flags.op.eq(FlagOp.REFINE)
             with m.Case(Opcode.ENCC):
-                m.d.comb += self.flag_op.eq(FlagOp.ENCC)
+                m.d.comb += flags.op.eq(FlagOp.ENCC)
             with m.Case(Opcode.PUSHC):
-                m.d.comb += self.flag_op.eq(FlagOp.PUSHC)
+                m.d.comb += flags.op.eq(FlagOp.PUSHC)
             with m.Case(Opcode.POPC):
-                m.d.comb += self.flag_op.eq(FlagOp.POPC)
+                m.d.comb += flags.op.eq(FlagOp.POPC)
             with m.Case(Opcode.COMPC):
-                m.d.comb += self.flag_op.eq(FlagOp.COMPC)
+                m.d.comb += flags.op.eq(FlagOp.COMPC)
         m.d.comb += [
-            self.flag_mod1.eq(mod1),
-            self.flag_imm2.eq(word[12:14]),
-            self.flag_cond.eq(Cat(*[alu.cond for alu in alus])),
+            flags.mod1.eq(mod1),
+            flags.imm2.eq(word[12:14]),
+            flags.cond.eq(Cat(*[alu.cond for alu in alus])),
             # Both depend on the opcode and Mod1 only, so every lane agrees.
-            self.flag_cond_valid.eq(alus[0].cond_valid),
-            self.flag_invert.eq(alus[0].invert),
-            self.flag_guard.eq(guard),
+            flags.cond_valid.eq(alus[0].cond_valid),
+            flags.invert.eq(alus[0].invert),
+            flags.guard.eq(guard),
         ]
 
         # --- SFPTRANSP (done inside the LReg file) and the PRNG ------------------------------

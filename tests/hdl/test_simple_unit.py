@@ -136,9 +136,7 @@ class Bench(wiring.Component):
         m.d.comb += [self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
         m.d.comb += [port.eq(request) for port, request in zip(lregs.write, ports)]
         m.d.comb += [lregs.transpose.eq(unit.transpose), lregs.transpose_lanes.eq(unit.transpose_lanes)]
-        m.d.comb += [flags.op.eq(unit.flag_op), flags.mod1.eq(unit.flag_mod1), flags.imm2.eq(unit.flag_imm2),
-                     flags.cond.eq(unit.flag_cond), flags.cond_valid.eq(unit.flag_cond_valid),
-                     flags.invert.eq(unit.flag_invert), flags.guard.eq(unit.flag_guard)]
+        wiring.connect(m, unit.flags, flags.request)
         for lane in range(LANES):
             m.d.comb += flags.row_masked[lane].eq(config.lane_config[lane % 8][ROW_MASK_LO + lane // 8])
 
