@@ -32,7 +32,8 @@ from .tensix import TensixView, dst_address, resolve_mod0
 from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
                       DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
-                      Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard, lane_config_bit)
+                      Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard, lane_config_bit,
+                      read_lreg)
 
 __all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
 
@@ -78,8 +79,8 @@ class LoadUnit(wiring.Component):
                      loadi.eq(issue.valid & (issue.opcode == Opcode.LOADI))]
         writes_vd = Signal()
         m.d.comb += writes_vd.eq(vd < 8)
-        old = Signal(LaneValues)    # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half)
-        m.d.comb += old.eq(self.lregs[vd[:3]])
+        # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half).
+        old = read_lreg(m, self.lregs, vd[:3], "old")
 
         # -- Dst address and access ---------------------------------------------------
         imm10, addr_mod, mod0_field = _mem_fields(issue.word)
@@ -199,8 +200,7 @@ class StoreUnit(wiring.Component):
         m.d.comb += self.dst_lanes.eq(Mux(store, guard & lane_enable, 0)
                                       & ~lane_config_bit(self.lane_config, BLOCK_DEST_WR_FROM_SFPU))
 
-        source = Signal(LaneValues)      # VD: any register, L16 included under a macro
-        m.d.comb += source.eq(self.lregs[issue.vd])
+        source = read_lreg(m, self.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = StoreConvert()
             m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),

@@ -27,7 +27,7 @@ from .isa import Opcode, field_layout
 from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
 from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegLaneWrite, LRegValues, WriteBack,
-                      backdoor_guard)
+                      backdoor_guard, read_lreg)
 
 __all__ = ["MadUnit"]
 
@@ -96,16 +96,8 @@ class MadUnit(wiring.Component):
 
         # -- operands shared by all lanes ------------------------------------------
         # One wide mux each rather than a register-indexed read per lane.
-        vb = Signal(LaneValues)
-        vc = Signal(LaneValues)
-        with m.Switch(issue.vb):
-            for r in range(16):
-                with m.Case(r):
-                    m.d.comb += vb.eq(lregs[r])
-        with m.Switch(issue.vc):
-            for r in range(16):
-                with m.Case(r):
-                    m.d.comb += vc.eq(lregs[r])
+        vb = read_lreg(m, lregs, issue.vb, "vb")
+        vc = read_lreg(m, lregs, issue.vc, "vc")
         bf16 = Signal(32)
         m.d.comb += bf16.eq(Cat(Const(0, 16), imm.imm16))
 

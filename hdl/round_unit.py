@@ -30,7 +30,8 @@ from amaranth.lib.wiring import In, Out
 from .isa import Opcode, field_layout
 from .rounding import StochRound
 from .lregs import VD_TARGETS
-from .unit_io import LANES, Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard
+from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard,
+                      read_lreg)
 
 __all__ = ["RoundUnit"]
 
@@ -85,9 +86,8 @@ class RoundUnit(wiring.Component):
         lanes = Signal(LANES)
         m.d.comb += lanes.eq(guard & self.enabled)
 
-        vb = Signal(LaneValues)
-        vc = Signal(LaneValues)
-        m.d.comb += [vb.eq(self.lregs[issue.vb]), vc.eq(self.lregs[issue.vc])]
+        vb = read_lreg(m, self.lregs, issue.vb, "vb")
+        vc = read_lreg(m, self.lregs, issue.vc, "vc")
         old = self.lregs                # L0-L3 for the COPY4 modes
 
         # -- SFPSTOCHRND --------------------------------------------------------

@@ -28,12 +28,12 @@ from amaranth.lib.wiring import In, Out
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
 from .flags import FlagOp, FlagRequest
 from .isa import Opcode
-from .lregs import (L0_L7, L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
+from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack)
 from .rounding import CastToFp32
 from .simple_alu import SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Issue, LaneConfig, LRegValues,
-                      backdoor_guard, lane_config_bit)
+                      backdoor_guard, lane_config_bit, read_lreg)
 
 ALL_LANES = (1 << LANES) - 1
 SIGN = 31
@@ -187,13 +187,7 @@ class SimpleUnit(wiring.Component):
     # -- operand reads ----------------------------------------------------------------------
 
     def _read(self, m: Module, index, name: str) -> Signal:
-        """Every lane of the LReg selected by `index`."""
-        value = Signal(LaneValues, name=name)
-        with m.Switch(index):
-            for reg in range(min(NUM_LREGS, 1 << len(index))):
-                with m.Case(reg):
-                    m.d.comb += value.eq(self.lregs[reg])
-        return value
+        return read_lreg(m, self.lregs, index, name)
 
     def _special(self, m: Module, vc) -> Signal:
         """SFPMOV FROM_SPECIAL's source, selected by VC."""

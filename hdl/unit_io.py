@@ -50,6 +50,18 @@ EXCHANGE_SRCB_SRCC = LaneConfigBit.EXCHANGE_SRCB_SRCC
 ROW_MASK_LO = LaneConfigBit.ROW_MASK_LO
 
 
+def read_lreg(m, lregs, index, name: str) -> Signal:
+    """Every lane of the LReg `index` selects: one case per register, which
+    simulators evaluate as a select rather than as a shift of all 17
+    registers by the index."""
+    value = Signal(LaneValues, name=name)
+    with m.Switch(index):
+        for reg in range(min(NUM_LREGS, 1 << len(index))):
+            with m.Case(reg):
+                m.d.comb += value.eq(lregs[reg])
+    return value
+
+
 def lane_config_bit(lane_config, bit: int):
     """One LaneConfig bit of every lane, as a 32-bit lane mask (bit i = lane i)."""
     return Cat(*[lane_config[lane][bit] for lane in range(LANES)])
