@@ -12,6 +12,8 @@ from amaranth import Module
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from .arith import field
+
 from model import isa, tensix
 
 from .isa import Opcode, Unit, opcode, unit
@@ -30,11 +32,6 @@ Decoded = data.StructLayout({
     "has_vd": 1,           # the word has a VD field (VD 12-15 then loads a macro template)
     "counters": 1,         # SETRWC/INCRWC: issued, but for the Tensix counters, not a sub-unit
 })
-
-
-def _field(word, op: isa.Opcode, name: str):
-    f = op.field_map[name]
-    return word[f.lo:f.lo + f.width]
 
 
 class Decoder(wiring.Component):
@@ -62,7 +59,7 @@ class Decoder(wiring.Component):
         if op.mnemonic == "SFPLOADMACRO":
             vd = word[20:22] | (word[0] << 2)          # VD = (VDHi << 2) | VDLo
         elif op.has("vd"):
-            vd = _field(word, op, "vd")
+            vd = field(word, op, "vd")
         else:
             vd = None
         if vd is not None:
@@ -70,13 +67,13 @@ class Decoder(wiring.Component):
         if op.has("vd"):
             m.d.comb += d.has_vd.eq(1)
         if op.has("vb"):
-            m.d.comb += d.vb.eq(_field(word, op, "vb"))
+            m.d.comb += d.vb.eq(field(word, op, "vb"))
         elif op.mnemonic == "SFPSHFT2":
-            m.d.comb += d.vb.eq(_field(word, op, "imm12")[0:4])   # VB shares bits [15:12] with Imm12
+            m.d.comb += d.vb.eq(field(word, op, "imm12")[0:4])   # VB shares bits [15:12] with Imm12
         elif op.mnemonic in isa.IMPLICIT_VB_IS_VD:
             m.d.comb += d.vb.eq(vd)
         if op.has("vc"):
-            m.d.comb += d.vc.eq(_field(word, op, "vc"))
+            m.d.comb += d.vc.eq(field(word, op, "vc"))
         elif op.mnemonic in isa.IMPLICIT_VC_IS_VD:
             m.d.comb += d.vc.eq(vd)
 
@@ -84,7 +81,7 @@ class Decoder(wiring.Component):
         d = self.decoded
         m.d.comb += [d.latency2.eq(op.latency > 1), d.two_cycles.eq(op.two_cycles)]
         if op.two_cycle_mod1:
-            mod1 = _field(self.word, op, "mod1")
+            mod1 = field(self.word, op, "mod1")
             slow = 0
             for value in sorted(op.two_cycle_mod1):
                 slow = slow | (mod1 == value)

@@ -28,9 +28,7 @@ TOP = "Sfpu"
 COMPONENTS: list[tuple[str, str, str, dict]] = [
     ("Sfpu",          "sfpu",         "Sfpu",          {}),
     ("Decoder",       "decoder",      "Decoder",       {}),
-    # As the top builds it: 17 write ports (9 for landing two-cycle results,
-    # Load 2, Simple 1, Round 4) and the LReg load port, SFPTRANSP after the 11th.
-    ("LRegFile",      "lregs",        "LRegFile",      {"ports": 18, "transpose_position": 11}),
+    ("LRegFile",      "sfpu",         "lreg_file",     {}),     # with the top's write-back ports
     ("FlagUnit",      "flags",        "FlagUnit",      {}),
     ("Prng",          "prng",         "Prng",          {}),
     ("Fma",           "fma",          "Fma",           {}),

@@ -2,7 +2,7 @@
 the 8-entry flag stack, with Wormhole's documented flaws.
 
 Only the Simple sub-unit changes flags, so one operation arrives per cycle
-(`op`), already past the backdoor guard (`guard`: the lanes where
+(a `FlagRequest`), already past the backdoor guard (its `guard`: the lanes where
 `VD < 12 || DISABLE_BACKDOOR_LOAD` holds). The stack has one depth for all
 lanes: a push or pop happens when any lane passes the guard, as in the golden
 model, and each entry holds every lane's two bits.
@@ -40,14 +40,23 @@ def _boolean_op(mod1, a, b):
     return result
 
 
+class FlagRequest(wiring.Signature):
+    """One flag operation a cycle, from the Simple sub-unit to the `FlagUnit`."""
+
+    def __init__(self):
+        super().__init__({
+            "op": Out(FlagOp),
+            "mod1": Out(4),
+            "imm2": Out(2),             # SFPENCC: bit 0 = E (enable), bit 1 = R (flags)
+            "cond": Out(LANES),         # SETCC test / REFINE condition, per lane
+            "cond_valid": Out(1),       # REFINE: the mode sets the flags from cond
+            "invert": Out(1),           # REFINE: the mode inverts the flags afterwards
+            "guard": Out(LANES),        # the lanes past the backdoor guard
+        })
+
+
 class FlagUnit(wiring.Component):
-    op: In(FlagOp)
-    mod1: In(4)
-    imm2: In(2)                 # SFPENCC: bit 0 = E (enable), bit 1 = R (flags)
-    cond: In(LANES)             # SETCC test / REFINE condition, per lane
-    cond_valid: In(1)           # REFINE: the mode sets the flags from cond
-    invert: In(1)               # REFINE: the mode inverts the flags afterwards
-    guard: In(LANES)
+    request: In(FlagRequest())
     row_masked: In(LANES)       # LaneConfig[lane & 7].ROW_MASK bit of the lane's row
 
     lane_flags: Out(LANES)
@@ -59,6 +68,7 @@ class FlagUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        req = self.request
         flags = Signal(LANES, name="lane_flags_q")
         use = Signal(LANES, name="use_flags_q")
         depth = Signal(range(DEPTH + 1), name="depth_q")
@@ -73,23 +83,23 @@ class FlagUnit(wiring.Component):
             for d in range(1, DEPTH + 1):
                 with m.Case(d):
                     m.d.comb += top.eq(stack[d - 1])
-        any_lane = self.guard.any()
-        lanes = self.guard
+        any_lane = req.guard.any()
+        lanes = req.guard
 
         def update(new_flags, new_use, where):
             m.d.sync += [flags.eq((new_flags & where) | (flags & ~where)),
                          use.eq((new_use & where) | (use & ~where))]
 
-        with m.Switch(self.op):
+        with m.Switch(req.op):
             with m.Case(FlagOp.SETCC):
-                update(use & self.cond, use, lanes & self.enabled)
+                update(use & req.cond, use, lanes & self.enabled)
             with m.Case(FlagOp.REFINE):
-                after_cond = Mux(self.cond_valid, self.cond, flags)
-                update(Mux(self.invert, ~after_cond, after_cond), use, self.enabled)
+                after_cond = Mux(req.cond_valid, req.cond, flags)
+                update(Mux(req.invert, ~after_cond, after_cond), use, self.enabled)
             with m.Case(FlagOp.ENCC):
-                e, r = self.imm2[0], self.imm2[1]
-                new_use = Mux(self.mod1[1], e.replicate(LANES), Mux(self.mod1[0], ~use, use))
-                new_flags = Mux(self.mod1[3], r.replicate(LANES), ALL)
+                e, r = req.imm2[0], req.imm2[1]
+                new_use = Mux(req.mod1[1], e.replicate(LANES), Mux(req.mod1[0], ~use, use))
+                new_flags = Mux(req.mod1[3], r.replicate(LANES), ALL)
                 update(new_flags, new_use, lanes)
             with m.Case(FlagOp.PUSHC):
                 with m.If(any_lane):
@@ -113,7 +123,7 @@ class FlagUnit(wiring.Component):
     def _popc(self, m, flags, use, depth, stack, top, empty, full, lanes, update):
         top_flags = Mux(empty, 0, top.lane_flags)
         top_use = Mux(empty, 0, top.use_flags)
-        with m.If(self.mod1 == 0):
+        with m.If(self.request.mod1 == 0):
             with m.If(empty):
                 m.d.comb += self.undefined.eq(1)               # nothing happens
             with m.Else():
@@ -123,11 +133,11 @@ class FlagUnit(wiring.Component):
             with m.If(full):
                 # Wormhole flaw: a non-popping SFPPOPC on a full stack copies the top over the bottom.
                 m.d.sync += stack[0].eq(top)
-            with m.If(self.mod1 <= 12):
-                update(_boolean_op(self.mod1, flags, top_flags), top_use, lanes)
-            with m.Elif(self.mod1 == 13):
+            with m.If(self.request.mod1 <= 12):
+                update(_boolean_op(self.request.mod1, flags, top_flags), top_use, lanes)
+            with m.Elif(self.request.mod1 == 13):
                 update(~flags, use, lanes)
-            with m.Elif(self.mod1 == 14):
+            with m.Elif(self.request.mod1 == 14):
                 update(ALL, ALL, lanes)
             with m.Else():
                 update(0, ALL, lanes)

@@ -25,10 +25,10 @@ from amaranth import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["FP32", "STAGE1", "Fma"]
+from .arith import Fp32, leading_zeros
 
+__all__ = ["STAGE1", "Fma"]
 
-FP32 = data.StructLayout({"frac": 23, "exp": 8, "sign": 1})
 
 # Significands on the 27-bit grid: hidden bit at 26, 23 fraction bits, then 3
 # guard bits.  The product may carry into bit 27, so the datapath is 28 bits.
@@ -50,18 +50,6 @@ STAGE1 = data.StructLayout({
 })
 
 
-def _leading_zeros(v):
-    """Leading-zero count of `v` (a power-of-two width >= 2) as a tree of
-    muxes; returns (all_zero, count).  The count is meaningless when all_zero."""
-    if len(v) == 2:
-        return ~(v[1] | v[0]), ~v[1]
-    half = len(v) // 2
-    lo_zero, lo_count = _leading_zeros(v[:half])
-    hi_zero, hi_count = _leading_zeros(v[half:])
-    count = Mux(hi_zero, Cat(lo_count, Const(1, 1)), Cat(hi_count, Const(0, 1)))
-    return hi_zero & lo_zero, count
-
-
 class Fma(wiring.Component):
     """``d`` is the Wormhole MAD result of the ``a``, ``b``, ``c`` presented
     one clock earlier.  ``a * b + c``, FP32 bit patterns."""
@@ -77,9 +65,9 @@ class Fma(wiring.Component):
         # ================================================================
         # Stage 1: classify, special cases, product, alignment
         # ================================================================
-        x = data.View(FP32, self.a)
-        y = data.View(FP32, self.b)
-        z = data.View(FP32, self.c)
+        x = Fp32(self.a)
+        y = Fp32(self.b)
+        z = Fp32(self.c)
 
         # ---- classify ---------------------------------------------------
         # Exponent 0 (zero or denormal) reads as a zero significand: there
@@ -94,14 +82,14 @@ class Fma(wiring.Component):
         z_nan = Signal()
         z_inf = Signal()
         m.d.comb += [
-            x_sig.eq(Mux(x.exp == 0, 0, Cat(x.frac, Const(1, 1)))),
-            y_sig.eq(Mux(y.exp == 0, 0, Cat(y.frac, Const(1, 1)))),
-            z_sig.eq(Mux(z.exp == 0, 0, Cat(z.frac, Const(1, 1)))),
-            x_max.eq(x.exp == 0xFF),
-            y_max.eq(y.exp == 0xFF),
-            z_max.eq(z.exp == 0xFF),
-            z_nan.eq(z_max & (z.frac != 0)),
-            z_inf.eq(z_max & (z.frac == 0)),
+            x_sig.eq(Mux(x.exponent == 0, 0, Cat(x.mantissa, Const(1, 1)))),
+            y_sig.eq(Mux(y.exponent == 0, 0, Cat(y.mantissa, Const(1, 1)))),
+            z_sig.eq(Mux(z.exponent == 0, 0, Cat(z.mantissa, Const(1, 1)))),
+            x_max.eq(x.exponent == 0xFF),
+            y_max.eq(y.exponent == 0xFF),
+            z_max.eq(z.exponent == 0xFF),
+            z_nan.eq(z_max & (z.mantissa != 0)),
+            z_inf.eq(z_max & (z.mantissa == 0)),
         ]
 
         # ---- product ----------------------------------------------------
@@ -119,8 +107,8 @@ class Fma(wiring.Component):
             p_sign.eq(x.sign ^ y.sign),
             product.eq(x_sig * y_sig),
             p_sig.eq(Cat(product[20] | product[:20].any(), product[21:])),
-            p_exp.eq(x.exp + y.exp - 127),
-            p_zero.eq((x.exp == 0) | (y.exp == 0)),
+            p_exp.eq(x.exponent + y.exponent - 127),
+            p_zero.eq((x.exponent == 0) | (y.exponent == 0)),
             p_ovf.eq(p_exp >= 255),
         ]
 
@@ -138,8 +126,8 @@ class Fma(wiring.Component):
         special_sign = Signal()
         m.d.comb += [
             p_inf_like.eq(x_max | y_max | p_ovf),
-            invalid.eq((x_max & ((x.frac != 0) | (y.exp == 0)))
-                       | (y_max & ((y.frac != 0) | (x.exp == 0)))
+            invalid.eq((x_max & ((x.mantissa != 0) | (y.exponent == 0)))
+                       | (y_max & ((y.mantissa != 0) | (x.exponent == 0)))
                        | (z_inf & p_inf_like & (p_sign != z.sign))),
             is_nan.eq(invalid | z_nan),
             is_inf.eq((p_inf_like | z_max) & ~is_nan),
@@ -175,7 +163,7 @@ class Fma(wiring.Component):
         abs_diff = Mux(p_is_big, exp_diff, -exp_diff)
         m.d.comb += [
             z_sig_grid.eq(Cat(Const(0, 3), z_sig)),
-            exp_diff.eq(p_exp_eff - z.exp),
+            exp_diff.eq(p_exp_eff - z.exponent),
             p_is_big.eq(exp_diff >= 0),
             shift.eq(Mux(abs_diff[5:].any(), 31, abs_diff[:5])),
             big_sig.eq(Mux(p_is_big, p_sig_eff, z_sig_grid)),
@@ -191,7 +179,7 @@ class Fma(wiring.Component):
             stage1.small_sig.eq(small_aligned),
             stage1.big_sign.eq(Mux(p_is_big, p_sign, z.sign)),
             stage1.small_sign.eq(Mux(p_is_big, z.sign, p_sign)),
-            stage1.exp.eq(Mux(p_is_big, p_exp_eff, z.exp)),
+            stage1.exp.eq(Mux(p_is_big, p_exp_eff, z.exponent)),
             stage1.is_nan.eq(is_nan),
             stage1.is_inf.eq(is_inf),
             stage1.special_sign.eq(special_sign),
@@ -240,7 +228,7 @@ class Fma(wiring.Component):
         shifted = Signal(SUM_BITS)
         r_sig = Signal(27)              # 1.f (23 bits) + guard, round, sticky
         r_exp = Signal(signed(10))      # -27 .. 257
-        lz_zero, lz_count = _leading_zeros(Cat(Const(0, 32 - SUM_BITS), r_mag))
+        lz_zero, lz_count = leading_zeros(Cat(Const(0, 32 - SUM_BITS), r_mag))
         m.d.comb += [
             r_zero.eq(lz_zero),
             lead_zeros.eq(lz_count),

@@ -29,9 +29,11 @@ from amaranth.lib.wiring import In, Out
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
 from .isa import Opcode
 from .tensix import TensixView, dst_address, resolve_mod0
+from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
                       DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
-                      Issue, LaneConfig, LaneValues, LRegValues, WritePort, backdoor_guard, lane_config_bit)
+                      Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard, lane_config_bit,
+                      read_lreg)
 
 __all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
 
@@ -58,7 +60,8 @@ class LoadUnit(wiring.Component):
     tensix: In(TensixView)
     dst_raw: In(RawLanes)
 
-    write: Out(WritePort).array(2)       # 0: VD, 1: VD + 4 (the Dst index capture)
+    write: Out(LRegWrite).array(2)       # 0: VD, 1: VD + 4 (the Dst index capture)
+    WRITE_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7[4:]))
     dst_addr: Out(10)
     dst_width32: Out(1)
     dst_col_exchange: Out(LANES)
@@ -76,8 +79,8 @@ class LoadUnit(wiring.Component):
                      loadi.eq(issue.valid & (issue.opcode == Opcode.LOADI))]
         writes_vd = Signal()
         m.d.comb += writes_vd.eq(vd < 8)
-        old = Signal(LaneValues)    # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half)
-        m.d.comb += old.eq(self.lregs[vd[:3]])
+        # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half).
+        old = read_lreg(m, self.lregs, vd[:3], "old")
 
         # -- Dst address and access ---------------------------------------------------
         imm10, addr_mod, mod0_field = _mem_fields(issue.word)
@@ -112,9 +115,9 @@ class LoadUnit(wiring.Component):
         vd_port = self.write[0]
         m.d.comb += vd_port.en.eq(Mux(loads_dst & writes_vd, active, 0)
                                   | Mux(loadi_writes & loadi_defined, self.enabled, 0))
+        m.d.comb += vd_port.reg.eq(vd)
         for lane in range(LANES):
-            m.d.comb += [vd_port.reg[lane].eq(vd),
-                         vd_port.data[lane].eq(Mux(loadi, loadi_value[lane], converted[lane]))]
+            m.d.comb += vd_port.data[lane].eq(Mux(loadi, loadi_value[lane], converted[lane]))
 
         # -- port 1: VD + 4 takes (row << 4) | column of each lane's 16-bit Dst position --------
         index_port = self.write[1]
@@ -124,11 +127,11 @@ class LoadUnit(wiring.Component):
         m.d.comb += index_port.en.eq(Mux(loads_dst & (vd < 4), capture, 0))
         odd = Signal(LANES)
         m.d.comb += odd.eq(address[1].replicate(LANES) | self.dst_col_exchange)
+        m.d.comb += index_port.reg.eq(vd + 4)
         for lane in range(LANES):
             k, j = divmod(lane, LANES_PER_ROW)
             row = Cat(Const(k, 2), address[2:10])
-            m.d.comb += [index_port.reg[lane].eq(vd + 4),
-                         index_port.data[lane].eq(Cat(odd[lane], Const(j, 3), row))]
+            m.d.comb += index_port.data[lane].eq(Cat(odd[lane], Const(j, 3), row))
         return m
 
     def _loadi(self, m: Module, old):
@@ -197,8 +200,7 @@ class StoreUnit(wiring.Component):
         m.d.comb += self.dst_lanes.eq(Mux(store, guard & lane_enable, 0)
                                       & ~lane_config_bit(self.lane_config, BLOCK_DEST_WR_FROM_SFPU))
 
-        source = Signal(LaneValues)      # VD: any register, L16 included under a macro
-        m.d.comb += source.eq(self.lregs[issue.vd])
+        source = read_lreg(m, self.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = StoreConvert()
             m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),

@@ -1,6 +1,6 @@
 """The MAD sub-unit: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT and
 SFPLUTFP32, as `hdl.unit_io` describes a sub-unit (one `Issue` a cycle, the
-LRegs as the cycle reads them, writes on a `WritePort`).
+LRegs as the cycle reads them, writes on an `LRegLaneWrite`).
 
 Every one of them is ``d = A * B + C`` on one `hdl.fma.Fma` per lane, with a
 latency of two: an instruction issued at cycle T writes at the end of T+1.
@@ -24,9 +24,10 @@ from amaranth.lib.wiring import In, Out
 
 from .fma import Fma
 from .isa import Opcode, field_layout
-from .lregs import L16
+from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
-from .unit_io import LANES, Issue, LaneConfig, LaneValues, LRegValues, WritePort, backdoor_guard
+from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegLaneWrite, LRegValues, WriteBack,
+                      backdoor_guard, read_lreg)
 
 __all__ = ["MadUnit"]
 
@@ -55,7 +56,8 @@ class MadUnit(wiring.Component):
     enabled: In(LANES)                  # LaneEnabled
     lane_config: In(LaneConfig)
 
-    landing: Out(WritePort)             # last cycle's instruction, written at the end of this cycle
+    landing: Out(LRegLaneWrite)         # last cycle's instruction, written at the end of this cycle
+    LANDING_TARGETS = WriteBack(VD_TARGETS, per_lane=True)    # INDIRECT_VD: a target per lane
 
     def elaborate(self, platform):
         m = Module()
@@ -94,16 +96,8 @@ class MadUnit(wiring.Component):
 
         # -- operands shared by all lanes ------------------------------------------
         # One wide mux each rather than a register-indexed read per lane.
-        vb = Signal(LaneValues)
-        vc = Signal(LaneValues)
-        with m.Switch(issue.vb):
-            for r in range(16):
-                with m.Case(r):
-                    m.d.comb += vb.eq(lregs[r])
-        with m.Switch(issue.vc):
-            for r in range(16):
-                with m.Case(r):
-                    m.d.comb += vc.eq(lregs[r])
+        vb = read_lreg(m, lregs, issue.vb, "vb")
+        vc = read_lreg(m, lregs, issue.vc, "vc")
         bf16 = Signal(32)
         m.d.comb += bf16.eq(Cat(Const(0, 16), imm.imm16))
 

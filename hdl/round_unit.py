@@ -1,6 +1,6 @@
 """The Round sub-unit: SFPSTOCHRND and SFPSHFT2, as `hdl.unit_io` describes a
 sub-unit (one `Issue` a cycle, the LRegs as the cycle reads them, writes on
-`WritePort`s).
+`LRegWrite`s).
 
 Everything is computed in the issue cycle from the state at its start; what
 differs is when it lands:
@@ -29,7 +29,9 @@ from amaranth.lib.wiring import In, Out
 
 from .isa import Opcode, field_layout
 from .rounding import StochRound
-from .unit_io import LANES, Issue, LaneConfig, LaneValues, LRegValues, WritePort, backdoor_guard
+from .lregs import VD_TARGETS
+from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard,
+                      read_lreg)
 
 __all__ = ["RoundUnit"]
 
@@ -52,8 +54,11 @@ class RoundUnit(wiring.Component):
     lane_config: In(LaneConfig)
     prng: In(data.ArrayLayout(32, LANES))           # what an advance hands out in each lane
 
-    write: Out(WritePort).array(4)                  # lands at the end of this cycle
-    landing: Out(WritePort).array(4)                # the two-cycle writes issued last cycle
+    write: Out(LRegWrite).array(4)                  # lands at the end of this cycle
+    landing: Out(LRegWrite).array(4)                # the two-cycle writes issued last cycle
+    # Port 0 writes VD or, in the COPY4 modes, L0; ports 1-3 only L1-L3.
+    WRITE_TARGETS = (WriteBack(VD_TARGETS), WriteBack((1,)), WriteBack((2,)), WriteBack((3,)))
+    LANDING_TARGETS = WRITE_TARGETS
     prng_used: Out(1)
     prng_advance: Out(LANES)
     captured_vc: Out(LaneValues)                    # the VC the last mode 2/3 captured
@@ -81,9 +86,8 @@ class RoundUnit(wiring.Component):
         lanes = Signal(LANES)
         m.d.comb += lanes.eq(guard & self.enabled)
 
-        vb = Signal(LaneValues)
-        vc = Signal(LaneValues)
-        m.d.comb += [vb.eq(self.lregs[issue.vb]), vc.eq(self.lregs[issue.vc])]
+        vb = read_lreg(m, self.lregs, issue.vb, "vb")
+        vc = read_lreg(m, self.lregs, issue.vc, "vc")
         old = self.lregs                # L0-L3 for the COPY4 modes
 
         # -- SFPSTOCHRND --------------------------------------------------------
@@ -143,10 +147,10 @@ class RoundUnit(wiring.Component):
         # -- writes --------------------------------------------------------------
         def drive(port, en, reg, value):
             reg = Const(reg, 5) if isinstance(reg, int) else reg
-            return [port.en.eq(en), port.reg.eq(reg.replicate(LANES)), port.data.eq(value)]
+            return [port.en.eq(en), port.reg.eq(reg), port.data.eq(value)]
 
         # Two-cycle writes, registered into `landing` (all clear otherwise).
-        pending = [Signal(WritePort, name=f"pending_{i}") for i in range(4)]
+        pending = [Signal(LRegWrite, name=f"shuffle_write_{i}") for i in range(4)]
         with m.If(is_rnd):
             m.d.comb += drive(self.write[0], Mux(writes_vd, lanes, 0), issue.vd, rounded)
         with m.Elif(is_shft2):

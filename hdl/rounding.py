@@ -10,18 +10,12 @@ hands in the PRNG bits it obtained.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, enum, wiring
+from amaranth.lib import enum, wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["Fp32", "StochRndMode", "StochRound", "CastToFp32"]
+from .arith import Fp32
 
-
-class Fp32(data.Struct):
-    """IEEE binary32 bit fields, least significant first."""
-
-    mantissa: 23
-    exponent: 8
-    sign: 1
+__all__ = ["StochRndMode", "StochRound", "CastToFp32"]
 
 
 class StochRndMode(enum.Enum, shape=3):

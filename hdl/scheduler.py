@@ -19,6 +19,8 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from .arith import field
+
 from model import isa
 
 from .isa import field_layout, opcode
@@ -128,13 +130,13 @@ class MacroScheduler(wiring.Component):
             for op in isa.OPCODES.values():
                 with m.Case(op.opcode):
                     if op.has("vd"):
-                        m.d.comb += t_vd.eq(_field(word, op, "vd"))
+                        m.d.comb += t_vd.eq(field(word, op, "vd"))
                     if op.has("vb"):
-                        m.d.comb += [t_vb.eq(_field(word, op, "vb")), has_vb.eq(1)]
+                        m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(1)]
                     elif op.mnemonic == "SFPSHFT2":
-                        m.d.comb += [t_vb.eq(_field(word, op, "imm12")[0:4]), has_vb.eq(1)]
+                        m.d.comb += [t_vb.eq(field(word, op, "imm12")[0:4]), has_vb.eq(1)]
                     if op.has("vc"):
-                        m.d.comb += [t_vc.eq(_field(word, op, "vc")), has_vc.eq(1)]
+                        m.d.comb += [t_vc.eq(field(word, op, "vc")), has_vc.eq(1)]
         to_vb, to_l16 = byte[7], byte[6]
         m.d.comb += [
             # Select 3 (SFPSTORE) is one more instruction these sub-units cannot run: SFPNOP.
@@ -152,7 +154,7 @@ class MacroScheduler(wiring.Component):
         is_store = word[24:32] == store_op.opcode
         with m.If(self.issue & ((select == 2) | (select[2] & known & ~is_store))):
             m.d.comb += self.store_not_sfpstore.eq(1)
-        template_vd = Mux(select == 3, 0, _field(word, store_op, "vd"))
+        template_vd = Mux(select == 3, 0, field(word, store_op, "vd"))
         vd = Mux(byte[6], 16, Mux(byte[7], template_vd, self.vd))
         mod0 = Mux(self.misc[4:8].bit_select(self.macro, 1), self.mod0, self.misc[0:4])
         store_word = Signal(field_layout("SFPSTORE"), name="store_word")
@@ -163,11 +165,6 @@ class MacroScheduler(wiring.Component):
             new.word.eq(store_word),
             new.vd.eq(vd),
         ]
-
-
-def _field(word, op: isa.Opcode, name: str):
-    f = op.field_map[name]
-    return word[f.lo:f.lo + f.width]
 
 
 def _any(conditions) -> Const:

@@ -46,7 +46,7 @@ from .dst import Dst, DstRowWrite
 from .flags import DEPTH, FlagUnit, StackEntry
 from .isa import Opcode, Unit, field_layout, opcode
 from .load_store import LoadUnit, StoreUnit
-from .lregs import LANES, NUM_LREGS, LRegFile, LaneValues, WritePort
+from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack
 from .mad_unit import MadUnit
 from .prng import Prng
 from .round_unit import RoundUnit
@@ -58,6 +58,20 @@ from .unit_io import ROW_MASK_LO, Issue, LaneConfig
 SFPNOP_WORD = isa.encode("SFPNOP")
 UNITS = [u.value for u in isa.Unit]                  # load, simple, mad, round, store: the model's order
 MACRO_UNITS = ("simple", "mad", "round", "store")    # the scheduler's order
+
+# The LReg file's write-back ports in the model's order of writes (the later wins): results
+# landing from last cycle's two-cycle instructions, Load, (SFPTRANSP), Simple, Round, and the
+# bench's `lreg_load`.
+_LANDING = (*SimpleUnit.LANDING_TARGETS, MadUnit.LANDING_TARGETS, *RoundUnit.LANDING_TARGETS)
+WRITE_BACKS = (*_LANDING, *LoadUnit.WRITE_TARGETS, SimpleUnit.WRITE_TARGETS, *RoundUnit.WRITE_TARGETS,
+               WriteBack(WRITABLE))
+TRANSPOSE_POSITION = len(_LANDING) + len(LoadUnit.WRITE_TARGETS)
+
+
+def lreg_file() -> LRegFile:
+    """The LReg file as the top builds it."""
+    return LRegFile(WRITE_BACKS, TRANSPOSE_POSITION)
+
 
 TraceUnit = data.StructLayout({
     "valid": 1,
@@ -91,7 +105,7 @@ class Sfpu(wiring.Component):
     run: In(1, init=1)
 
     config_write: In(ConfigWrite)
-    lreg_load: In(WritePort)
+    lreg_load: In(LRegWrite)
 
     dst_row: In(10)
     dst_rdata: Out(data.ArrayLayout(16, 16))
@@ -142,9 +156,9 @@ class Sfpu(wiring.Component):
         tensix = add("tensix", TensixRegs(), holds=False)
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
-        write_ports = [*simple.landing, mad.landing, *rnd.landing, *load.write, simple.write, *rnd.write]
-        transpose_position = len(simple.landing) + 1 + len(rnd.landing) + len(load.write)
-        lregs = add("lregs", LRegFile(len(write_ports) + 1, transpose_position), holds=False)
+        lregs = add("lregs", lreg_file(), holds=False)
+        # In the order of WRITE_BACKS; all but the bench's `lreg_load` hold while frozen.
+        unit_writes = [*simple.landing, mad.landing, *rnd.landing, *load.write, simple.write, *rnd.write]
 
         cycle = Signal(32)
         with m.If(run):
@@ -208,16 +222,14 @@ class Sfpu(wiring.Component):
                      simple.misc.eq(config_regs.misc)]
 
         # -- LRegs --------------------------------------------------------------------
-        for port, request in zip(lregs.write, write_ports):
+        assert len(lregs.write) == len(unit_writes) + 1
+        for port, request in zip(lregs.write, unit_writes):
             m.d.comb += [port.eq(request), port.en.eq(request.en & run.replicate(LANES))]
         m.d.comb += [lregs.write[-1].eq(self.lreg_load),
                      lregs.transpose.eq(simple.transpose & run), lregs.transpose_lanes.eq(simple.transpose_lanes)]
 
         # -- flags (only the Simple sub-unit changes them) ----------------------------------
-        m.d.comb += [flag_unit.op.eq(simple.flag_op), flag_unit.mod1.eq(simple.flag_mod1),
-                     flag_unit.imm2.eq(simple.flag_imm2), flag_unit.cond.eq(simple.flag_cond),
-                     flag_unit.cond_valid.eq(simple.flag_cond_valid), flag_unit.invert.eq(simple.flag_invert),
-                     flag_unit.guard.eq(simple.flag_guard)]
+        wiring.connect(m, simple.flags, flag_unit.request)
         # ROW_MASK: LaneConfig[lane & 7] holds one bit per row of 8 lanes.
         m.d.comb += flag_unit.row_masked.eq(Cat(*[config_regs.lane_config[lane % 8][ROW_MASK_LO + lane // 8]
                                                   for lane in range(LANES)]))

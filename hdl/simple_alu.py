@@ -56,8 +56,10 @@ directions of SFPSHFT, so each lane carries a single adder and shifter.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
+
+from .arith import Fp32, leading_zeros
 
 from .isa import Opcode
 
@@ -65,28 +67,6 @@ __all__ = ["SimpleAlu"]
 
 EXP_BIAS = 127
 
-
-class _Fp32(data.Struct):
-    """IEEE binary32 bit fields, least significant first."""
-
-    mantissa: 23
-    exponent: 8
-    sign: 1
-
-
-def _leading_zeros(bits):
-    """Leading-zero count of `bits` (width a power of two, >= 2) as a tree.
-
-    Returns ``(zero, count)``: ``zero`` says every bit is clear; otherwise
-    ``count`` (log2(width) bits) is the number of leading zeros."""
-    width = len(bits)
-    if width == 2:
-        return ~bits[0] & ~bits[1], ~bits[1]
-    half = width // 2
-    lo_zero, lo_count = _leading_zeros(bits[:half])
-    hi_zero, hi_count = _leading_zeros(bits[half:])
-    # An all-zero upper half adds `half` and lets the lower half decide.
-    return lo_zero & hi_zero, Cat(Mux(hi_zero, lo_count, hi_count), hi_zero)
 
 
 class SimpleAlu(wiring.Component):
@@ -105,7 +85,7 @@ class SimpleAlu(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         mod1, imm, vb, vc = self.mod1, self.imm, self.vb, self.vc
-        c = _Fp32(vc)
+        c = Fp32(vc)
         imm8, imm1 = imm[:8], imm[0]
 
         # --- Shared adder: sum = add_a +/- add_b (mod 2^32) -------------------
@@ -179,7 +159,7 @@ class SimpleAlu(wiring.Component):
                 nosgn = mod1[2]
                 counted = Signal(32)
                 m.d.comb += counted.eq(Cat(vc[:31], vc[31] & ~nosgn))
-                all_zero, zeros = _leading_zeros(counted)
+                all_zero, zeros = leading_zeros(counted)
                 m.d.comb += [
                     self.result.eq(Mux(all_zero, 32, zeros)),
                     self.writes.eq(1),

@@ -26,13 +26,14 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
-from .flags import FlagOp
+from .flags import FlagOp, FlagRequest
 from .isa import Opcode
-from .lregs import L16, LANES, NUM_LREGS, PROGRAMMABLE_RESET, ROW_LANES, LaneValues, WritePort
+from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
+                    LRegWrite, WriteBack)
 from .rounding import CastToFp32
 from .simple_alu import SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Issue, LaneConfig, LRegValues,
-                      backdoor_guard, lane_config_bit)
+                      backdoor_guard, lane_config_bit, read_lreg)
 
 ALL_LANES = (1 << LANES) - 1
 SIGN = 31
@@ -74,18 +75,16 @@ class SimpleUnit(wiring.Component):
     sequences: In(data.ArrayLayout(LaneValues, 4))
     misc: In(data.ArrayLayout(12, LANES))
 
-    write: Out(WritePort)                    # lands at the end of this cycle
-    landing: Out(WritePort).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    write: Out(LRegWrite)                    # lands at the end of this cycle
+    landing: Out(LRegWrite).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    # The registers each write-back port reaches: VD or SFPCONFIG's L11-L14; SFPSWAP's VD and VC, and
+    # the dest-index pair in L4-L7.
+    WRITE_TARGETS = WriteBack((*VD_TARGETS, *PROGRAMMABLE_RESET))
+    LANDING_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7), WriteBack(L0_L7[4:]), WriteBack(L0_L7[4:]))
     transpose: Out(1)
     transpose_lanes: Out(LANES)
 
-    flag_op: Out(FlagOp)
-    flag_mod1: Out(4)
-    flag_imm2: Out(2)
-    flag_cond: Out(LANES)
-    flag_cond_valid: Out(1)
-    flag_invert: Out(1)
-    flag_guard: Out(LANES)
+    flags: Out(FlagRequest())
 
     prng_used: Out(1)                        # the instruction advances the PRNG (in `prng_advance`)
     prng_advance: Out(LANES)
@@ -129,7 +128,7 @@ class SimpleUnit(wiring.Component):
         config_l0, config_value = self._config_value(m, mod1, imm16)
         constant = self._config_constant(m, mod1, issue.vd, config_l0)
         w = self.write
-        m.d.comb += w.reg.eq(issue.vd.replicate(LANES))
+        m.d.comb += w.reg.eq(issue.vd)
         with m.Switch(op):
             with m.Case(*ALU_OPCODES):
                 m.d.comb += w.en.eq(Mux(writes_vd, self.enabled, 0))
@@ -146,29 +145,30 @@ class SimpleUnit(wiring.Component):
                 m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
                 m.d.comb += w.data.eq(constant)
 
-        # --- flags: the FlagUnit's inputs --------------------------------------------------
+        # --- flags: the FlagUnit's request ------------------------------------------------
+        flags = self.flags
         with m.Switch(op):
             with m.Case(Opcode.SETCC):
-                m.d.comb += self.flag_op.eq(FlagOp.SETCC)
+                m.d.comb += flags.op.eq(FlagOp.SETCC)
             with m.Case(*REFINE_OPCODES):
                 with m.If(issue.vd < 8):
-                    m.d.comb += self.flag_op.eq(FlagOp.REFINE)
+                    m.d.comb += flags.op.eq(FlagOp.REFINE)
             with m.Case(Opcode.ENCC):
-                m.d.comb += self.flag_op.eq(FlagOp.ENCC)
+                m.d.comb += flags.op.eq(FlagOp.ENCC)
             with m.Case(Opcode.PUSHC):
-                m.d.comb += self.flag_op.eq(FlagOp.PUSHC)
+                m.d.comb += flags.op.eq(FlagOp.PUSHC)
             with m.Case(Opcode.POPC):
-                m.d.comb += self.flag_op.eq(FlagOp.POPC)
+                m.d.comb += flags.op.eq(FlagOp.POPC)
             with m.Case(Opcode.COMPC):
-                m.d.comb += self.flag_op.eq(FlagOp.COMPC)
+                m.d.comb += flags.op.eq(FlagOp.COMPC)
         m.d.comb += [
-            self.flag_mod1.eq(mod1),
-            self.flag_imm2.eq(word[12:14]),
-            self.flag_cond.eq(Cat(*[alu.cond for alu in alus])),
+            flags.mod1.eq(mod1),
+            flags.imm2.eq(word[12:14]),
+            flags.cond.eq(Cat(*[alu.cond for alu in alus])),
             # Both depend on the opcode and Mod1 only, so every lane agrees.
-            self.flag_cond_valid.eq(alus[0].cond_valid),
-            self.flag_invert.eq(alus[0].invert),
-            self.flag_guard.eq(guard),
+            flags.cond_valid.eq(alus[0].cond_valid),
+            flags.invert.eq(alus[0].invert),
+            flags.guard.eq(guard),
         ]
 
         # --- SFPTRANSP (done inside the LReg file) and the PRNG ------------------------------
@@ -187,13 +187,7 @@ class SimpleUnit(wiring.Component):
     # -- operand reads ----------------------------------------------------------------------
 
     def _read(self, m: Module, index, name: str) -> Signal:
-        """Every lane of the LReg selected by `index`."""
-        value = Signal(LaneValues, name=name)
-        with m.Switch(index):
-            for reg in range(min(NUM_LREGS, 1 << len(index))):
-                with m.Case(reg):
-                    m.d.comb += value.eq(self.lregs[reg])
-        return value
+        return read_lreg(m, self.lregs, index, name)
 
     def _special(self, m: Module, vc) -> Signal:
         """SFPMOV FROM_SPECIAL's source, selected by VC."""
@@ -330,9 +324,9 @@ class SimpleUnit(wiring.Component):
         writes = [(lanes_for(issue.vd), issue.vd, vc), (lanes_for(issue.vc), issue.vc, vd),
                   (indexed, index_c, value_d), (indexed, index_d, value_c)]
         for i, (en, reg, value) in enumerate(writes):
-            port = Signal(WritePort, name=f"swap_write_{i}")
-            held = Signal(WritePort, name=f"swap_landing_{i}")
+            port = Signal(LRegWrite, name=f"swap_write_{i}")
+            held = Signal(LRegWrite, name=f"swap_landing_{i}_q")
             m.d.comb += [port.en.eq(en), port.data.eq(value)]
-            m.d.comb += port.reg.eq(Cat(reg, Const(0, 5 - len(reg))).replicate(LANES))
+            m.d.comb += port.reg.eq(reg)
             m.d.sync += held.eq(port)
             m.d.comb += self.landing[i].eq(held)

@@ -5,7 +5,7 @@ Each cycle the top hands each sub-unit at most one instruction as an `Issue`:
 the thread's accepted word, or an SFPLOADMACRO-scheduled one with its
 overrides already applied. Every sub-unit reads the state as it was at the
 start of the cycle (`lregs`, `enabled`, `lane_config`, ...) and asks for its
-writes through `WritePort`s (`hdl.lregs`), which the top hands to the LReg
+writes through write-back ports (`hdl.lregs.LRegWrite`), which the top hands to the LReg
 file in the model's order: results landing from last cycle's two-cycle
 instructions first, then Load, Simple, MAD and Round, so on a conflict the
 younger write wins.
@@ -21,7 +21,7 @@ from amaranth.lib import data
 from model.state import LaneConfigBit
 
 from .isa import Opcode
-from .lregs import LANES, NUM_LREGS, LaneValues, WritePort  # noqa: F401  (re-exported for the sub-units)
+from .lregs import LANES, NUM_LREGS, LaneValues, LRegLaneWrite, LRegWrite, WriteBack  # noqa: F401  (re-exported for the sub-units)
 
 Issue = data.StructLayout({
     "valid": 1,             # an instruction starts on this sub-unit this cycle
@@ -48,6 +48,18 @@ DEST_RD_COL_EXCHANGE = LaneConfigBit.DEST_RD_COL_EXCHANGE
 DEST_WR_COL_EXCHANGE = LaneConfigBit.DEST_WR_COL_EXCHANGE
 EXCHANGE_SRCB_SRCC = LaneConfigBit.EXCHANGE_SRCB_SRCC
 ROW_MASK_LO = LaneConfigBit.ROW_MASK_LO
+
+
+def read_lreg(m, lregs, index, name: str) -> Signal:
+    """Every lane of the LReg `index` selects: one case per register, which
+    simulators evaluate as a select rather than as a shift of all 17
+    registers by the index."""
+    value = Signal(LaneValues, name=name)
+    with m.Switch(index):
+        for reg in range(min(NUM_LREGS, 1 << len(index))):
+            with m.Case(reg):
+                m.d.comb += value.eq(lregs[reg])
+    return value
 
 
 def lane_config_bit(lane_config, bit: int):

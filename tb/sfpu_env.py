@@ -34,7 +34,7 @@ from amaranth import Shape
 from amaranth.lib import data
 
 from hdl.flags import DEPTH, StackEntry
-from hdl.lregs import WritePort
+from hdl.lregs import LRegWrite
 from hdl.sfpu import UNITS, Trace
 from hdl.tensix import ConfigField, ConfigWrite, TensixView, pack_addr_mod
 from hdl.unit_io import LaneConfig
@@ -244,7 +244,7 @@ class InstructionDriver:
         self.dut.instr_valid.value = 0
         if d.name == "lreg":
             values = state.lregs[d.args[0]]
-            port = WritePort.const({"en": ALL_LANES, "reg": [d.args[0]] * LANES,
+            port = LRegWrite.const({"en": ALL_LANES, "reg": d.args[0],
                                     "data": [int(v) for v in values]})
             self.dut.lreg_load.value = port.as_bits()
             return

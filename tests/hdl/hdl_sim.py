@@ -71,14 +71,17 @@ def model_lane_writes(lreg_writes) -> dict:
     return out
 
 
-def port_lane_writes(raws) -> dict:
-    """The raw bits of `hdl.lregs.WritePort`s, in port order, later ports winning."""
-    from hdl.lregs import LANES, WritePort
-    en_at, reg_at, data_at = (WritePort[f].offset for f in ("en", "reg", "data"))
+def port_lane_writes(raws, per_lane: bool = False) -> dict:
+    """The raw bits of write-back ports (`hdl.lregs.LRegWrite`, or `LRegLaneWrite`
+    with a register per lane), in port order, later ports winning."""
+    from hdl.lregs import LANES, LRegLaneWrite, LRegWrite
+    layout = LRegLaneWrite if per_lane else LRegWrite
+    en_at, reg_at, data_at = (layout[f].offset for f in ("en", "reg", "data"))
     out = {}
     for raw in raws:
         en = raw >> en_at & 0xFFFFFFFF
         for lane in range(LANES):
             if en >> lane & 1:
-                out[(raw >> (reg_at + 5 * lane) & 31, lane)] = raw >> (data_at + 32 * lane) & 0xFFFFFFFF
+                reg = raw >> (reg_at + (5 * lane if per_lane else 0)) & 31
+                out[(reg, lane)] = raw >> (data_at + 32 * lane) & 0xFFFFFFFF
     return out

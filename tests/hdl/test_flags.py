@@ -87,15 +87,15 @@ def test_random_predication_sequences_match_the_model(seed, row_mask):
     got, undefined = [], []
 
     async def bench(ctx):
-        ctx.set(dut.guard, ALL)
+        ctx.set(dut.request.guard, ALL)
         ctx.set(dut.row_masked, mask(row_masked))
         for (word, fields), (*_, (cond, valid, invert)) in zip(steps, expected):
-            ctx.set(dut.op, fields["op"])
-            ctx.set(dut.mod1, fields["mod1"])
-            ctx.set(dut.imm2, fields.get("imm2", 0))
-            ctx.set(dut.cond, mask(cond))
-            ctx.set(dut.cond_valid, valid)
-            ctx.set(dut.invert, invert)
+            ctx.set(dut.request.op, fields["op"])
+            ctx.set(dut.request.mod1, fields["mod1"])
+            ctx.set(dut.request.imm2, fields.get("imm2", 0))
+            ctx.set(dut.request.cond, mask(cond))
+            ctx.set(dut.request.cond_valid, valid)
+            ctx.set(dut.request.invert, invert)
             undefined.append(ctx.get(dut.undefined))
             await ctx.tick()
             depth = ctx.get(dut.depth)

@@ -187,11 +187,8 @@ def rtl_lreg_writes(ctx, load) -> dict[int, tuple[int, list[int]]]:
         en = ctx.get(port.en)
         if not en:
             continue
-        regs = unpack(ctx.get(port.reg.as_value()), 5, LANES)
         values = unpack(ctx.get(port.data.as_value()), 32, LANES)
-        for reg in sorted(set(regs[lane] for lane in range(LANES) if en >> lane & 1)):
-            mask = sum(1 << lane for lane in range(LANES) if en >> lane & 1 and regs[lane] == reg)
-            writes.append((reg, mask, values))
+        writes.append((ctx.get(port.reg), en, values))
     return merged_lreg_writes(writes)
 
 

@@ -1,19 +1,20 @@
-"""The LReg file: lane-indexed write ports in priority order, the constants,
-and SFPTRANSP by remapping (every lane enabled) or by a masked move, checked
-against a plain numpy register file and the model's SFPTRANSP."""
+"""The LReg file: write-back ports in priority order (one target register per
+port, or one per lane), each reaching only its declared registers, the
+constants, and SFPTRANSP as a masked move, checked against a plain numpy
+register file and the model's SFPTRANSP."""
 
 import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.lregs import L16, LANES, LRegFile
+from hdl.lregs import LANES, VD_TARGETS, WRITABLE, LRegFile, WriteBack
 from model.isa import encode
 from model.machine import Machine
 from model.state import SfpuState, reset_lregs
 from tests.hdl.hdl_sim import run_clocked
 
-PORTS = 3
-WRITABLE = (*range(8), 11, 12, 13, 14, L16)
+# A per-lane port, a port that reaches only L4-L7, one that reaches everything.
+PORTS = (WriteBack(VD_TARGETS, per_lane=True), WriteBack((4, 5, 6, 7)), WriteBack(WRITABLE))
 
 
 def transpose_reference(lregs: np.ndarray, lanes: np.ndarray) -> np.ndarray:
@@ -27,14 +28,15 @@ def transpose_reference(lregs: np.ndarray, lanes: np.ndarray) -> np.ndarray:
 
 
 def random_program(rng, cycles: int):
-    """Per cycle: three write ports (lane masks, per-lane registers, data) and maybe a transpose."""
+    """Per cycle: the PORTS' writes (lane masks, registers per lane, data) and maybe a transpose."""
     steps = []
     for _ in range(cycles):
         ports = []
-        for _ in range(PORTS):
+        for spec in PORTS:
             active = rng.random() < 0.5
             en = rng.random(LANES) < 0.5 if active else np.zeros(LANES, dtype=bool)
-            regs = rng.choice(WRITABLE, LANES) if rng.random() < 0.3 else np.full(LANES, rng.choice(WRITABLE))
+            per_lane = spec.per_lane and rng.random() < 0.7
+            regs = rng.choice(spec.targets, LANES) if per_lane else np.full(LANES, rng.choice(spec.targets))
             ports.append((en, regs, rng.integers(0, 1 << 32, LANES, dtype=np.uint64).astype(np.uint32)))
         transpose = rng.random() < 0.4
         lanes = np.ones(LANES, dtype=bool) if rng.random() < 0.6 else rng.random(LANES) < 0.7
@@ -83,15 +85,18 @@ def test_random_writes_and_transposes(seed):
     steps = random_program(rng, 60)
     dut = LRegFile(PORTS, transpose_position=1)
     expected = reference(steps, 1)
-    seen, mappings, written = [], set(), []
+    seen, written = [], []
 
     async def bench(ctx):
         for ports, transpose, lanes in steps:
-            mappings.add(ctx.get(dut.transposed))
-            for port, (en, regs, values) in zip(dut.write, ports):
+            for spec, port, (en, regs, values) in zip(PORTS, dut.write, ports):
                 ctx.set(port.en, int(sum(1 << i for i in np.flatnonzero(en))))
+                if spec.per_lane:
+                    for lane in range(LANES):
+                        ctx.set(port.reg[lane], int(regs[lane]))
+                else:
+                    ctx.set(port.reg, int(regs[0]))
                 for lane in range(LANES):
-                    ctx.set(port.reg[lane], int(regs[lane]))
                     ctx.set(port.data[lane], int(values[lane]))
             ctx.set(dut.transpose, int(transpose))
             ctx.set(dut.transpose_lanes, int(sum(1 << i for i in np.flatnonzero(lanes))))
@@ -103,13 +108,14 @@ def test_random_writes_and_transposes(seed):
     run_clocked(dut, bench)
     for cycle, (got, want) in enumerate(zip(seen, expected)):
         np.testing.assert_array_equal(got, want, err_msg=f"cycle {cycle}")
-    assert len(mappings) > 1          # both the remapping and the masked move were exercised
+    transposes = [lanes for _, transpose, lanes in steps if transpose]
+    assert any(lanes.all() for lanes in transposes) and not all(lanes.all() for lanes in transposes)
     for cycle, (step, got) in enumerate(zip(steps, written)):
         assert got == written_reference(*step), f"cycle {cycle}"
 
 
-def test_transpose_twice_with_all_lanes_is_the_identity_and_flips_the_mapping():
-    dut = LRegFile(1)
+def test_transpose_twice_with_all_lanes_is_the_identity():
+    dut = LRegFile([WriteBack(WRITABLE)])
     rng = np.random.default_rng(3)
     values = rng.integers(0, 1 << 32, (8, LANES), dtype=np.uint64).astype(np.uint32)
     states = []
@@ -117,8 +123,8 @@ def test_transpose_twice_with_all_lanes_is_the_identity_and_flips_the_mapping():
     async def bench(ctx):
         for reg in range(8):
             ctx.set(dut.write[0].en, (1 << LANES) - 1)
+            ctx.set(dut.write[0].reg, reg)
             for lane in range(LANES):
-                ctx.set(dut.write[0].reg[lane], reg)
                 ctx.set(dut.write[0].data[lane], int(values[reg, lane]))
             await ctx.tick()
         ctx.set(dut.write[0].en, 0)
@@ -126,18 +132,36 @@ def test_transpose_twice_with_all_lanes_is_the_identity_and_flips_the_mapping():
         for _ in range(2):
             ctx.set(dut.transpose, 1)
             await ctx.tick()
-            states.append((ctx.get(dut.transposed),
-                           np.array([[ctx.get(dut.value[r][l]) for l in range(LANES)] for r in range(8)])))
+            states.append(np.array([[ctx.get(dut.value[r][l]) for l in range(LANES)] for r in range(8)]))
         ctx.set(dut.transpose, 0)
 
     run_clocked(dut, bench)
     full = reset_lregs()
     full[:8] = values
     once = transpose_reference(full, np.ones(LANES, dtype=bool))[:8]
-    assert [flags for flags, _ in states] == [0b11, 0b00]      # remapped, not moved
-    np.testing.assert_array_equal(states[0][1], once)
-    np.testing.assert_array_equal(states[1][1], values)
+    assert not np.array_equal(once, values)
+    np.testing.assert_array_equal(states[0], once)
+    np.testing.assert_array_equal(states[1], values)
 
 
 def test_converts_to_verilog():
-    assert "module lregs" in verilog.convert(LRegFile(2, 1), name="lregs")
+    assert "module lregs" in verilog.convert(LRegFile(PORTS, 1), name="lregs")
+
+
+def test_a_port_reaches_only_its_targets():
+    """A write naming a register outside the port's targets is not taken."""
+    dut = LRegFile([WriteBack((4, 5, 6, 7))])
+    got = []
+
+    async def bench(ctx):
+        for reg in (0, 5):
+            ctx.set(dut.write[0].en, (1 << LANES) - 1)
+            ctx.set(dut.write[0].reg, reg)
+            for lane in range(LANES):
+                ctx.set(dut.write[0].data[lane], 0x1234 + reg)
+            got.append(ctx.get(dut.written[reg]))
+            await ctx.tick()
+        got.append([ctx.get(dut.value[r][0]) for r in (0, 5)])
+
+    run_clocked(dut, bench)
+    assert got == [0, (1 << LANES) - 1, [0, 0x1234 + 5]]

@@ -166,15 +166,15 @@ def simulate(cycles: list[Cycle]) -> list[int]:
 
 
 def check(cycles: list[Cycle], observed: list[int]) -> None:
-    assert not port_lane_writes([observed[0]]), "landing out of reset"
+    assert not port_lane_writes([observed[0]], per_lane=True), "landing out of reset"
     for i, c in enumerate(cycles):
-        got = port_lane_writes([observed[i + 1]])
+        got = port_lane_writes([observed[i + 1]], per_lane=True)
         if got != c.landing:
             diff = sorted(k for k in set(got) | set(c.landing) if got.get(k) != c.landing.get(k))
             detail = ", ".join(f"L{r} lane {lane}: rtl {got.get((r, lane))} model {c.landing.get((r, lane))}"
                                for r, lane in diff[:4])
             raise AssertionError(f"cycle {i}: {c.label}: {len(diff)} lanes differ: {detail}")
-    assert not port_lane_writes([observed[-1]]), "landing after the idle cycle"
+    assert not port_lane_writes([observed[-1]], per_lane=True), "landing after the idle cycle"
 
 
 def check_coverage(cycles: list[Cycle]) -> None:

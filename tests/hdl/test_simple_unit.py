@@ -34,7 +34,7 @@ from amaranth.lib.wiring import In, Out
 
 from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
 from hdl.flags import DEPTH, FlagUnit, StackEntry
-from hdl.lregs import LANES, NUM_LREGS, LRegFile, LaneValues, WritePort
+from hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack
 from hdl.simple_unit import SWAP_PORTS, SimpleUnit
 from hdl.unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
 from model.isa import OPCODES, Unit, decode
@@ -95,7 +95,7 @@ Drive = data.StructLayout({
     "prng": data.ArrayLayout(32, LANES),
     "preload": 1,                   # the configuration writes come from preload_config
     "preload_config": data.ArrayLayout(ConfigRegWrite, 2),
-    "preload_lregs": WritePort,
+    "preload_lregs": LRegLaneWrite,
 })
 
 
@@ -123,7 +123,8 @@ class Bench(wiring.Component):
         flags = m.submodules.flags = FlagUnit()
         config = m.submodules.config = ConfigRegs()
         ports = [*unit.landing, unit.write, drive.preload_lregs]
-        lregs = m.submodules.lregs = LRegFile(len(ports), transpose_position=SWAP_PORTS)
+        specs = [*SimpleUnit.LANDING_TARGETS, SimpleUnit.WRITE_TARGETS, WriteBack(WRITABLE, per_lane=True)]
+        lregs = m.submodules.lregs = LRegFile(specs, transpose_position=SWAP_PORTS)
 
         m.d.comb += [unit.issue.eq(drive.issue), unit.enabled.eq(flags.enabled),
                      unit.lane_config.eq(config.lane_config), unit.lane_flags.eq(flags.lane_flags),
@@ -135,9 +136,7 @@ class Bench(wiring.Component):
         m.d.comb += [self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
         m.d.comb += [port.eq(request) for port, request in zip(lregs.write, ports)]
         m.d.comb += [lregs.transpose.eq(unit.transpose), lregs.transpose_lanes.eq(unit.transpose_lanes)]
-        m.d.comb += [flags.op.eq(unit.flag_op), flags.mod1.eq(unit.flag_mod1), flags.imm2.eq(unit.flag_imm2),
-                     flags.cond.eq(unit.flag_cond), flags.cond_valid.eq(unit.flag_cond_valid),
-                     flags.invert.eq(unit.flag_invert), flags.guard.eq(unit.flag_guard)]
+        wiring.connect(m, unit.flags, flags.request)
         for lane in range(LANES):
             m.d.comb += flags.row_masked[lane].eq(config.lane_config[lane % 8][ROW_MASK_LO + lane // 8])
 
@@ -228,7 +227,7 @@ def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
             en = rng.random(LANES) < 0.9
             values = random_value(rng, LANES)
             state.lregs[regs[en], np.flatnonzero(en)] = values[en]
-            preload_lregs = pack(WritePort, en=mask_int(en), reg=lanes_int(regs, 5), data=lanes_int(values))
+            preload_lregs = pack(LRegLaneWrite, en=mask_int(en), reg=lanes_int(regs, 5), data=lanes_int(values))
             lane_config = random_lane_config(rng) & U32(LANE_CONFIG_MASK)
             state.lane_config[:] = lane_config
             target = rng.choice([ConfigTarget.TEMPLATE, ConfigTarget.SEQUENCE, ConfigTarget.MISC])
