@@ -78,6 +78,7 @@ class Directive:
 @dataclass
 class Program:
     items: list[Instr | Directive] = field(default_factory=list)
+    warnings: list[AsmError] = field(default_factory=list)     # arguments wider than their field
 
     @property
     def words(self) -> list[int]:
@@ -124,36 +125,65 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: l
            ast.FloorDiv: _c_div, ast.Div: _c_div, ast.Mod: lambda a, b: a - _c_div(a, b) * b}
 _UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
 _SCOPE = re.compile(r"\b([A-Za-z_]\w*)::")
-_INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
+# A number-like token: a digit not preceded by a name character or a point.
+_NUMBER_TOKEN = re.compile(r"(?<![\w.'])[0-9][0-9A-Za-z_']*", re.ASCII)
+# C++ integer literals (with C++14 digit separators and the u/l suffixes).
+_CPP_INT = re.compile(r"(0[xX][0-9a-fA-F]+(?:'[0-9a-fA-F]+)*|0[bB][01]+(?:'[01]+)*|0(?:'?[0-7]+)*|[1-9](?:'?[0-9]+)*)"
+                      r"(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?", re.ASCII)
 _SCOPES_IGNORED = ("sfpi", "ckernel")
+MAX_DEPTH = 100          # operators nested in one expression
+
+
+def _cpp_int(token: str) -> int | None:
+    """The value of a C++ integer literal, or None if `token` is not one."""
+    m = _CPP_INT.fullmatch(token)
+    if m is None:
+        return None
+    digits = m.group(1).replace("'", "")
+    if digits[:2] in ("0x", "0X"):
+        return int(digits[2:], 16)
+    if digits[:2] in ("0b", "0B"):
+        return int(digits[2:], 2)
+    return int(digits, 8) if digits.startswith("0") else int(digits)
 
 
 def evaluate(text: str, loc: Loc) -> int:
-    """Evaluate an integer expression; names come from `SYMBOLS`."""
-    src = _INT_SUFFIX.sub(r"\1", text.strip())
+    """Evaluate an integer expression of C++ literals and the names in `SYMBOLS`."""
+    leading = len(text) - len(text.lstrip())
+
+    def literal(m: re.Match) -> str:
+        value = _cpp_int(m.group(0))
+        if value is None:
+            raise AsmError(Loc(loc.file, loc.line, loc.col + m.start() - leading),
+                           f"{m.group(0)!r} is not a C++ integer literal")
+        return str(value)
+
+    src = _NUMBER_TOKEN.sub(literal, text).strip()
     # C++ scopes become part of a Python identifier (p_sfpu::LREG0 -> p_sfpu__LREG0).
     src = _SCOPE.sub(r"\1__", src)
     if not src:
         raise AsmError(loc, "expected a value")
     try:
         tree = ast.parse(src, mode="eval")
-    except SyntaxError:
-        raise AsmError(loc, f"cannot parse value {text.strip()!r}") from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise AsmError(loc, f"cannot parse value {_short(text.strip())!r}") from None
 
-    def walk(node):
+    def walk(node, depth=0):
+        if depth > MAX_DEPTH:
+            raise AsmError(loc, f"expression nested more than {MAX_DEPTH} operators deep")
         if isinstance(node, ast.Expression):
             return walk(node.body)
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             return node.value
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            left, right = walk(node.left), walk(node.right)
+            left, right = walk(node.left, depth + 1), walk(node.right, depth + 1)
             if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0:
-                raise AsmError(loc, f"division by zero in {text.strip()!r}")
+                raise AsmError(loc, f"division by zero in {_short(text.strip())!r}")
             if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
-                raise AsmError(loc, f"shift count {right} out of range in {text.strip()!r}")
+                raise AsmError(loc, f"shift count {right} out of range in {_short(text.strip())!r}")
             return _BINOPS[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return _UNARY[type(node.op)](walk(node.operand))
+            return _UNARY[type(node.op)](walk(node.operand, depth + 1))
         if isinstance(node, ast.Name):
             name = node.id.replace("__", "::")
             for scope in _SCOPES_IGNORED:
@@ -161,12 +191,15 @@ def evaluate(text: str, loc: Loc) -> int:
                     name = name[len(scope) + 2:]
             if name in SYMBOLS:
                 return SYMBOLS[name]
-            leading = len(text) - len(text.lstrip())
             offset = max(text.find(node.id.split("__")[0]) - leading, 0)
             raise AsmError(Loc(loc.file, loc.line, loc.col + offset), f"unknown name {name!r}")
-        raise AsmError(loc, f"unsupported expression {text.strip()!r}")
+        raise AsmError(loc, f"unsupported expression {_short(text.strip())!r}")
 
     return walk(tree)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # ---------------------------------------------------------------------------
@@ -174,18 +207,34 @@ def evaluate(text: str, loc: Loc) -> int:
 # ---------------------------------------------------------------------------
 
 _LLK_CALL = re.compile(r"^(?:TTI_|TT_OP_|TT_)(\w+)\s*(?:\((.*)\))?\s*;?\s*$")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/")
 _NAMED_ARG = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\S+)")
+_COMMENT_START = re.compile(r"/\*|//|#")
 
 
-def _strip_comment(line: str) -> str:
-    # A /* ... */ comment becomes spaces so that columns stay true.
-    line = _BLOCK_COMMENT.sub(lambda m: " " * len(m.group(0)), line)
-    for marker in ("#", "//"):
-        pos = line.find(marker)
-        if pos >= 0:
-            line = line[:pos]
-    return line.rstrip()
+def _code(line: str, open_comment: Loc | None, loc: Loc) -> tuple[str, Loc | None]:
+    """The line without its comments, and where a `/* ... */` comment still
+    open at its end began. Comments become spaces so that columns stay true;
+    a block comment may span lines, as in C++."""
+    out, pos = [], 0
+    while pos < len(line):
+        if open_comment is not None:
+            end = line.find("*/", pos)
+            if end < 0:
+                pos = len(line)
+                break
+            out.append(" " * (end + 2 - pos))
+            pos, open_comment = end + 2, None
+            continue
+        m = _COMMENT_START.search(line, pos)
+        if m is None:
+            out.append(line[pos:])
+            break
+        out.append(line[pos:m.start()])
+        if m.group(0) != "/*":
+            break
+        out.append("  ")
+        pos, open_comment = m.end(), Loc(loc.file, loc.line, m.start() + 1)
+    return "".join(out).rstrip(), open_comment
 
 
 def _split_args(text: str, col0: int) -> list[tuple[str, int]]:
@@ -205,8 +254,17 @@ def _split_args(text: str, col0: int) -> list[tuple[str, int]]:
     return args
 
 
-def assemble_line(line: str, loc: Loc) -> Instr | Directive | None:
-    body = _strip_comment(line)
+def assemble_line(line: str, loc: Loc, warnings: list[AsmError] | None = None) -> Instr | Directive | None:
+    """One line (its comments closed on it). An argument wider than the
+    instruction field it fills is an error, or with `warnings`, a warning
+    appended there."""
+    body, open_comment = _code(line, None, loc)
+    if open_comment is not None:
+        raise AsmError(open_comment, "unterminated /* comment")
+    return _assemble_code(body, loc, warnings)
+
+
+def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None) -> Instr | Directive | None:
     stripped = body.lstrip()
     if not stripped:
         return None
@@ -218,7 +276,7 @@ def assemble_line(line: str, loc: Loc) -> Instr | Directive | None:
     if call:
         if call.group(1) in tensix.OPS:
             return _tensix_item(call, stripped, here)
-        return Instr(_llk_word(call, stripped, here), here, stripped)
+        return Instr(_llk_word(call, stripped, here, warnings), here, stripped)
     return Instr(_named_word(stripped, here), here, stripped)
 
 
@@ -239,13 +297,23 @@ def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
     return values
 
 
-def _llk_word(call: re.Match, text: str, loc: Loc) -> int:
+def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | None) -> int:
     name = call.group(1)
     op = isa.BY_LLK_NAME.get(name)
     if op is None:
         raise AsmError(loc, f"TTI_{name} is neither a Wormhole SFPU instruction nor one of the Tensix "
                             f"instructions modelled around it ({', '.join('TTI_' + n for n in tensix.OPS)})")
     values = _llk_args(call, loc, op.llk_args)
+    for arg in op.llk_args:
+        value, arg_loc = values[arg.name]
+        lost = (value << arg.shift) & ~op.llk_arg_bits(arg)
+        if lost:
+            problem = AsmError(arg_loc, f"TTI_{name} argument {arg.name}={value} is wider than its field: bits "
+                                        f"0x{lost >> arg.shift:X} of it fall outside the fields of {op.mnemonic} "
+                                        f"(the word keeps {(value << arg.shift & op.llk_arg_bits(arg)) >> arg.shift})")
+            if warnings is None:
+                raise problem
+            warnings.append(problem)
     return (op.opcode << 24) + sum(values[a.name][0] << a.shift for a in op.llk_args)
 
 
@@ -276,7 +344,7 @@ def _tensix_item(call: re.Match, text: str, loc: Loc) -> "Instr | Directive | Re
 
 def _head(text: str) -> tuple[str, str, int]:
     """Split "name rest" at the first whitespace: (name, rest, offset of rest in text)."""
-    m = re.match(r"(\S+)(\s*)", text)
+    m = re.match(r"(\S*)(\s*)", text)
     return m.group(1), text[m.end():], m.end()
 
 
@@ -316,6 +384,8 @@ def _named_word(text: str, loc: Loc) -> int:
 def _directive(text: str, loc: Loc) -> Instr | Directive:
     name, rest, rest_offset = _head(text[1:])
     name = name.lower()
+    if not name or rest_offset == 0 and rest:
+        raise AsmError(loc, "expected a directive name right after '.', e.g. `.word 0x840C0DD0`")
     rest_col = loc.col + 1 + rest_offset
     if name == "word":
         value_loc = Loc(loc.file, loc.line, rest_col)
@@ -382,16 +452,28 @@ def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive
     return Directive("allow", tuple(rules), (), loc, text)
 
 
-def assemble(source: str, filename: str = "<input>") -> Program:
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def assemble(source: str, filename: str = "<input>", strict: bool = True) -> Program:
+    """A program from its text. An argument wider than its field is an error
+    when `strict`, otherwise a warning in `Program.warnings`."""
+    warnings: list[AsmError] = []
     items = []
-    for number, line in enumerate(source.splitlines(), start=1):
-        item = assemble_line(line, Loc(filename, number, 1))
+    open_comment = None
+    for number, line in enumerate(_LINE_BREAK.split(source.removeprefix("\ufeff")), start=1):
+        loc = Loc(filename, number, 1)
+        body, open_comment = _code(line, open_comment, loc)
+        item = _assemble_code(body, loc, None if strict else warnings)
         if item is not None:
             items.append(item)
-    return Program(expand_replay(items))
+    if open_comment is not None:
+        raise AsmError(open_comment, "unterminated /* comment")
+    return Program(expand_replay(items), warnings)
 
 
 REPLAY_ENTRIES = 32
+MAX_INSTRUCTIONS = 100_000     # in a program, after REPLAY expansion
 
 
 def expand_replay(items: list) -> list[Instr | Directive]:
@@ -427,15 +509,31 @@ def expand_replay(items: list) -> list[Instr | Directive]:
                     raise AsmError(item.loc, f"REPLAY of buffer entry {(item.index + i) % REPLAY_ENTRIES}, "
                                              "which nothing has recorded")
                 out.append(dataclasses.replace(entry, replayed_by=item.loc))
+        if len(out) > MAX_INSTRUCTIONS:
+            where = item.loc if isinstance(item, Replay) else out[-1].loc
+            raise AsmError(where, f"the program is longer than {MAX_INSTRUCTIONS:,} instructions "
+                                  "(REPLAYs expanded), the most one run takes")
     if recording is not None:
         raise AsmError(recording.loc, f"the program ends {recording.count - recorded} instructions into the "
                                       f"recording of {recording.count}")
     return out
 
 
-def assemble_file(path: str) -> Program:
-    with open(path, encoding="utf-8") as f:
-        return assemble(f.read(), path)
+def decode_source(data: bytes, filename: str) -> str:
+    """UTF-8 text (with or without a byte-order mark); AsmError at the first
+    byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise AsmError(Loc(filename, line, col), f"byte 0x{data[e.start]:02X} is not UTF-8 text") from None
+
+
+def assemble_file(path: str, strict: bool = True) -> Program:
+    with open(path, "rb") as f:
+        return assemble(decode_source(f.read(), path), path, strict)
 
 
 # ---------------------------------------------------------------------------
@@ -458,11 +556,10 @@ def disassemble(word: int, style: str = "named") -> str:
     ins = isa.decode(word)
     if style == "llk":
         args = [str((word >> a.shift) & ((1 << a.width) - 1)) for a in ins.op.llk_args]
-        if ins.op.llk_args:
-            return f"TTI_{ins.op.llk_name}({', '.join(args)});"
-        if word & 0xFFFFFF:
-            return f".word 0x{word:08X}  # TTI_{ins.op.llk_name} with bits 0x{word & 0xFFFFFF:06X} set"
-        return f"TTI_{ins.op.llk_name};"
+        call = f"TTI_{ins.op.llk_name}({', '.join(args)});" if ins.op.llk_args else f"TTI_{ins.op.llk_name};"
+        if ins.ignored_bits:     # the TTI_ form would need arguments wider than their fields
+            return f".word 0x{word:08X}  # {call} (ignored bits 0x{ins.ignored_bits:06X} set)"
+        return call
     text = " ".join([ins.mnemonic.lower()] + [f"{n}={_format_value(ins, n, v)}" for n, v in isa.readable_fields(ins)])
     if ins.ignored_bits:
         return f".word 0x{word:08X}  # {text} (ignored bits 0x{ins.ignored_bits:06X} set)"

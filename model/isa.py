@@ -131,6 +131,10 @@ class Opcode:
             m |= f.mask
         return m
 
+    def llk_arg_bits(self, arg: LlkArg) -> int:
+        """The bits of the word that `TTI_` argument `arg` sets and a field of this opcode uses."""
+        return self.used_mask & (((1 << arg.width) - 1) << arg.shift)
+
     def has(self, name: str) -> bool:
         return name in self.field_map
 
