@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from model import isa
-from model.asm import AsmError, assemble_file, disassemble
+from model import isa, tensix
+from model.asm import AsmError, Program, assemble, decode_source, disassemble
 from model.hazards import RULES
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import DST_COLS, DST_ROWS, SfpuState
+from tb import dst_io
 from tb.rtl_run import RtlMismatch
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
@@ -27,10 +30,37 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
-def _read_program(path: str):
-    if not Path(path).is_file():
-        raise CliError(f"{path}: no such file")
-    return assemble_file(path)
+MAX_INPUT_BYTES = 16 << 20     # a program or hex file
+
+
+def _read_input(path: str, what: str) -> bytes:
+    """The bytes of an input file, or a CliError saying why not."""
+    try:
+        if Path(path).is_dir():
+            raise CliError(f"{path}: is a directory, not {what}")
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except OSError as e:
+        raise CliError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise CliError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB, the most {what} may be")
+    return data
+
+
+def _read_program(path: str, strict: bool = True) -> Program:
+    """The assembled program; with `strict`, a TTI_ argument wider than its
+    field is an error, otherwise a warning printed here."""
+    program = assemble(decode_source(_read_input(path, "an assembly program"), path), path, strict)
+    for warning in program.warnings:
+        print(f"{warning.loc}: warning: {warning.message}", file=sys.stderr)
+    if not program.words:
+        raise CliError(f"{path}: no instructions (an empty program)")
+    return program
+
+
+_HEX_WORD = re.compile(r"(?:0[xX])?[0-9a-fA-F]{1,8}", re.ASCII)
 
 
 def _read_words(path: str | None, words: list[str]) -> list[int]:
@@ -38,30 +68,42 @@ def _read_words(path: str | None, words: list[str]) -> list[int]:
     out = []
     sources: list[tuple[str, int, str]] = [("<args>", i + 1, w) for i, w in enumerate(words)]
     if path:
-        if not Path(path).is_file():
-            raise CliError(f"{path}: no such file")
-        for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        text = decode_source(_read_input(path, "a file of instruction words"), path)
+        for number, line in enumerate(text.splitlines(), start=1):
             text = line.split("#")[0].strip()
             if text:
                 sources.extend((path, number, token) for token in text.split())
     for where, number, token in sources:
-        try:
-            word = int(token, 16)
-        except ValueError:
-            raise CliError(f"{where}:{number}: {token!r} is not a hexadecimal instruction word") from None
-        try:
-            isa.decode(word)
-        except isa.DecodeError as e:
-            raise CliError(f"{where}:{number}: {e}") from None
+        if not _HEX_WORD.fullmatch(token):
+            raise CliError(f"{where}:{number}: {token[:40]!r} is not a hexadecimal instruction word "
+                           "(up to 8 hex digits, optionally after 0x)")
+        word = int(token, 16)
+        if not tensix.is_issued(word):
+            try:
+                isa.decode(word)
+            except isa.DecodeError as e:
+                raise CliError(f"{where}:{number}: {e}") from None
         out.append(word)
     return out
 
 
-def _load_dst(path: str) -> np.ndarray:
+def _load_npy(path: str, what: str) -> np.ndarray:
     try:
-        dst = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as e:
+        if Path(path).is_dir():
+            raise CliError(f"{path}: is a directory, not {what}")
+        array = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except (OSError, ValueError, EOFError) as e:
         raise CliError(f"{path}: cannot read as .npy: {e}") from None
+    if not isinstance(array, np.ndarray):
+        array.close()
+        raise CliError(f"{path}: a .npz archive; {what} is one array in a .npy file (numpy.save)")
+    return array
+
+
+def _load_dst(path: str) -> np.ndarray:
+    dst = _load_npy(path, "Dst")
     if dst.shape != (DST_ROWS, DST_COLS):
         raise CliError(f"{path}: Dst must have shape ({DST_ROWS}, {DST_COLS}), got {dst.shape}")
     if dst.dtype != np.uint16:
@@ -69,12 +111,62 @@ def _load_dst(path: str) -> np.ndarray:
     return dst
 
 
+def _load_input(path: str, fmt: dst_io.Format) -> np.ndarray:
+    """A typed input array (`--input`), checked against its format and Dst's size."""
+    values = _load_npy(path, "an input array")
+    if values.dtype.kind not in "fiub" or values.dtype.kind == "b":
+        raise CliError(f"{path}: dtype {values.dtype} is not numbers; --format {fmt.name} takes "
+                       f"{np.dtype(fmt.dtype).name} ({fmt.note})")
+    if values.size == 0 or values.size % 32:
+        raise CliError(f"{path}: {values.size} values; the input fills 32-lane row groups, so its size must "
+                       "be a positive multiple of 32 (a 32 x 32 tile is 1024)")
+    if values.size > dst_io.capacity(fmt):
+        raise CliError(f"{path}: {values.size} values; Dst holds {dst_io.capacity(fmt)} in {fmt.width}-bit "
+                       f"format {fmt.name}")
+    converted = values.astype(fmt.dtype)
+    same = np.array_equal(converted, values, equal_nan=values.dtype.kind == "f" and np.dtype(fmt.dtype).kind == "f")
+    if not same:
+        bad = int(np.flatnonzero((converted != values).reshape(-1) & ~np.isnan(values.reshape(-1).astype(float)))[0])
+        raise CliError(f"{path}: value {values.reshape(-1)[bad]!r} (index {bad} of the flattened array) is not "
+                       f"a {np.dtype(fmt.dtype).name}, which --format {fmt.name} takes ({fmt.note})")
+    return converted
+
+
+def _write_output(path: str, data: str | bytes) -> None:
+    try:
+        if isinstance(data, str):
+            Path(path).write_text(data)
+        else:
+            Path(path).write_bytes(data)
+    except OSError as e:
+        raise CliError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def _out_path(text: str) -> str:
+    """An output path on the command line: not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path")
+    return text
+
+
+def _cycle_range(text: str) -> tuple[int, int | None]:
+    """`--cycles A:B` (either end may be left out) or `--cycles A`."""
+    m = re.fullmatch(r"\s*([0-9]*)\s*(?::\s*([0-9]*)\s*)?", text, re.ASCII)
+    if m is None or not (m.group(1) or m.group(2)):
+        raise argparse.ArgumentTypeError(f"expected A:B, whole numbers of cycles (e.g. 38:50, 38: or :50), "
+                                         f"got {text[:40]!r}")
+    first, last = int(m.group(1) or 0), (int(m.group(2)) if m.group(2) else None)
+    if last is not None and last < first:
+        raise argparse.ArgumentTypeError(f"{text!r}: the range ends before it starts")
+    return first, last
+
+
 def cmd_asm(args) -> int:
-    program = _read_program(args.file)
+    program = _read_program(args.file, strict=False)
     lines = [f"0x{w:08X}" for w in program.words]
     text = "\n".join(lines) + ("\n" if lines else "")
     if args.output:
-        Path(args.output).write_text(text)
+        _write_output(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -94,8 +186,14 @@ def _run(args):
         from tb.llk.cli import program_from_header
         program = program_from_header(args, args.program)
     else:
-        program = _read_program(args.program)
-    dst = _load_dst(args.dst) if args.dst else None
+        program = _read_program(args.program, strict=not args.lenient)
+    dst = _load_dst(args.dst) if args.dst is not None else None
+    if args.input is not None:
+        state = SfpuState()
+        if dst is not None:
+            state.dst = dst
+        dst_io.put_array(state, dst_io.FORMATS[args.format], _load_input(args.input, dst_io.FORMATS[args.format]))
+        dst = state.dst
     unknown = [r for r in args.allow if r not in RULES]
     if unknown:
         raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
@@ -116,37 +214,67 @@ def _write_json(record, where: str) -> None:
         json.dump(record, sys.stdout)
         sys.stdout.write("\n")
     else:
-        Path(where).write_text(json.dumps(record))
+        _write_output(where, json.dumps(record))
+
+
+DST_ROWS_SHOWN = 16
 
 
 def cmd_run(args) -> int:
     result = _run(args)
     for hazard in result.hazards:
-        print(f"{'allowed' if hazard.allowed else 'warning'}: {hazard}", file=sys.stderr)
+        if not hazard.allowed:
+            print(f"warning: {hazard}", file=sys.stderr)
+    allowed = Counter(h.rule for h in result.hazards if h.allowed)
+    if allowed:
+        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=sys.stderr)
     record = result_to_json(result, trace=args.trace)
-    if args.json:
+    if args.json is not None:
         _write_json(record, args.json)
+    if args.output is not None:
+        fmt = dst_io.FORMATS[args.format]
+        shape = _load_input(args.input, fmt).shape if args.input is not None else (32, 32)
+        buffer = io.BytesIO()
+        np.save(buffer, dst_io.get_array(result.state, fmt, shape))
+        _write_output(args.output, buffer.getvalue())
     if args.json != "-":
-        accepted = f" (last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
-        print(f"{result.instructions} instructions, {result.cycles} cycles{accepted}")
+        print(f"{result.instructions} instructions, {result.cycles} cycles (the last instruction accepted in "
+              f"cycle {result.issue_cycles - 1})")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():
-                print(f"L{reg}: " + " ".join(f"{v:08X}" for v in lanes[:8]) + " ...")
+                print(f"L{reg}: " + " ".join(f"{v:08X}" for v in lanes[:8]) + " ... (lanes 0-7 of 32)")
+        _print_dst_written(result)
+        if args.output is not None:
+            print(f"wrote {args.output}: {args.format} values read back from where --input put them"
+                  if args.input is not None else f"wrote {args.output}: one 32 x 32 tile of {args.format}")
     return 0
+
+
+def _print_dst_written(result) -> None:
+    """The Dst rows the program wrote (16-bit rows, in hex), the first few in full."""
+    rows = sorted({w.row for rec in result.trace for w in rec.dst_writes})
+    if not rows:
+        print("Dst: no rows written")
+        return
+    print(f"Dst: {len(rows)} rows written ({_ranges(rows)}), final contents in hex:")
+    for row in rows[:DST_ROWS_SHOWN]:
+        print(f"  row {row:4}: " + " ".join(f"{v:04X}" for v in result.state.dst[row]))
+    if len(rows) > DST_ROWS_SHOWN:
+        print(f"  ... {len(rows) - DST_ROWS_SHOWN} more rows (--json or --output for all)")
 
 
 def cmd_timeline(args) -> int:
     from tb import timeline
     result = _run(args)
-    if args.json:
+    if args.json is not None:
         _write_json([r.to_json() for r in result.trace], args.json)
         return 0
     if args.csv:
         sys.stdout.write(timeline.format_csv(result.trace))
         return 0
-    first, _, last = (args.cycles or "").partition(":")
-    print(timeline.format_table(result.trace, int(first or 0), int(last) if last else None))
+    first, last = args.cycles or (0, None)
+    print(timeline.format_table(result.trace, first, last))
     busy = timeline.utilisation(result.trace)
     print(f"\n{result.instructions} instructions issued, {result.cycles} cycles; cycles each sub-unit started "
           "work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
@@ -173,7 +301,12 @@ def _ranges(cycles: list[int]) -> str:
 
 def cmd_demo(args) -> int:
     from tb.demo import OUT, run_demo
-    return run_demo(Path(args.out) if args.out else OUT)
+    out = Path(args.out) if args.out else OUT
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"{out}: cannot make the folder: {e.strerror or e}") from None
+    return run_demo(out)
 
 
 def cmd_verilog(args) -> int:
@@ -192,10 +325,7 @@ def cmd_verilog(args) -> int:
     except export.ExportError as e:
         raise CliError(str(e)) from None
     if args.output:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as e:
-            raise CliError(f"{args.output}: cannot write: {e.strerror}") from None
+        _write_output(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -205,7 +335,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
     p.add_argument("--backend", choices=BACKENDS, default="model",
                    help="the cycle model, or the RTL on a simulator with the model in lock-step (default model)")
-    p.add_argument("--dst", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    p.add_argument("--dst", metavar="FILE.npy", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    p.add_argument("--input", metavar="FILE.npy",
+                   help="an array of values (a multiple of 32: rows of 32, or 32 x 32 tiles) placed in Dst where "
+                        "SFPLOAD reads them in --format, row group after row group from address 0")
+    p.add_argument("--format", choices=dst_io.FORMATS, default="fp32",
+                   help="the values' format for --input and --output: " +
+                        "; ".join(f"{f.name}: {f.note}" for f in dst_io.FORMATS.values()) + " (default fp32)")
     p.add_argument("--lenient", action="store_true",
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
     p.add_argument("--allow", action="append", default=[], metavar="RULE",
@@ -220,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("asm", help="assemble a program to hexadecimal instruction words")
     a.add_argument("file")
-    a.add_argument("-o", "--output", help="write the words here instead of standard output")
+    a.add_argument("-o", "--output", type=_out_path, help="write the words here instead of standard output")
     a.set_defaults(func=cmd_asm)
 
     d = sub.add_parser("disasm", help="disassemble instruction words")
@@ -231,25 +367,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a program from reset and report the final state")
     _run_options(r)
-    r.add_argument("--json", metavar="OUT", help="write the final state as JSON ('-' for standard output)")
+    r.add_argument("--json", metavar="OUT", type=_out_path,
+                   help="write the final state as JSON ('-' for standard output)")
+    r.add_argument("--output", metavar="FILE.npy", type=_out_path,
+                   help="write the values SFPSTORE left where --input put them (one 32 x 32 tile without "
+                        "--input), in --format, as a .npy of --input's shape")
     r.add_argument("--trace", action="store_true", help="include the per-cycle trace in the JSON")
     r.set_defaults(func=cmd_run)
 
     t = sub.add_parser("timeline", help="print what each sub-unit does in each cycle")
     _run_options(t)
     form = t.add_mutually_exclusive_group()
-    form.add_argument("--json", metavar="OUT", help="write the trace records as JSON ('-' for standard output)")
+    form.add_argument("--json", metavar="OUT", type=_out_path,
+                      help="write the trace records as JSON ('-' for standard output)")
     form.add_argument("--csv", action="store_true", help="print the table as CSV")
-    t.add_argument("--cycles", metavar="A:B", help="print only cycles A to B")
+    t.add_argument("--cycles", metavar="A:B", type=_cycle_range, help="print only cycles A to B (A: or :B for open ends)")
     t.set_defaults(func=cmd_timeline)
 
     m = sub.add_parser("demo", help="the fast-exp SFPLOADMACRO kernel on the RTL (Amaranth's simulator) in "
                                     "lock-step with the golden model, with its timeline and waveform")
-    m.add_argument("--out", metavar="DIR", help="where the waveform and save file go (default build/demo)")
+    m.add_argument("--out", metavar="DIR", type=_out_path, help="where the waveform and save file go (default build/demo)")
     m.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
-    v.add_argument("-o", "--output", help="write here instead of standard output")
+    v.add_argument("-o", "--output", type=_out_path, help="write here instead of standard output")
     v.add_argument("--component", metavar="NAME", help="a registered component instead of the top (see --list)")
     v.add_argument("--list", action="store_true", help="list the components and those not available yet")
     v.set_defaults(func=cmd_verilog)

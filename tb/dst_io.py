@@ -3,6 +3,9 @@ SFPSTORE wrote: the role the matrix unit and the packer play on the chip."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from model import dst_format as dfmt
@@ -82,3 +85,66 @@ def put_tile_bits16(state: SfpuState, bits, base: int = 0) -> None:
 
 def get_tile_bits16(state: SfpuState, base: int = 0, row_groups: int = 32) -> np.ndarray:
     return np.concatenate([get_bits16(state, a) for a in tile_addresses(base, row_groups)])
+
+
+# ---------------------------------------------------------------------------
+# Typed arrays in and out of Dst (`sfpu run --input/--output --format`)
+
+@dataclass(frozen=True)
+class Format:
+    """Values of one SFPLOAD/SFPSTORE format as a numpy dtype: `to_bits`
+    gives the Dst bits that SFPLOAD with that Mod0 reads back as the value,
+    `from_bits` the value SFPSTORE with that Mod0 left in those bits."""
+    name: str
+    dtype: type
+    width: int                    # 32: Dst32b (Fp32 Dst mode), 16: Dst16b
+    mod0: str
+    to_bits: Callable[[np.ndarray], np.ndarray]
+    from_bits: Callable[[np.ndarray], np.ndarray]
+    note: str
+
+
+def _bf16_round(values: np.ndarray) -> np.ndarray:
+    """FP32 to the BF16 bit pattern, rounding to nearest even (NaNs stay NaN)."""
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32)
+    return np.where(np.isnan(values), (bits >> 16).astype(np.uint32) | 0x40, rounded).astype(np.uint16)
+
+
+FORMATS = {f.name: f for f in (
+    Format("fp32", np.float32, 32, "FP32", lambda v: v.astype(np.float32).view(np.uint32),
+           lambda b: b.astype(np.uint32).view(np.float32), "float32, bit for bit"),
+    Format("int32", np.int32, 32, "INT32", lambda v: v.astype(np.int32).view(np.uint32),
+           lambda b: b.astype(np.uint32).view(np.int32), "two's complement"),
+    Format("uint32", np.uint32, 32, "INT32", lambda v: v.astype(np.uint32),
+           lambda b: b.astype(np.uint32), "any 32 bits (LReg bit patterns)"),
+    Format("fp16b", np.float32, 16, "BF16", lambda v: dfmt.shuffle_bf16(_bf16_round(v)).astype(np.uint16),
+           lambda b: (dfmt.unshuffle_bf16(b).astype(np.uint32) << 16).view(np.float32),
+           "bfloat16, given and returned as float32 (rounded to nearest even on the way in)"),
+    Format("fp16", np.float16, 16, "FP16", lambda v: dfmt.shuffle_fp16(v.astype(np.float16).view(np.uint16))
+           .astype(np.uint16), lambda b: dfmt.unshuffle_fp16(b).astype(np.uint16).view(np.float16),
+           "IEEE half precision (float16)"),
+    Format("uint16", np.uint16, 16, "UINT16", lambda v: v.astype(np.uint16), lambda b: b.astype(np.uint16),
+           "16-bit integers, zero-extended by SFPLOAD"),
+)}
+ROW_GROUPS = {32: 256, 16: 512}    # 32-lane row groups Dst holds: 512 Dst32b rows, 1024 Dst16b rows
+
+
+def capacity(fmt: Format) -> int:
+    """How many values of `fmt` Dst holds."""
+    return ROW_GROUPS[fmt.width] * 32
+
+
+def put_array(state: SfpuState, fmt: Format, values: np.ndarray) -> None:
+    """Value k (of the flattened array) where SFPLOAD with `fmt`'s Mod0 reads
+    it as lane k % 32 of address 2 * (k // 32): row group after row group, in
+    the order of `tile_addresses`, 1024 values per 32 x 32 tile."""
+    bits = fmt.to_bits(np.asarray(values).reshape(-1))
+    (put_tile_bits32 if fmt.width == 32 else put_tile_bits16)(state, bits)
+
+
+def get_array(state: SfpuState, fmt: Format, shape: tuple[int, ...]) -> np.ndarray:
+    """The values SFPSTORE with `fmt`'s Mod0 left where `put_array` put theirs."""
+    groups = int(np.prod(shape)) // 32
+    bits = (get_tile_bits32 if fmt.width == 32 else get_tile_bits16)(state, 0, groups)
+    return fmt.from_bits(bits).reshape(shape)

@@ -227,7 +227,10 @@ def cmd_kernels(args) -> int:
         run_on_rtl(measured, args.rtl)
     print(format_table(measured))
     if args.doc:
-        write_doc(measured, Path(args.doc))
+        try:
+            write_doc(measured, Path(args.doc))
+        except OSError as e:
+            raise CliError(f"{args.doc}: cannot write: {e.strerror or e}") from None
         print(f"wrote {args.doc}")
     bad = [m for m in measured if not m.accurate or m.twin_same is False or m.rtl.startswith("DIFFERS")]
     return 1 if bad else 0
