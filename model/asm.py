@@ -128,7 +128,7 @@ _SCOPE = re.compile(r"\b([A-Za-z_]\w*)::")
 # A number-like token: a digit not preceded by a name character or a point.
 _NUMBER_TOKEN = re.compile(r"(?<![\w.'])[0-9][0-9A-Za-z_']*", re.ASCII)
 # C++ integer literals (with C++14 digit separators and the u/l suffixes).
-_CPP_INT = re.compile(r"(0[xX][0-9a-fA-F]+(?:'[0-9a-fA-F]+)*|0[bB][01]+(?:'[01]+)*|0(?:'?[0-7]+)*|[1-9](?:'?[0-9]+)*)"
+_CPP_INT = re.compile(r"(0[xX][0-9a-fA-F]+(?:'[0-9a-fA-F]+)*|0[bB][01]+(?:'[01]+)*|0(?:'?[0-7])*|[1-9](?:'?[0-9])*)"
                       r"(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?", re.ASCII)
 _SCOPES_IGNORED = ("sfpi", "ckernel")
 MAX_DEPTH = 100          # operators nested in one expression
@@ -152,10 +152,11 @@ def evaluate(text: str, loc: Loc) -> int:
     leading = len(text) - len(text.lstrip())
 
     def literal(m: re.Match) -> str:
-        value = _cpp_int(m.group(0))
-        if value is None:
+        value = _cpp_int(m.group(0)) if len(m.group(0)) <= 80 else None
+        if value is None or value >> 64:
             raise AsmError(Loc(loc.file, loc.line, loc.col + m.start() - leading),
-                           f"{m.group(0)!r} is not a C++ integer literal")
+                           f"{_short(m.group(0))!r} is not a C++ integer literal "
+                           "(or too large for unsigned long long)")
         return str(value)
 
     src = _NUMBER_TOKEN.sub(literal, text).strip()
