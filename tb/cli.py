@@ -19,11 +19,14 @@ from model.hazards import RULES
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import DST_COLS, DST_ROWS, SfpuState
-from tb import dst_io
+from tb import dst_io, table
 from tb.rtl_run import RtlMismatch
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+WIDE_HELP = f"print tables in full, however wide (default: fit {table.WIDTH} columns)"
 
 
 class CliError(Exception):
@@ -55,8 +58,6 @@ def _read_program(path: str, strict: bool = True) -> Program:
     program = assemble(decode_source(_read_input(path, "an assembly program"), path), path, strict)
     for warning in program.warnings:
         print(f"{warning.loc}: warning: {warning.message}", file=sys.stderr)
-    if not program.words:
-        raise CliError(f"{path}: no instructions (an empty program)")
     return program
 
 
@@ -238,8 +239,8 @@ def cmd_run(args) -> int:
         np.save(buffer, dst_io.get_array(result.state, fmt, shape))
         _write_output(args.output, buffer.getvalue())
     if args.json != "-":
-        print(f"{result.instructions} instructions, {result.cycles} cycles (the last instruction accepted in "
-              f"cycle {result.issue_cycles - 1})")
+        accepted = f" (the last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
+        print(f"{result.instructions} instructions, {result.cycles} cycles{accepted}")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():
@@ -274,7 +275,7 @@ def cmd_timeline(args) -> int:
         sys.stdout.write(timeline.format_csv(result.trace))
         return 0
     first, last = args.cycles or (0, None)
-    print(timeline.format_table(result.trace, first, last))
+    print(timeline.format_table(result.trace, first, last, width=None if args.wide else table.WIDTH))
     busy = timeline.utilisation(result.trace)
     print(f"\n{result.instructions} instructions issued, {result.cycles} cycles; cycles each sub-unit started "
           "work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
@@ -306,7 +307,7 @@ def cmd_demo(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CliError(f"{out}: cannot make the folder: {e.strerror or e}") from None
-    return run_demo(out)
+    return run_demo(out, width=None if args.wide else table.WIDTH)
 
 
 def cmd_verilog(args) -> int:
@@ -381,12 +382,14 @@ def build_parser() -> argparse.ArgumentParser:
     form.add_argument("--json", metavar="OUT", type=_out_path,
                       help="write the trace records as JSON ('-' for standard output)")
     form.add_argument("--csv", action="store_true", help="print the table as CSV")
+    t.add_argument("--wide", action="store_true", help=WIDE_HELP)
     t.add_argument("--cycles", metavar="A:B", type=_cycle_range, help="print only cycles A to B (A: or :B for open ends)")
     t.set_defaults(func=cmd_timeline)
 
     m = sub.add_parser("demo", help="the fast-exp SFPLOADMACRO kernel on the RTL (Amaranth's simulator) in "
                                     "lock-step with the golden model, with its timeline and waveform")
     m.add_argument("--out", metavar="DIR", type=_out_path, help="where the waveform and save file go (default build/demo)")
+    m.add_argument("--wide", action="store_true", help=WIDE_HELP)
     m.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")

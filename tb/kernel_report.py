@@ -12,7 +12,7 @@ import numpy as np
 
 from model import tensix
 from model.isa import decode
-from tb import kernels, timeline
+from tb import kernels, table, timeline
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "kernels.md"
@@ -90,12 +90,18 @@ def summary_rows(measured: list[Measured]) -> list[list[str]]:
 SUMMARY_HEADER = ["kernel", "cycles/row", "claimed", "vs numpy", "twin", "RTL"]
 
 
-def format_table(measured: list[Measured]) -> str:
-    rows = [SUMMARY_HEADER] + summary_rows(measured)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(SUMMARY_HEADER))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+def format_table(measured: list[Measured], width: int | None = table.WIDTH) -> str:
+    """The summary for a terminal: the error measured against numpy (its
+    tolerance too with `width` None), twins and RTL runs by outcome, and under
+    a kernel whose numbers need a reason, its one-line summary."""
+    rows = []
+    for m, row in zip(measured, summary_rows(measured)):
+        twin = "–" if m.twin_same is None else "bit-identical" if m.twin_same else "DIFFERENT"
+        rtl = "identical" if m.rtl.startswith("identical") else m.rtl
+        rows.append(row[:3] + ([row[3]] if width is None or not m.accurate or m.kernel.accuracy.exact
+                               else [m.accuracy]) + [twin, rtl])
+    notes = {i: "└ " + m.kernel.summary for i, m in enumerate(measured) if m.kernel.summary}
+    return table.format_table(SUMMARY_HEADER, rows, width, notes=notes)
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -210,22 +216,22 @@ def write_doc(measured: list[Measured], path: Path = DOC) -> None:
 
 def cmd_kernels(args) -> int:
     from tb.cli import CliError
-    table = kernels.all_kernels()
-    unknown = [n for n in args.names if n not in table]
+    defined = kernels.all_kernels()
+    unknown = [n for n in args.names if n not in defined]
     if unknown:
-        raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(table)})")
+        raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(defined)})")
     programs = None
     if args.src:
         from tb.llk.regenerate import programs_from_source
         try:
-            programs = programs_from_source(args.src, args.names or list(table))
+            programs = programs_from_source(args.src, args.names or list(defined))
         except ValueError as e:
             raise CliError(str(e)) from None
         print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
     measured = measure(args.names or None, programs)
     if args.rtl:
         run_on_rtl(measured, args.rtl)
-    print(format_table(measured))
+    print(format_table(measured, None if args.wide else table.WIDTH))
     if args.doc:
         try:
             write_doc(measured, Path(args.doc))
@@ -244,4 +250,6 @@ def add_parser(sub) -> None:
     s.add_argument("--doc", metavar="PATH", help="write the markdown report (docs/kernels.md)")
     s.add_argument("--src", metavar="DIR", help="run the kernels that name their C++ call from the headers under "
                                                 "DIR (sfpu llk) instead of their hand listings")
+    s.add_argument("--wide", action="store_true",
+                   help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
     s.set_defaults(func=cmd_kernels)

@@ -15,6 +15,7 @@ import re
 from model.asm import disassemble
 from model.isa import decode
 from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
+from tb import table
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.
@@ -25,11 +26,13 @@ def compact(text: str) -> str:
     return _ZERO_FIELD.sub("", text)
 
 
-def _unit_cell(a: UnitActivity) -> str:
-    """A macro's instruction in full, with its SFPLOADMACRO's cycle; the
-    thread's by mnemonic, as the thread column already shows it in full."""
+def _unit_cell(a: UnitActivity, operands: bool = True) -> str:
+    """A macro's instruction in full (or by mnemonic without `operands`),
+    with its SFPLOADMACRO's cycle; the thread's by mnemonic, as the thread
+    column already shows it in full."""
     if a.origin == "macro":
-        return f"@{a.macro_cycle} {compact(a.text).removeprefix('sfp')}"
+        text = compact(a.text) if operands else a.mnemonic.lower()
+        return f"@{a.macro_cycle} {text.removeprefix('sfp')}"
     return a.mnemonic.lower().removeprefix("sfp")
 
 
@@ -40,7 +43,8 @@ def _two_cycles(a: UnitActivity) -> bool:
     return ins.two_cycles
 
 
-def rows(trace: list[CycleRecord]) -> list[dict[str, str]]:
+def rows(trace: list[CycleRecord], operands: bool = True) -> list[dict[str, str]]:
+    """One row per cycle; without `operands`, macro instructions by mnemonic only."""
     out = []
     previous: CycleRecord | None = None
     for rec in trace:
@@ -54,7 +58,7 @@ def rows(trace: list[CycleRecord]) -> list[dict[str, str]]:
         for unit in UNIT_ORDER:
             a = rec.units.get(unit)
             if a is not None:
-                row[unit] = _unit_cell(a)
+                row[unit] = _unit_cell(a, operands)
             elif previous is not None and unit in previous.units and _two_cycles(previous.units[unit]):
                 row[unit] = f"({previous.units[unit].mnemonic.lower().removeprefix('sfp')})"
             else:
@@ -65,16 +69,13 @@ def rows(trace: list[CycleRecord]) -> list[dict[str, str]]:
     return out
 
 
-def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = None) -> str:
-    table = [r for r in rows(trace) if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
-    columns = [c for c in COLUMNS if c in ("cycle", "thread") or any(r[c] for r in table)]
-    widths = {c: max([len(c)] + [len(r[c]) for r in table]) for c in columns}
-    lines = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
-    lines.append("  ".join("-" * widths[c] for c in columns))
-    for r in table:
-        lines.append("  ".join(r[c].ljust(widths[c]) if c != "cycle" else r[c].rjust(widths[c])
-                               for c in columns).rstrip())
-    return "\n".join(lines)
+def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = None,
+                 width: int | None = table.WIDTH) -> str:
+    """Cycles `first` to `last` as a table `width` characters wide at most,
+    macro instructions by mnemonic; with `width` None, every cell in full."""
+    shown = [r for r in rows(trace, operands=width is None) if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
+    columns = [c for c in COLUMNS if c in ("cycle", "thread") or any(r[c] for r in shown)]
+    return table.format_table(list(columns), [[r[c] for c in columns] for r in shown], width, right=frozenset({0}))
 
 
 def format_csv(trace: list[CycleRecord]) -> str:

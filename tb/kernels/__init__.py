@@ -79,6 +79,7 @@ class Kernel:
     claimed_cycles_per_row: float | None = None    # what the tt-llk source claims, where it does
     claim: str = ""                                # where that claim is made
     timing_note: str = ""                          # why measured and claimed differ, if they do
+    summary: str = ""                              # the reason behind a surprising number, in one line
     twin: str | None = None                        # a kernel that must leave Dst bit-identical
     strict: bool = True                            # run the model in strict mode (every rule obeyed)
     compare: Callable[[np.ndarray, np.ndarray], tuple[bool, str]] | None = None   # replaces `accuracy`

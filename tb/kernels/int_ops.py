@@ -94,6 +94,8 @@ MUL_UINT16_MACRO = Kernel("mul_uint16", "mul_int.s",
        # seven more thread instructions (the three SFPNOPs and the SETRWCs count).
        cycles_per_row=4 * (8 * 12 + 3 + 2) / 32,
        claimed_cycles_per_row=12.0, claim="ckernel_sfpu_mul_int.h, comment and table above the SFPLOADMACRO loop",
+       summary="the claim counts the twelve-instruction loop; each face adds 3 SFPNOPs and 2 SETRWCs: "
+               "5 cycles per 8 row groups",
        timing_note="The claim counts the twelve-instruction loop; each face adds the three SFPNOPs the "
                    "source issues after its loop (to let the last macro finish) and the params "
                    "wrapper's two SETRWCs: 5/8 cycle per row.",

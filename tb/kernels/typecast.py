@@ -260,6 +260,7 @@ KERNELS = [
            # for the last macro's round and store, and two SETRWCs: 21 cycles.
            cycles_per_row=4 * 21 / 32,
            claimed_cycles_per_row=2.0,
+           summary="the claim counts the loop inside a face; each face adds 3 SFPNOPs and 2 SETRWCs: 5 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_fp32_to_uint16_: \"a throughput of 2 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face the macros run at exactly the claimed 2 cycles per row group "
@@ -304,6 +305,7 @@ KERNELS = [
            # macro's Simple/Round/Store, two SETRWCs: 13 cycles.
            cycles_per_row=4 * 13 / 32,
            claimed_cycles_per_row=1.0,
+           summary="the claim counts the loop inside a face; each face adds 3 SFPNOPs and 2 SETRWCs: 5 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint16_to_fp16b_: \"a throughput of 1 "
                  "cycle per input row\", and its schedule table",
            timing_note="Inside a face one macro issues per cycle and one row group completes per cycle, "
@@ -342,6 +344,7 @@ KERNELS = [
            # five SFPNOPs for the last macro's MAD, Round and Store, two SETRWCs.
            cycles_per_row=4 * (2 + 32 + 5 + 2) / 32,
            claimed_cycles_per_row=4.0,
+           summary="the claim counts the loop inside a face; each face adds 2 SFPLOADIs, 5 SFPNOPs and 2 SETRWCs: 9 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_fp16b_: \"a throughput of 4 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 4 cycles, as claimed; the model's "
@@ -386,6 +389,7 @@ KERNELS = [
            # SFPNOPs for the last macro's MAD and Store, two SETRWCs: 40 cycles.
            cycles_per_row=4 * (2 + 32 + 4 + 2) / 32,
            claimed_cycles_per_row=4.0,
+           summary="the claim counts the loop inside a face; each face adds 2 SFPLOADIs, 4 SFPNOPs and 2 SETRWCs: 8 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_fp32_: \"a throughput of 4 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 4 cycles, as claimed, and the "
@@ -425,6 +429,7 @@ KERNELS = [
            # for the last macro's Simple, MAD, Round and Store, two SETRWCs: 33.
            cycles_per_row=4 * (2 + 24 + 5 + 2) / 32,
            claimed_cycles_per_row=3.0,
+           summary="the claim counts the loop inside a face; each face adds 2 SFPLOADIs, 5 SFPNOPs and 2 SETRWCs: 9 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint32_to_fp16b_: \"a throughput of 3 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
@@ -467,6 +472,7 @@ KERNELS = [
            # row group's instruction-counted MAD, Round and Store, two SETRWCs: 32.
            cycles_per_row=4 * (2 + 24 + 4 + 2) / 32,
            claimed_cycles_per_row=3.0,
+           summary="the claim counts the loop inside a face; each face adds 2 SFPLOADIs, 4 SFPNOPs and 2 SETRWCs: 8 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_uint32_to_fp32_: \"a throughput of 3 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
@@ -513,6 +519,7 @@ KERNELS = [
            # last macro's Round and Store, two SETRWCs: 29 cycles.
            cycles_per_row=4 * (24 + 3 + 2) / 32,
            claimed_cycles_per_row=3.0,
+           summary="the claim counts the loop inside a face; each face adds 3 SFPNOPs and 2 SETRWCs: 5 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_int32_to_uint16_: \"a throughput of 3 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "
@@ -555,6 +562,7 @@ KERNELS = [
            # macros' Simple and Store, two SETRWCs: 29 cycles.
            cycles_per_row=4 * (24 + 3 + 2) / 32,
            claimed_cycles_per_row=3.0,
+           summary="the claim counts the loop inside a face; each face adds 3 SFPNOPs and 2 SETRWCs: 5 cycles per 8 row groups",
            claim="ckernel_sfpu_typecast.h, _calculate_typecast_fp32_to_fp16b_: \"a throughput of 3 "
                  "cycles per input row\", and its schedule table",
            timing_note="Inside a face one row group completes every 3 cycles, as claimed. Each call "

@@ -51,6 +51,7 @@ WHERE_NOTES = ("Condition, true and false values as raw 32-bit words (Mod0 INT32
                "bit for bit; the condition is SFPSETCC's integer test, so a -0.0 condition would "
                "choose a (tt-llk expects -0 flushed beforehand; the inputs hold none). ")
 CLAIM = "ckernel_sfpu_where.h, comment above each SFPLOADMACRO schedule"
+SETRWC_SUMMARY = "the claim counts the replayed row groups; each face adds 2 SETRWCs: 2 cycles per 8 row groups"
 SETRWC_NOTE = ("The claim counts the replayed row groups only; the params wrapper's two SETRWCs "
                "after each face of eight row groups add 2/8 cycle per row.")
 
@@ -63,7 +64,7 @@ KERNELS = [
            # two SETRWCs per face: 4 * (8 * 4 + 2) / 32; the last store is its own
            # thread instruction, before the trailing SETRWCs.
            cycles_per_row=4 * (8 * 4 + 2) / 32,
-           claimed_cycles_per_row=4.0, claim=CLAIM, timing_note=SETRWC_NOTE,
+           claimed_cycles_per_row=4.0, claim=CLAIM, timing_note=SETRWC_NOTE, summary=SETRWC_SUMMARY,
            twin="where_fp32_nomacro",
            notes=WHERE_NOTES + "Macros 1 and 2 schedule SFPSETCC and SFPENCC on Simple beside "
                  "the loads, so the select costs no extra issue slots.",
@@ -100,7 +101,7 @@ KERNELS = [
            # last row group runs at T+3 of its macro, which is the cycle of the first
            # trailing SETRWC, so it adds nothing: 4 * (8 * 3 + 2) / 32.
            cycles_per_row=4 * (8 * 3 + 2) / 32,
-           claimed_cycles_per_row=3.0, claim=CLAIM, timing_note=SETRWC_NOTE,
+           claimed_cycles_per_row=3.0, claim=CLAIM, timing_note=SETRWC_NOTE, summary=SETRWC_SUMMARY,
            twin="where_fp32_inplace_nomacro",
            notes=WHERE_NOTES + "Macro 0 also schedules the store, at cycle delay 2, to the "
                  "address it loaded c from, so it overlaps the next row group's first load.",

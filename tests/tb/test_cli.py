@@ -365,7 +365,7 @@ def test_run_of_no_instruction(tmp_path, capsys):
 
 
 def test_timeline_table_shows_pipeline(capsys):
-    code, out, err = run_cli(["timeline", EXP_MACRO, "--cycles", "43:45"], capsys)
+    code, out, err = run_cli(["timeline", EXP_MACRO, "--cycles", "43:45", "--wide"], capsys)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].split()[:7] == ["cycle", "thread", "load", "simple", "mad", "round", "store"]
@@ -376,6 +376,16 @@ def test_timeline_table_shows_pipeline(capsys):
             assert part in row, (part, row)
     assert "all five sub-units busy in 3 cycles (43-45)" in out
     assert "allowed by the program: swap-mad-nop x8" in out
+
+
+def test_timeline_fits_120_columns_unless_wide(capsys):
+    code, out, err = run_cli(["timeline", EXP_MACRO], capsys)
+    assert code == 0, err
+    assert max(len(line) for line in out.splitlines()) <= 120
+    row = next(l for l in out.splitlines() if l.strip().startswith("43 "))
+    assert "@" in row and " mad" in row and "vd=" not in row.rsplit("loadmacro", 1)[1]   # macro work by mnemonic
+    code, wide, err = run_cli(["timeline", EXP_MACRO, "--wide"], capsys)
+    assert max(len(line) for line in wide.splitlines()) > 120
 
 
 def test_timeline_csv_and_json(tmp_path, capsys):

@@ -74,9 +74,11 @@ def test_a_wrong_kernel_fails_the_accuracy_check():
 def test_report_table_and_doc(tmp_path):
     from tb import kernel_report
     measured = kernel_report.measure(["exp_fast", "exp_fast_twin"])
-    table = kernel_report.format_table(measured)
+    table = kernel_report.format_table(measured, width=None)
     assert "exp_fast" in table and "bit-identical" in table and "within rel. 0.05" in table
     assert "FAILS" not in table
+    narrow = kernel_report.format_table(measured)
+    assert "max rel. error" in narrow and max(len(line) for line in narrow.splitlines()) <= 120
     doc = tmp_path / "kernels.md"
     kernel_report.write_doc(measured, doc)
     text = doc.read_text()
