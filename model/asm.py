@@ -124,7 +124,7 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: l
            ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
            ast.FloorDiv: _c_div, ast.Div: _c_div, ast.Mod: lambda a, b: a - _c_div(a, b) * b}
 _UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
-_SCOPE = re.compile(r"\b([A-Za-z_]\w*)::")
+_SCOPED_NAME = re.compile(r"\b[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)+")
 # A number-like token: a digit not preceded by a name character or a point.
 _NUMBER_TOKEN = re.compile(r"(?<![\w.'])[0-9][0-9A-Za-z_']*", re.ASCII)
 # C++ integer literals (with C++14 digit separators and the u/l suffixes).
@@ -160,8 +160,14 @@ def evaluate(text: str, loc: Loc) -> int:
         return str(value)
 
     src = _NUMBER_TOKEN.sub(literal, text).strip()
-    # C++ scopes become part of a Python identifier (p_sfpu::LREG0 -> p_sfpu__LREG0).
-    src = _SCOPE.sub(r"\1__", src)
+    # A C++ scoped name (p_sfpu::LREG0) becomes one Python identifier standing for it.
+    scoped: dict[str, str] = {}
+
+    def placeholder(m: re.Match) -> str:
+        scoped[f"_scoped{len(scoped)}_"] = m.group(0)
+        return f"_scoped{len(scoped) - 1}_"
+
+    src = _SCOPED_NAME.sub(placeholder, src)
     if not src:
         raise AsmError(loc, "expected a value")
     try:
@@ -186,13 +192,14 @@ def evaluate(text: str, loc: Loc) -> int:
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](walk(node.operand, depth + 1))
         if isinstance(node, ast.Name):
-            name = node.id.replace("__", "::")
+            written = scoped.get(node.id, node.id)
+            name = re.sub(r"\s+", "", written)
             for scope in _SCOPES_IGNORED:
                 if name.startswith(scope + "::"):
                     name = name[len(scope) + 2:]
             if name in SYMBOLS:
                 return SYMBOLS[name]
-            offset = max(text.find(node.id.split("__")[0]) - leading, 0)
+            offset = max(text.find(written) - leading, 0)
             raise AsmError(Loc(loc.file, loc.line, loc.col + offset), f"unknown name {name!r}")
         raise AsmError(loc, f"unsupported expression {_short(text.strip())!r}")
 

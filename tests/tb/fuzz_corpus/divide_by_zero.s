@@ -1,0 +1,1 @@
+TTI_SFPLOADI(0, 0, 1 / 0);

@@ -1,0 +1,1 @@
+sfpmad vd=1 vd=2

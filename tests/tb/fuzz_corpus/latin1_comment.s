@@ -1,0 +1,1 @@
+TTI_SFPNOP; # 25µs

@@ -1,0 +1,5 @@
+TTI_SFPNOP;
+/* a comment
+over two lines */ TTI_SFPNOP;
+/* never closed
+TTI_SFPNOP;

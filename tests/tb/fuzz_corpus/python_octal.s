@@ -1,0 +1,1 @@
+TTI_SFPLOADI(0, 0o7, 0);

@@ -1,0 +1,2 @@
+TTI_REPLAY(0, 4, 0, 1);
+TTI_SFPNOP;

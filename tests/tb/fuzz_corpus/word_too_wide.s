@@ -1,0 +1,2 @@
+.word 0xFFFFFFFFF
+.word -1
