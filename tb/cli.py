@@ -124,7 +124,8 @@ def _load_input(path: str, fmt: dst_io.Format) -> np.ndarray:
     if values.size > dst_io.capacity(fmt):
         raise CliError(f"{path}: {values.size} values; Dst holds {dst_io.capacity(fmt)} in {fmt.width}-bit "
                        f"format {fmt.name}")
-    converted = values.astype(fmt.dtype)
+    with np.errstate(all="ignore"):            # an overflowing value is found just below
+        converted = values.astype(fmt.dtype)
     same = np.array_equal(converted, values, equal_nan=values.dtype.kind == "f" and np.dtype(fmt.dtype).kind == "f")
     if not same:
         bad = int(np.flatnonzero((converted != values).reshape(-1) & ~np.isnan(values.reshape(-1).astype(float)))[0])
