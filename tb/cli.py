@@ -151,6 +151,13 @@ def _out_path(text: str) -> str:
     return text
 
 
+def _name(text: str) -> str:
+    """A name on the command line: not empty (which would otherwise mean the default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name")
+    return text
+
+
 def _cycle_range(text: str) -> tuple[int, int | None]:
     """`--cycles A:B` (either end may be left out) or `--cycles A`."""
     m = re.fullmatch(r"\s*([0-9]*)\s*(?::\s*([0-9]*)\s*)?", text, re.ASCII)
@@ -395,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
     v.add_argument("-o", "--output", type=_out_path, help="write here instead of standard output")
-    v.add_argument("--component", metavar="NAME", help="a registered component instead of the top (see --list)")
+    v.add_argument("--component", metavar="NAME", type=_name, help="a registered component instead of the top (see --list)")
     v.add_argument("--list", action="store_true", help="list the components and those not available yet")
     v.set_defaults(func=cmd_verilog)
 

@@ -221,7 +221,9 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
     it is the command's only input), its files written under `tmp`."""
     program = tmp / r.choice(["p.s", "p p.s", "p.s.s", "ü.s"])
     program.write_bytes(program_bytes(r))
-    command = r.choice(["asm", "asm", "run", "run", "timeline", "disasm", "disasm", "options"])
+    command = r.choice(["asm", "asm", "run", "run", "timeline", "disasm", "disasm", "options", "tools"])
+    if command == "tools":
+        return _tool_case(r, tmp), None
     if command == "asm":
         argv = ["asm", str(program)]
         if r.random() < 0.3:
@@ -256,6 +258,24 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
             argv.append(r.choice(["model", "spice"]))
     only_source = command != "options" and len(argv) == 2
     return argv, (str(program) if only_source else None)
+
+
+def _tool_case(r: random.Random, tmp: Path) -> list[str]:
+    """The other commands, with arguments that are refused before any
+    simulation starts (a valid regress or sim would take minutes)."""
+    report = tmp / "report.json"
+    report.write_bytes(r.choice([b"", b"{", b"[1]", b"{}", b'{"coverage": 1}', b"\xff", b'{"coverage": {}}',
+                                 program_bytes(r)]))
+    return r.choice([
+        ["regress", "--shard", r.choice(["abc", "3/2", "1/0", "", "-1/2", "0/0", "1//2", "/"])],
+        ["regress", "--kinds", r.choice(["nope", "", ",", "legal,,x"])],
+        ["regress", "--merge", r.choice([str(report), str(tmp), str(tmp / "none.json")])],
+        ["regress", "--seeds", r.choice(["0", "-5", "x", "1e9"])],
+        ["sim", r.choice(["nosuch:x", "random:macro:x:1", "random:nope:1:100", "directed:nope", "kernel:nope",
+                          "random:legal:1:5", str(tmp), str(tmp / "none.s"), ""])],
+        ["kernels", r.choice(_NASTY)],
+        ["verilog", "--component", r.choice(_NASTY + ["sfpu", "SFPU "])],
+    ])
 
 
 def run_case(seed: int) -> tuple[Outcome, list[str]]:

@@ -147,15 +147,19 @@ def merge(reports: list[Path]) -> dict:
     for path in reports:
         if not path.is_file():
             raise RegressError(f"--merge: {path}: no such report")
-        r = json.loads(path.read_text())
-        coverage.merge(Coverage.from_json(r["coverage"]))
-        if not merged:
-            merged = dict(r, seeds=[], failures=[], cycles=0, programs=0, chunks=0, seconds=0.0)
-        for key in ("seeds", "failures"):
-            merged[key] += r[key]
-        for key in ("cycles", "programs", "chunks"):
-            merged[key] += r[key]
-        merged["seconds"] = max(merged["seconds"], r["seconds"])     # shards run side by side
+        try:
+            r = json.loads(path.read_text(encoding="utf-8"))
+            coverage.merge(Coverage.from_json(r["coverage"]))
+            if not merged:
+                merged = dict(r, seeds=[], failures=[], cycles=0, programs=0, chunks=0, seconds=0.0)
+            for key in ("seeds", "failures"):
+                merged[key] += r[key]
+            for key in ("cycles", "programs", "chunks"):
+                merged[key] += r[key]
+            merged["seconds"] = max(merged["seconds"], r["seconds"])     # shards run side by side
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise RegressError(f"--merge: {path}: not a report of sfpu regress ({type(e).__name__}: "
+                               f"{str(e)[:100]})") from None
     merged["coverage"] = coverage.to_json()
     return merged
 
