@@ -50,7 +50,8 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
     sys.set_int_max_str_digits(0)
     def say(text: str, **kw) -> None:
         """Prose, wrapped to `width` (kept as it is when None)."""
-        print("\n".join(textwrap.fill(p, width, break_on_hyphens=False) if width and p else p for p in text.split("\n")), **kw)
+        print("\n".join(textwrap.fill(p, width, break_on_hyphens=False) if width and p else p
+                        for p in text.split("\n")), **kw)
 
     defined = kernels.all_kernels()
     kernel = defined[KERNEL]
