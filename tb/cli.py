@@ -391,18 +391,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write the trace records as JSON ('-' for standard output)")
     form.add_argument("--csv", action="store_true", help="print the table as CSV")
     t.add_argument("--wide", action="store_true", help=WIDE_HELP)
-    t.add_argument("--cycles", metavar="A:B", type=_cycle_range, help="print only cycles A to B (A: or :B for open ends)")
+    t.add_argument("--cycles", metavar="A:B", type=_cycle_range,
+                   help="print only cycles A to B (A: or :B for open ends)")
     t.set_defaults(func=cmd_timeline)
 
     m = sub.add_parser("demo", help="the fast-exp SFPLOADMACRO kernel on the RTL (Amaranth's simulator) in "
                                     "lock-step with the golden model, with its timeline and waveform")
-    m.add_argument("--out", metavar="DIR", type=_out_path, help="where the waveform and save file go (default build/demo)")
+    m.add_argument("--out", metavar="DIR", type=_out_path,
+                   help="where the waveform and save file go (default build/demo)")
     m.add_argument("--wide", action="store_true", help=WIDE_HELP)
     m.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
     v.add_argument("-o", "--output", type=_out_path, help="write here instead of standard output")
-    v.add_argument("--component", metavar="NAME", type=_name, help="a registered component instead of the top (see --list)")
+    v.add_argument("--component", metavar="NAME", type=_name,
+                   help="a registered component instead of the top (see --list)")
     v.add_argument("--list", action="store_true", help="list the components and those not available yet")
     v.set_defaults(func=cmd_verilog)
 

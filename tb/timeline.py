@@ -73,7 +73,8 @@ def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = No
                  width: int | None = table.WIDTH) -> str:
     """Cycles `first` to `last` as a table `width` characters wide at most,
     macro instructions by mnemonic; with `width` None, every cell in full."""
-    shown = [r for r in rows(trace, operands=width is None) if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
+    shown = [r for r in rows(trace, operands=width is None)
+             if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
     columns = [c for c in COLUMNS if c in ("cycle", "thread") or any(r[c] for r in shown)]
     return table.format_table(list(columns), [[r[c] for c in columns] for r in shown], width, right=frozenset({0}))
 
