@@ -115,7 +115,7 @@ def _load_dst(path: str) -> np.ndarray:
 def _load_input(path: str, fmt: dst_io.Format) -> np.ndarray:
     """A typed input array (`--input`), checked against its format and Dst's size."""
     values = _load_npy(path, "an input array")
-    if values.dtype.kind not in "fiub" or values.dtype.kind == "b":
+    if values.dtype.kind not in "fiu":
         raise CliError(f"{path}: dtype {values.dtype} is not numbers; --format {fmt.name} takes "
                        f"{np.dtype(fmt.dtype).name} ({fmt.note})")
     if values.size == 0 or values.size % 32:
@@ -124,13 +124,17 @@ def _load_input(path: str, fmt: dst_io.Format) -> np.ndarray:
     if values.size > dst_io.capacity(fmt):
         raise CliError(f"{path}: {values.size} values; Dst holds {dst_io.capacity(fmt)} in {fmt.width}-bit "
                        f"format {fmt.name}")
-    with np.errstate(all="ignore"):            # an overflowing value is found just below
+    flat = values.reshape(-1)
+    with np.errstate(all="ignore"):            # a value that does not fit is found just below
         converted = values.astype(fmt.dtype)
-    same = np.array_equal(converted, values, equal_nan=values.dtype.kind == "f" and np.dtype(fmt.dtype).kind == "f")
-    if not same:
-        bad = int(np.flatnonzero((converted != values).reshape(-1) & ~np.isnan(values.reshape(-1).astype(float)))[0])
-        raise CliError(f"{path}: value {values.reshape(-1)[bad]!r} (index {bad} of the flattened array) is not "
-                       f"a {np.dtype(fmt.dtype).name}, which --format {fmt.name} takes ({fmt.note})")
+        bad = converted.reshape(-1) != flat
+    if flat.dtype.kind == "f" and np.dtype(fmt.dtype).kind == "f":
+        bad &= ~np.isnan(flat)                 # NaN stays NaN
+    if bad.any():
+        index = int(np.flatnonzero(bad)[0])
+        raise CliError(f"{path}: value {flat[index].item()!r} (index {index} of the flattened array) is not "
+                       f"a {np.dtype(fmt.dtype).name}, which --format {fmt.name} takes ({fmt.note}); "
+                       f"convert the array first, e.g. with .astype(np.{np.dtype(fmt.dtype).name})")
     return converted
 
 

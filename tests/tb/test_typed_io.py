@@ -122,3 +122,11 @@ def test_sixteen_fp16b_tiles_fill_dst(tmp_path, capsys):
                         "--output", tmp_path / "out.npy"], capsys)
     assert code == 0, err
     assert np.array_equal(np.load(tmp_path / "out.npy"), values)
+
+
+@pytest.mark.parametrize("fmt", ["int32", "uint16"])
+def test_nan_for_an_integer_format_is_refused(fmt, tmp_path, capsys):
+    np.save(tmp_path / "in.npy", np.full(32, np.nan))
+    code, _, err = run(["run", ROOT / "kernels" / "exp_fast.s", "--input", tmp_path / "in.npy", "--format", fmt],
+                       capsys)
+    assert code == 2 and "value nan (index 0" in err, err
