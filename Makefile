@@ -48,7 +48,7 @@ regress: $(SIM_STAMP)
 	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) --shard $(SHARD)
 
 ## Random and hostile inputs through every command (tb/fuzz.py): exit 0, 2 or 3, never a
-## traceback or a hang. make fuzz CASES=100000 [FIRST=1]; about 7 minutes per 100,000 cases.
+## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.
 CASES ?= 100000
 FIRST ?= 1
 fuzz: $(STAMP)
