@@ -280,7 +280,9 @@ def _tool_case(r: random.Random, tmp: Path) -> list[str]:
 
 def run_case(seed: int) -> tuple[Outcome, list[str]]:
     """Case number `seed`: its outcome and what is wrong with it."""
-    with tempfile.TemporaryDirectory(prefix="sfpu-fuzz-") as tmp:
+    # Run inside the case's folder: an output path such as `-` or `out.npy`
+    # is relative, and must not land in the user's working tree.
+    with tempfile.TemporaryDirectory(prefix="sfpu-fuzz-") as tmp, contextlib.chdir(tmp):
         argv, source = make_case(random.Random(seed), Path(tmp))
         outcome = invoke(argv)
         return outcome, problems(outcome, source)

@@ -244,3 +244,11 @@ def test_a_case_is_the_same_every_time(tmp_path):
     a = fuzz.make_case(random.Random(7), tmp_path / "a")
     b = fuzz.make_case(random.Random(7), tmp_path / "b")
     assert [x.replace("/a", "") for x in a[0]] == [x.replace("/b", "") for x in b[0]]
+
+
+def test_cases_leave_the_working_folder_alone(tmp_path, monkeypatch):
+    # Outputs named `-` or by a relative path must land in the case's own folder.
+    monkeypatch.chdir(tmp_path)
+    for seed in range(60):
+        fuzz.run_case(seed)
+    assert list(tmp_path.iterdir()) == []
