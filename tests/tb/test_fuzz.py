@@ -249,6 +249,6 @@ def test_a_case_is_the_same_every_time(tmp_path):
 def test_cases_leave_the_working_folder_alone(tmp_path, monkeypatch):
     # Outputs named `-` or by a relative path must land in the case's own folder.
     monkeypatch.chdir(tmp_path)
-    for seed in range(60):
+    for seed in (17, 37, 525):       # outputs `-`, ' ' and (525, a typed run) `-`
         fuzz.run_case(seed)
     assert list(tmp_path.iterdir()) == []
