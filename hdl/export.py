@@ -1,10 +1,9 @@
 """Verilog export of the synthesisable components, by name.
 
 `COMPONENTS` is the one list to extend: (name, module, class, keyword
-arguments). A component whose module does not exist yet (being written in
-parallel), or that fails to import, is left out of `registry()` and its reason
-kept in `unavailable()`, so `sfpu verilog`, `make lint` and `make synth` work
-on whatever is there and never fail on a missing file.
+arguments). Every listed component must exist: a module that is missing or
+does not import, or a class it does not define, is an error of the list
+(`ExportError` from `registry()` and `verilog()`), never skipped quietly.
 
 The Verilog module of a component is named after its registry name, so that
 lint and synthesis can use the name as the top.
@@ -53,56 +52,40 @@ COMPONENTS: list[tuple[str, str, str, dict]] = [
 
 
 class ExportError(Exception):
-    """An unknown or unavailable component, or one that fails to elaborate; the message says which."""
+    """An unknown component, a listed one that does not exist, or one that fails to elaborate; the message says which."""
 
 
 @lru_cache(maxsize=1)
-def _scan() -> tuple[dict[str, Callable], dict[str, str]]:
-    """Import each listed module once: (factories, reasons for the rest)."""
+def _scan() -> dict[str, Callable]:
+    """Import each listed module once: name -> zero-argument factory, in list order."""
     factories: dict[str, Callable] = {}
-    reasons: dict[str, str] = {}
     for name, module, cls_name, kwargs in COMPONENTS:
         where = f"hdl/{module}.py"
         try:
             mod = importlib.import_module(f"hdl.{module}")
         except ModuleNotFoundError as e:
-            if e.name == f"hdl.{module}":
-                reasons[name] = f"{where} does not exist yet"
-            else:
-                reasons[name] = f"{where} cannot be imported: {e}"
-            continue
-        except Exception as e:  # a module being edited may not even parse
-            reasons[name] = f"{where} cannot be imported: {type(e).__name__}: {e}"
-            continue
+            what = "does not exist" if e.name == f"hdl.{module}" else f"cannot be imported: {e}"
+            raise ExportError(f"component {name!r} is listed but {where} {what}") from e
         cls = getattr(mod, cls_name, None)
         if cls is None:
-            reasons[name] = f"{where} has no class {cls_name} yet"
-            continue
+            raise ExportError(f"component {name!r} is listed but {where} has no {cls_name}")
         factories[name] = (lambda cls=cls, kwargs=kwargs: cls(**kwargs))
-    return factories, reasons
+    return factories
 
 
 def registry() -> dict[str, Callable]:
-    """Available components: name -> zero-argument factory, in list order."""
-    return dict(_scan()[0])
-
-
-def unavailable() -> dict[str, str]:
-    """Listed components that cannot be built now: name -> why."""
-    return dict(_scan()[1])
+    """Every listed component: name -> zero-argument factory, in list order."""
+    return dict(_scan())
 
 
 def verilog(name: str) -> str:
     """The Verilog of component `name`, its top module named `name`."""
-    factories, reasons = _scan()
+    factories = _scan()
     if name not in factories:
-        if name in reasons:
-            raise ExportError(f"component {name!r} is not available: {reasons[name]}")
-        known = ", ".join(factories) or "none"
-        raise ExportError(f"no component named {name!r} (available: {known})")
+        raise ExportError(f"no component named {name!r} (components: {', '.join(factories)})")
     try:
         return _verilog.convert(factories[name](), name=name)
-    except Exception as e:  # RTL under construction: report it, no traceback in the CLI
+    except Exception as e:  # report it as one message, no traceback in the CLI
         detail = str(e) if len(str(e)) <= 300 else str(e)[:300] + "..."
         message = f"component {name!r} failed to elaborate: {type(e).__name__}: {detail}"
     # The half-built design is garbage now; collect it quietly rather than have

@@ -326,14 +326,12 @@ def cmd_verilog(args) -> int:
     """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
     from hdl import export
 
-    if args.list:
-        for name in export.registry():
-            print(name)
-        for name, why in export.unavailable().items():
-            print(f"{name}\t(not available: {why})")
-        return 0
     name = args.component or export.TOP
     try:
+        if args.list:
+            for listed in export.registry():
+                print(listed)
+            return 0
         text = export.verilog(name)
     except export.ExportError as e:
         raise CliError(str(e)) from None
@@ -410,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-o", "--output", type=_out_path, help="write here instead of standard output")
     v.add_argument("--component", metavar="NAME", type=_name,
                    help="a registered component instead of the top (see --list)")
-    v.add_argument("--list", action="store_true", help="list the components and those not available yet")
+    v.add_argument("--list", action="store_true", help="list the components")
     v.set_defaults(func=cmd_verilog)
 
     from tb.kernel_report import add_parser as add_kernels_parser   # `sfpu kernels`: the kernels measured

@@ -22,15 +22,16 @@ class FlowError(Exception):
 
 
 def select(names: list[str]) -> list[str]:
-    """The named components (all available ones if none), checked to exist."""
-    available = export.registry()
+    """The named components (every listed one if none), checked to exist."""
+    try:
+        listed = export.registry()
+    except export.ExportError as e:
+        raise FlowError(str(e)) from None
     if not names:
-        return list(available)
+        return list(listed)
     for name in names:
-        if name not in available:
-            why = export.unavailable().get(name)
-            raise FlowError(f"component {name!r} " + (f"is not available: {why}" if why else
-                            f"is not registered (available: {', '.join(available)})"))
+        if name not in listed:
+            raise FlowError(f"component {name!r} is not registered (components: {', '.join(listed)})")
     return names
 
 

@@ -130,8 +130,7 @@ def table(results: dict[str, dict]) -> str:
     return "\n".join(rows)
 
 
-def document(results: dict[str, dict], version: str, wall: float, jobs: int, unavailable: dict[str, str],
-             left_out: list[str]) -> str:
+def document(results: dict[str, dict], version: str, wall: float, jobs: int, left_out: list[str]) -> str:
     problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
     lines = [
         "# Synthesis",
@@ -163,12 +162,8 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, una
         lines += ["Yosys' `check` reported problems (see build/synth/NAME.log): "
                   + ", ".join(f"{n} {c}" for n, c in problems.items()) + ".", ""]
     if left_out:
-        lines += ["Available but left out of this run (`make synth COMPONENTS=NAME` runs one): "
+        lines += ["Listed but left out of this run (`make synth COMPONENTS=NAME` runs one): "
                   + ", ".join(left_out) + ".", ""]
-    if unavailable:
-        lines += ["Not synthesised (not available when this was run):", ""]
-        lines += [f"- {n}: {why}" for n, why in unavailable.items()]
-        lines += [""]
     lines += [
         "## Lint",
         "",
@@ -199,7 +194,7 @@ def main(argv: list[str]) -> int:
     results = run_all(names, synth_one)
     wall = time.monotonic() - start
     left_out = [n for n in export.registry() if n not in results]
-    text = document(results, version, wall, job_count(), export.unavailable(), left_out)
+    text = document(results, version, wall, job_count(), left_out)
     target = DOC if write_doc or not left_out else OUT / "summary.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text)

@@ -38,18 +38,22 @@ def test_component_converts_to_verilog(name):
 def test_registry_lists_every_entry_once():
     names = [entry[0] for entry in export.COMPONENTS]
     assert len(names) == len(set(names))
-    assert set(export.registry()) | set(export.unavailable()) == set(names)
-    assert "Decoder" in export.registry()
+    assert list(export.registry()) == names      # every listed component exists
+    assert export.TOP in names
 
 
-def test_missing_module_is_unavailable_not_an_error(monkeypatch):
-    monkeypatch.setattr(export, "COMPONENTS", export.COMPONENTS + [("Nope", "no_such_module", "Nope", {})])
+@pytest.mark.parametrize("entry, message", [
+    (("Nope", "no_such_module", "Nope", {}), "hdl/no_such_module.py does not exist"),
+    (("Nope", "decoder", "NoSuchClass", {}), "hdl/decoder.py has no NoSuchClass"),
+])
+def test_missing_component_is_an_error(monkeypatch, entry, message):
+    monkeypatch.setattr(export, "COMPONENTS", export.COMPONENTS + [entry])
     export._scan.cache_clear()
     try:
-        assert "Nope" not in export.registry()
-        assert "does not exist yet" in export.unavailable()["Nope"]
-        with pytest.raises(export.ExportError, match="not available"):
-            export.verilog("Nope")
+        for call in (export.registry, lambda: export.verilog("Decoder"), lambda: export.verilog("Nope")):
+            with pytest.raises(export.ExportError, match=f"'Nope' is listed but {message}"):
+                call()
+        assert main(["verilog", "--list"]) == 2
     finally:
         monkeypatch.undo()
         export._scan.cache_clear()
