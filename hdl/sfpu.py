@@ -13,8 +13,9 @@ One cycle of the timing contract (docs/timing.md) in hardware:
 4. The scheduler counts down and takes the new SFPLOADMACRO's instructions.
 
 Ports
-- Instruction: `instr_valid`, `instr_word`, `instr_ready` (low while the
-  SFPSWAP interlock holds a word other than SFPNOP).
+- Instruction: `instr`, an Amaranth stream of the 32-bit word (`payload`,
+  `valid`, `ready`; Verilog `instr__payload`, `instr__valid`, `instr__ready`);
+  `ready` is low while the SFPSWAP interlock holds a word other than SFPNOP.
 - `run`: low freezes the SFPU for the cycle: nothing is issued or counted,
   every pipeline holds, and no cycle is recorded. The configuration and
   `lreg_load` writes of such a cycle land at its end, which is how a test
@@ -35,7 +36,7 @@ Ports
 
 from amaranth import Cat, Module, Mux, Signal
 from amaranth.hdl import EnableInserter
-from amaranth.lib import data, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from model import isa
@@ -99,9 +100,7 @@ Trace = data.StructLayout({
 
 
 class Sfpu(wiring.Component):
-    instr_valid: In(1)
-    instr_word: In(32)
-    instr_ready: Out(1)
+    instr: In(stream.Signature(32))
     run: In(1, init=1)
 
     config_write: In(ConfigWrite)
@@ -165,15 +164,15 @@ class Sfpu(wiring.Component):
             m.d.sync += cycle.eq(cycle + 1)
 
         # -- the thread's instruction -------------------------------------------------
-        word, d = self.instr_word, decoder.decoded
+        word, d = self.instr.payload, decoder.decoded
         m.d.comb += decoder.word.eq(word)
         interlock = Signal()          # the thread's SFPSWAP started last cycle
         hold = Signal()
         accepted = Signal()
         m.d.comb += [
             hold.eq(interlock & (word != SFPNOP_WORD)),
-            self.instr_ready.eq(run & ~hold),
-            accepted.eq(self.instr_valid & run & ~hold),
+            self.instr.ready.eq(run & ~hold),
+            accepted.eq(self.instr.valid & run & ~hold),
         ]
         due = scheduler.due
         discarded = Signal()
@@ -294,7 +293,7 @@ class Sfpu(wiring.Component):
         }
         record = Signal(Trace)
         m.d.comb += [record.valid.eq(1), record.cycle.eq(cycle), record.issued.eq(accepted),
-                     record.stalled.eq(self.instr_valid & run & hold), record.word.eq(word),
+                     record.stalled.eq(self.instr.valid & run & hold), record.word.eq(word),
                      record.dst_writes.eq(dst.writes)]
         for r in range(NUM_LREGS):
             m.d.comb += record.lreg_written[r].eq(lregs.written[r])

@@ -115,10 +115,10 @@ async def free_run(dut):
     for word in words:
         await FallingEdge(dut.clk)
         dut.run.value = 1
-        dut.instr_valid.value = 1
-        dut.instr_word.value = word
+        dut.instr__valid.value = 1
+        dut.instr__payload.value = word
     await FallingEdge(dut.clk)
-    dut.instr_valid.value = 0
+    dut.instr__valid.value = 0
     seconds = time.monotonic() - started
     if os.environ.get("SFPU_RESULTS"):
         Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps({"cycles": len(words), "seconds": seconds}))
@@ -136,12 +136,12 @@ async def held_word(dut):
     await env.reset()
     await FallingEdge(dut.clk)
     dut.run.value = 1
-    dut.instr_valid.value = 1
-    dut.instr_word.value = HELD_WORD
+    dut.instr__valid.value = 1
+    dut.instr__payload.value = HELD_WORD
     started = time.monotonic()
     await ClockCycles(dut.clk, cycles)
     seconds = time.monotonic() - started
-    dut.instr_valid.value = 0
+    dut.instr__valid.value = 0
     if os.environ.get("SFPU_RESULTS"):
         Path(os.environ["SFPU_RESULTS"]).write_text(json.dumps({"cycles": cycles, "seconds": seconds}))
 

@@ -233,15 +233,15 @@ class InstructionDriver:
         await FallingEdge(self.dut.clk)
         self._idle_side_ports()
         self.dut.run.value = 1
-        self.dut.instr_valid.value = int(word is not None)
-        self.dut.instr_word.value = word or 0
+        self.dut.instr__valid.value = int(word is not None)
+        self.dut.instr__payload.value = word or 0
 
     async def directive(self, d: Directive, state: SfpuState) -> None:
         """One frozen cycle in which the RTL takes the directive `state` has
         already applied."""
         await FallingEdge(self.dut.clk)
         self.dut.run.value = 0
-        self.dut.instr_valid.value = 0
+        self.dut.instr__valid.value = 0
         if d.name == "lreg":
             values = state.lregs[d.args[0]]
             port = LRegWrite.const({"en": ALL_LANES, "reg": d.args[0],
@@ -269,7 +269,7 @@ class InstructionDriver:
     async def freeze(self) -> None:
         await FallingEdge(self.dut.clk)
         self._idle_side_ports()
-        self.dut.instr_valid.value = 0
+        self.dut.instr__valid.value = 0
         self.dut.run.value = 0
 
     def _idle_side_ports(self) -> None:

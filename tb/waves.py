@@ -126,14 +126,14 @@ def read_vars(path: Path) -> dict[str, Var]:
 
 
 def find_top(variables: dict[str, Var]) -> str:
-    """The scope of the SFPU top: the one with `instr_word` and the most signals
+    """The scope of the SFPU top: the one with `instr__payload` and the most signals
     (Verilator's FST also has the ports alone in `TOP`)."""
     counts: dict[str, int] = {}
     for key in variables:
         counts[key.rpartition(".")[0]] = counts.get(key.rpartition(".")[0], 0) + 1
-    tops = [key[:-len(".instr_word")] for key in variables if key.endswith(".instr_word")]
+    tops = [key[:-len(".instr__payload")] for key in variables if key.endswith(".instr__payload")]
     if not tops:
-        raise WaveError("the wave file has no SFPU top (no signal instr_word)")
+        raise WaveError("the wave file has no SFPU top (no signal instr__payload)")
     return max(tops, key=lambda scope: counts.get(scope, 0))
 
 
@@ -276,10 +276,10 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
         w = _Writer(gtkw, signals, proc)
 
         with gtkw.group("issue and stall"):
-            for name in ("clk", "rst", "run", "instr_valid"):
+            for name in ("clk", "rst", "run", "instr__valid"):
                 w.signal(name, alias=name)
-            w.signal("instr_word", alias="instr_word", mnemonic=True)
-            w.signal("instr_ready", alias="instr_ready")
+            w.signal("instr__payload", alias="instr__payload", mnemonic=True)
+            w.signal("instr__ready", alias="instr__ready")
             for name in ("hold", "interlock", "accepted", "discarded"):
                 w.signal(name, alias=name)
             w.signal("cycle", alias="cycle", fmt="dec")
@@ -333,7 +333,7 @@ def view_for(first_time: int, period: int, cycles: int = 40) -> tuple[int, float
     return start, -math.log2(cycles * period / ZOOM0_SPAN)
 
 
-def first_rise(wave: Path, name: str = "instr_valid") -> int | None:
+def first_rise(wave: Path, name: str = "instr__valid") -> int | None:
     """When the top's `name` first goes to 1 (for the initial view); None if never.
     Reads the file only up to that point."""
     wave = Path(wave)

@@ -54,8 +54,8 @@ def _vcd(path: Path, top: tuple[str, ...], fields: bool) -> None:
     with open(path, "w") as f, VCDWriter(f, timescale="1 ps") as w:
         scope = ".".join(top)
         variables = [w.register_var(scope, "clk", "wire", size=1, init=0),
-                     w.register_var(scope, "instr_valid", "wire", size=1, init=0),
-                     w.register_var(scope, "instr_word", "wire", size=32, init=0),
+                     w.register_var(scope, "instr__valid", "wire", size=1, init=0),
+                     w.register_var(scope, "instr__payload", "wire", size=32, init=0),
                      w.register_var(scope, "cycle_trace", "wire", size=Trace.size, init=0),
                      w.register_var(scope, "lane_flags", "wire", size=32, init=0),
                      w.register_var(scope, "flag_stack", "wire", size=512, init=0),
@@ -98,7 +98,7 @@ def test_save_file_names_existing_signals_in_groups(tmp_path, top, fields):
         assert f"-{group}" in text.splitlines()
     # The instruction word goes through the filter process: flag 0x4000 and `^>1 PATH` before it.
     lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.endswith(".instr_word[31:0]"))
+    at = next(i for i, line in enumerate(lines) if line.endswith(".instr__payload[31:0]"))
     assert lines[at - 1] == "^>1 /opt/sfpu-mnemonic"
     assert int(lines[at - 2].lstrip("@"), 16) & 0x4000
     assert f'[dumpfile] "{wave.resolve()}"' in lines
