@@ -200,24 +200,22 @@ def _run(args):
         program = program_from_header(args, args.program)
     else:
         program = _read_program(args.program, strict=not args.lenient)
-    dst = _load_dst(args.dst) if args.dst is not None else None
+    state = SfpuState()              # the initial Dst: --dst, then --input placed over it
+    if args.dst is not None:
+        state.dst = _load_dst(args.dst)
     if args.input is not None:
-        state = SfpuState()
-        if dst is not None:
-            state.dst = dst
-        dst_io.put_array(state, dst_io.FORMATS[args.format], _load_input(args.input, dst_io.FORMATS[args.format]))
-        dst = state.dst
+        fmt = dst_io.FORMATS[args.format]
+        dst_io.put_array(state, fmt, _load_input(args.input, fmt))
     unknown = [r for r in args.allow if r not in RULES]
     if unknown:
         raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
     if args.backend == "model":
-        state = SfpuState()
-        if dst is not None:
-            state.dst = dst
         return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
     from tb import rtl_run, runner
+    given = args.dst is not None or args.input is not None   # else the RTL keeps its reset Dst
     try:
-        return rtl_run.run_program(args.backend, program, dst, strict=not args.lenient, allow=set(args.allow))
+        return rtl_run.run_program(args.backend, program, state.dst if given else None,
+                                   strict=not args.lenient, allow=set(args.allow))
     except runner.RunnerError as e:
         raise CliError(str(e)) from None
 
