@@ -1,10 +1,17 @@
-"""The Wormhole B0 SFPU instruction set, described once.
+"""The SFPU instruction sets of Wormhole B0 and Blackhole A0, described once.
 
-Every other view of the instruction set derives from the table `OPCODES` below:
-the encoder and decoder here, the assembler and disassembler (`model.asm`), the
-RTL decoder's enum and layouts, the waveform translate filter and the coverage
-bins. Field positions follow tt-isa-documentation (Diagrams/Src/Bits32.lua);
-the `TTI_` argument orders follow tt-llk's Wormhole `ckernel_ops.h`.
+Every other view of an instruction set derives from the tables below: the
+encoder and decoder here, the assembler and disassembler (`model.asm`), the RTL
+decoder's enum and layouts, the waveform translate filter and the coverage
+bins. Wormhole's table is written out in full; Blackhole's is Wormhole's with
+the differences in `_BLACKHOLE_CHANGES` and `_BLACKHOLE_NEW` applied, so each
+difference is stated once and as data (docs/blackhole.md lists them in words,
+and a test checks that the two lists agree). Field positions follow
+tt-isa-documentation (Diagrams/Src/Bits32.lua); the `TTI_` argument orders
+follow each architecture's tt-llk `ckernel_ops.h`.
+
+`OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
+Wormhole; `ISA[arch]` holds the same views for either architecture.
 """
 
 from __future__ import annotations
@@ -13,6 +20,30 @@ import dataclasses
 import enum
 import functools
 from dataclasses import dataclass
+
+
+class Arch(enum.Enum):
+    """A Tensix generation whose SFPU this project models."""
+    WORMHOLE = "wormhole"
+    BLACKHOLE = "blackhole"
+
+    @property
+    def title(self) -> str:
+        return {"wormhole": "Wormhole B0", "blackhole": "Blackhole A0"}[self.value]
+
+    @classmethod
+    def parse(cls, name: str) -> "Arch":
+        """The architecture called `name` (also `wormhole_b0`, `wh`, `bh`);
+        ValueError naming the choices otherwise."""
+        key = str(name).strip().lower()
+        key = {"wh": "wormhole", "wormhole_b0": "wormhole", "bh": "blackhole", "blackhole_a0": "blackhole"}.get(key, key)
+        try:
+            return cls(key)
+        except ValueError:
+            raise ValueError(f"unknown architecture {name!r} (known: wormhole, blackhole)") from None
+
+
+WORMHOLE, BLACKHOLE = Arch.WORMHOLE, Arch.BLACKHOLE
 
 
 class Unit(enum.Enum):
@@ -119,6 +150,7 @@ class Opcode:
     two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
+    arch: Arch = Arch.WORMHOLE                    # the table this entry belongs to
 
     @functools.cached_property
     def field_map(self) -> dict[str, Field]:
@@ -164,6 +196,9 @@ IMM1 = Field("imm1", 12, 1)
 
 MEM_FIELDS = (Field("imm10", 0, 10), Field("addr_mod", 14, 2, Kind.MOD),
               Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20))
+# Blackhole widens AddrMod to 3 bits, at [15:13].
+MEM_FIELDS_BH = (Field("imm10", 0, 10), Field("addr_mod", 13, 3, Kind.MOD),
+                 Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20))
 
 # tt-llk's TTI_ argument lists (name, shift, width), shared by many opcodes.
 def _llk(*args: tuple[str, int, int]) -> tuple[LlkArg, ...]:
@@ -175,6 +210,8 @@ LLK_MAD_GROUP = _llk(("lreg_src_a", 16, 8), ("lreg_src_b", 12, 4), ("lreg_src_c"
                      ("instr_mod1", 0, 4))
 LLK_IMM16_GROUP = _llk(("imm16_math", 8, 16), ("lreg_dest", 4, 4), ("instr_mod1", 0, 4))
 LLK_MEM_GROUP = _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("sfpu_addr_mode", 14, 2), ("dest_reg_addr", 0, 14))
+LLK_MEM_GROUP_BH = _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("sfpu_addr_mode", 13, 3),
+                        ("dest_reg_addr", 0, 13))
 LLK_BY_MNEMONIC = {
     "SFPLOAD": LLK_MEM_GROUP, "SFPSTORE": LLK_MEM_GROUP, "SFPLOADMACRO": LLK_MEM_GROUP,
     "SFPLOADI": _llk(("lreg_ind", 20, 4), ("instr_mod0", 16, 4), ("imm16", 0, 16)),
@@ -183,7 +220,7 @@ LLK_BY_MNEMONIC = {
     "SFPCAST": _llk(("lreg_src_c", 8, 16), ("lreg_dest", 4, 4), ("instr_mod1", 0, 4)),
     "SFPSTOCHRND": _llk(("rnd_mode", 21, 3), ("imm8_math", 16, 5), ("lreg_src_b", 12, 4), ("lreg_src_c", 8, 4),
                         ("lreg_dest", 4, 4), ("instr_mod1", 0, 4)),
-    "SFPMAD": LLK_MAD_GROUP, "SFPADD": LLK_MAD_GROUP, "SFPMUL": LLK_MAD_GROUP,
+    "SFPMAD": LLK_MAD_GROUP, "SFPADD": LLK_MAD_GROUP, "SFPMUL": LLK_MAD_GROUP, "SFPMUL24": LLK_MAD_GROUP,
     "SFPADDI": LLK_IMM16_GROUP, "SFPMULI": LLK_IMM16_GROUP, "SFPCONFIG": LLK_IMM16_GROUP,
     "SFPNOP": (),
 }
@@ -201,7 +238,12 @@ def _mad(mn, op, fields, **kw):
     return Opcode(mn, op, fields, M, latency=2, macro_units=frozenset({M}), **kw)
 
 
-_TABLE = [
+def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
+    return (Field("vd_hi", 0, 1), Field("imm9", 1, 9), addr_mod,
+            Field("mod0", 16, 4, Kind.MOD), Field("vd_lo", 20, 2), Field("macro", 22, 2, Kind.MOD))
+
+
+_WORMHOLE = [
     Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, doc="Dst -> LReg with format conversion"),
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
            doc="immediate -> LReg"),
@@ -244,10 +286,7 @@ _TABLE = [
     _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), doc="write LoadMacroConfig, constants, LaneConfig"),
     _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
             doc="swap or min/max, two cycles with interlock"),
-    Opcode("SFPLOADMACRO", 0x93,
-           (Field("vd_hi", 0, 1), Field("imm9", 1, 9), Field("addr_mod", 14, 2, Kind.MOD),
-            Field("mod0", 16, 4, Kind.MOD), Field("vd_lo", 20, 2), Field("macro", 22, 2, Kind.MOD)),
-           L, doc="SFPLOAD, then schedule up to four instructions",
+    Opcode("SFPLOADMACRO", 0x93, _loadmacro_fields(MEM_FIELDS[1]), L, doc="SFPLOAD, then schedule up to four instructions",
            # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
            composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
                        Composite("offset", (("imm9", 1, 9),), 10))),
@@ -257,12 +296,74 @@ _TABLE = [
     _mad("SFPLUTFP32", 0x95, (MOD1, VD), doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]
 
-_TABLE = [dataclasses.replace(o, llk_name=LLK_NAME.get(o.mnemonic, o.mnemonic),
-                              llk_args=LLK_BY_MNEMONIC.get(o.mnemonic, LLK_IMM12_GROUP)) for o in _TABLE]
 
-OPCODES: dict[str, Opcode] = {o.mnemonic: o for o in _TABLE}
-BY_LLK_NAME: dict[str, Opcode] = {o.llk_name: o for o in _TABLE}
-BY_OPCODE: dict[int, Opcode] = {o.opcode: o for o in _TABLE}
+
+# ---------------------------------------------------------------------------
+# Blackhole: Wormhole's table with these differences (BlackholeA0/ pages)
+# ---------------------------------------------------------------------------
+
+# Changed entries: mnemonic -> the Opcode attributes that differ.
+_BLACKHOLE_CHANGES: dict[str, dict] = {
+    "SFPLOAD": dict(fields=MEM_FIELDS_BH, llk_args=LLK_MEM_GROUP_BH),
+    "SFPSTORE": dict(fields=MEM_FIELDS_BH, llk_args=LLK_MEM_GROUP_BH),
+    "SFPLOADMACRO": dict(fields=_loadmacro_fields(MEM_FIELDS_BH[1]), llk_args=LLK_MEM_GROUP_BH),
+    # USE_VB (Mod1 bit 0): VB is an operand instead of VD.
+    "SFPAND": dict(fields=(MOD1, VD, VC, VB)),
+    "SFPOR": dict(fields=(MOD1, VD, VC, VB)),
+    # Mod1 selects pushing or mutating the stack top.
+    "SFPPUSHC": dict(fields=(MOD1, VD), must_be_zero=0),
+    # A 2-bit rounding mode replaces the stochastic bit: 0 nearest, 1 stochastic, 2 toward zero.
+    "SFPSTOCHRND": dict(fields=(Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
+                                Field("imm5", 16, 5), Field("rnd_mode", 21, 2, Kind.MOD))),
+    # Mod1 is mirrored into bits [19:16].
+    "SFPLUTFP32": dict(fields=(MOD1, VD, Field("mod1_mirror", 16, 4, Kind.MOD))),
+}
+
+# Instructions new in Blackhole.
+_BLACKHOLE_NEW = [
+    _simple("SFPLE", 0x96, (MOD1, VD, VC), doc="VD <= VC (sign-magnitude or total order) to flags, VD or stack"),
+    _simple("SFPGT", 0x97, (MOD1, VD, VC), doc="VD > VC (sign-magnitude or total order) to flags, VD or stack"),
+    _mad("SFPMUL24", 0x98, (MOD1, VD, VC, VB, VA), doc="low or high 23 bits of a 23-bit integer product"),
+    _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB), doc="approximate reciprocal or exponential"),
+]
+
+
+def _finish(table: list[Opcode], arch: Arch, llk: dict) -> list[Opcode]:
+    return [dataclasses.replace(o, arch=arch, llk_name=LLK_NAME.get(o.mnemonic, o.mnemonic),
+                                llk_args=o.llk_args or llk.get(o.mnemonic, LLK_IMM12_GROUP)) for o in table]
+
+
+def _blackhole_table() -> list[Opcode]:
+    unknown = set(_BLACKHOLE_CHANGES) - {o.mnemonic for o in _WORMHOLE}
+    assert not unknown, f"_BLACKHOLE_CHANGES names instructions Wormhole lacks: {unknown}"
+    changed = [dataclasses.replace(o, **_BLACKHOLE_CHANGES.get(o.mnemonic, {})) for o in _WORMHOLE]
+    return changed + _BLACKHOLE_NEW
+
+
+class Isa:
+    """One architecture's instruction set: the table and its lookups."""
+
+    def __init__(self, arch: Arch, table: list[Opcode]):
+        self.arch = arch
+        self.table = tuple(table)
+        self.opcodes: dict[str, Opcode] = {o.mnemonic: o for o in table}
+        self.by_llk_name: dict[str, Opcode] = {o.llk_name: o for o in table}
+        self.by_opcode: dict[int, Opcode] = {o.opcode: o for o in table}
+        assert len(self.opcodes) == len(self.by_opcode) == len(table), f"{arch}: duplicate mnemonic or opcode"
+
+    def __repr__(self) -> str:
+        return f"Isa({self.arch.value}, {len(self.table)} instructions)"
+
+
+ISA: dict[Arch, Isa] = {
+    Arch.WORMHOLE: Isa(Arch.WORMHOLE, _finish(_WORMHOLE, Arch.WORMHOLE, LLK_BY_MNEMONIC)),
+    Arch.BLACKHOLE: Isa(Arch.BLACKHOLE, _finish(_blackhole_table(), Arch.BLACKHOLE, LLK_BY_MNEMONIC)),
+}
+
+# Wormhole's views, the default everywhere an architecture is not given.
+OPCODES: dict[str, Opcode] = ISA[Arch.WORMHOLE].opcodes
+BY_LLK_NAME: dict[str, Opcode] = ISA[Arch.WORMHOLE].by_llk_name
+BY_OPCODE: dict[int, Opcode] = ISA[Arch.WORMHOLE].by_opcode
 
 # Instructions that read VD as their VB operand ("unsigned VB = VD;" in their
 # functional models); an SFPLOADMACRO override replaces that implicit read.
@@ -341,13 +442,13 @@ def check_field(op: Opcode, name: str, value: int) -> None:
         raise ValueError(f"{op.mnemonic}: field {name}={value} out of range {f.min}..{f.max}")
 
 
-def encode(mnemonic: str, **values: int) -> int:
-    """Build an instruction word from field values; missing fields are 0.
+def encode(mnemonic: str, arch: Arch = Arch.WORMHOLE, **values: int) -> int:
+    """Build an instruction word of `arch` from field values; missing fields are 0.
 
     Raises ValueError naming the field when a value does not fit."""
-    op = OPCODES.get(mnemonic.upper())
+    op = ISA[arch].opcodes.get(mnemonic.upper())
     if op is None:
-        raise ValueError(f"unknown mnemonic {mnemonic!r}")
+        raise ValueError(f"unknown mnemonic {mnemonic!r}" + ("" if arch is Arch.WORMHOLE else f" on {arch.title}"))
     for name, v in values.items():
         check_field(op, name, v)
     values = dict(values)
@@ -371,14 +472,14 @@ def encode(mnemonic: str, **values: int) -> int:
 
 
 @functools.lru_cache(maxsize=65536)
-def decode(word: int) -> Instruction:
-    """Decode a 32-bit word. Raises DecodeError for a word that is not a
-    Wormhole SFPU instruction."""
+def decode(word: int, arch: Arch = Arch.WORMHOLE) -> Instruction:
+    """Decode a 32-bit word of `arch`. Raises DecodeError for a word that is
+    not an SFPU instruction of that architecture."""
     if not 0 <= word <= 0xFFFFFFFF:
         raise DecodeError(f"0x{word:X} is not a 32-bit word")
-    op = BY_OPCODE.get(word >> 24)
+    op = ISA[arch].by_opcode.get(word >> 24)
     if op is None:
-        raise DecodeError(f"0x{word:08X}: opcode 0x{word >> 24:02X} is not a Wormhole SFPU instruction")
+        raise DecodeError(f"0x{word:08X}: opcode 0x{word >> 24:02X} is not a {arch.title.split()[0]} SFPU instruction")
     return Instruction(op, tuple((f.name, f.extract(word)) for f in op.fields), word)
 
 
@@ -391,7 +492,7 @@ def readable_field_names(op: Opcode) -> list[str]:
 
 # Registers first, then immediates, then modifiers: "sfpmad vd=3 va=0 vb=1 vc=2 mod1=0".
 _DISPLAY_ORDER = ["macro", "vd", "va", "vb", "vc", "imm16", "imm12", "imm10", "offset", "imm8", "imm5", "imm2",
-                  "imm1", "use_imm5", "stochastic", "addr_mod", "mod0", "mod1"]
+                  "imm1", "use_imm5", "stochastic", "rnd_mode", "addr_mod", "mod0", "mod1", "mod1_mirror"]
 
 
 def readable_fields(ins: Instruction) -> list[tuple[str, int]]:

@@ -1,0 +1,82 @@
+"""The Blackhole table differs from Wormhole's exactly where docs/blackhole.md says."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from model import isa
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "blackhole.md"
+ASPECTS = ("fields", "llk_args", "must_be_zero", "unit", "latency", "two_cycles", "interlock", "macro_units",
+           "aliases", "composites", "two_cycle_mod1")
+
+
+def documented_differences() -> dict[str, set[str]]:
+    """Rows of the 'Encoding differences' table: instruction -> what differs."""
+    section = DOC.read_text().split("## Encoding differences", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = re.match(r"\|\s*(SFP\w+)\s*\|\s*([\w, ]+?)\s*\|", line)
+        if m:
+            rows[m.group(1)] = {part.strip() for part in m.group(2).split(",")}
+    return rows
+
+
+def table_differences() -> dict[str, set[str]]:
+    wh, bh = isa.ISA[isa.WORMHOLE].opcodes, isa.ISA[isa.BLACKHOLE].opcodes
+    diffs = {}
+    for name, op in bh.items():
+        if name not in wh:
+            diffs[name] = {"new"}
+            continue
+        differ = {a for a in ASPECTS if getattr(op, a) != getattr(wh[name], a)}
+        if differ or op.opcode != wh[name].opcode:
+            diffs[name] = differ or {"opcode"}
+    return diffs
+
+
+def test_every_difference_is_documented_and_every_documented_difference_exists():
+    assert documented_differences() == table_differences()
+
+
+def test_blackhole_keeps_every_wormhole_instruction():
+    assert set(isa.ISA[isa.WORMHOLE].opcodes) <= set(isa.ISA[isa.BLACKHOLE].opcodes)
+
+
+def test_each_entry_knows_its_architecture():
+    for arch, table in isa.ISA.items():
+        assert {op.arch for op in table.table} == {arch}
+
+
+@pytest.mark.parametrize("mnemonic, opcode", [("SFPLE", 0x96), ("SFPGT", 0x97), ("SFPMUL24", 0x98),
+                                              ("SFPARECIP", 0x99)])
+def test_new_opcodes_decode_only_on_blackhole(mnemonic, opcode):
+    word = opcode << 24
+    assert isa.decode(word, isa.BLACKHOLE).mnemonic == mnemonic
+    with pytest.raises(isa.DecodeError, match="not a Wormhole SFPU instruction"):
+        isa.decode(word)
+
+
+def test_blackhole_addr_mod_is_three_bits_at_13():
+    # AddrMod 5 at [15:13] is 0b101 << 13 = 0xA000 (BlackholeA0 SFPLOAD encoding).
+    word = isa.encode("SFPLOAD", isa.BLACKHOLE, vd=3, mod0=0, addr_mod=5, imm10=0x12)
+    assert word == 0x70300000 | 0xA000 | 0x12
+    assert isa.decode(word, isa.BLACKHOLE)["addr_mod"] == 5
+    # The same bits on Wormhole: AddrMod is [15:14] = 0b10, and bit 13 is ignored.
+    assert isa.decode(word)["addr_mod"] == 2
+    with pytest.raises(ValueError, match="addr_mod=5 out of range 0..3"):
+        isa.encode("SFPLOAD", vd=3, addr_mod=5)
+
+
+def test_stochrnd_rounding_mode_is_two_bits_on_blackhole():
+    word = isa.encode("SFPSTOCHRND", isa.BLACKHOLE, rnd_mode=2, vd=1, vc=2)
+    assert word == (0x8E << 24) | (2 << 21) | (2 << 8) | (1 << 4)
+    assert isa.decode(word)["stochastic"] == 0   # Wormhole reads only bit 21
+
+
+def test_arch_names():
+    assert isa.Arch.parse("Blackhole") is isa.BLACKHOLE
+    assert isa.Arch.parse("wormhole_b0") is isa.WORMHOLE
+    with pytest.raises(ValueError, match="unknown architecture 'grayskull'"):
+        isa.Arch.parse("grayskull")
