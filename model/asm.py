@@ -79,6 +79,7 @@ class Directive:
 class Program:
     items: list[Instr | Directive] = field(default_factory=list)
     warnings: list[AsmError] = field(default_factory=list)     # arguments wider than their field
+    arch: isa.Arch = isa.Arch.WORMHOLE                          # from `.arch` or the caller
 
     @property
     def words(self) -> list[int]:
@@ -262,30 +263,32 @@ def _split_args(text: str, col0: int) -> list[tuple[str, int]]:
     return args
 
 
-def assemble_line(line: str, loc: Loc, warnings: list[AsmError] | None = None) -> Instr | Directive | None:
-    """One line (its comments closed on it). An argument wider than the
-    instruction field it fills is an error, or with `warnings`, a warning
-    appended there."""
+def assemble_line(line: str, loc: Loc, warnings: list[AsmError] | None = None,
+                  arch: isa.Arch = isa.Arch.WORMHOLE) -> Instr | Directive | None:
+    """One line (its comments closed on it) of an `arch` program. An argument
+    wider than the instruction field it fills is an error, or with `warnings`,
+    a warning appended there."""
     body, open_comment = _code(line, None, loc)
     if open_comment is not None:
         raise AsmError(open_comment, "unterminated /* comment")
-    return _assemble_code(body, loc, warnings)
+    return _assemble_code(body, loc, warnings, arch)
 
 
-def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None) -> Instr | Directive | None:
+def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None,
+                   arch: isa.Arch) -> Instr | Directive | None:
     stripped = body.lstrip()
     if not stripped:
         return None
     col = len(body) - len(stripped) + 1
     here = Loc(loc.file, loc.line, col)
     if stripped.startswith("."):
-        return _directive(stripped, here)
+        return _directive(stripped, here, arch)
     call = _LLK_CALL.match(stripped)
     if call:
         if call.group(1) in tensix.OPS:
             return _tensix_item(call, stripped, here)
-        return Instr(_llk_word(call, stripped, here, warnings), here, stripped)
-    return Instr(_named_word(stripped, here), here, stripped)
+        return Instr(_llk_word(call, stripped, here, warnings, arch), here, stripped)
+    return Instr(_named_word(stripped, here, arch), here, stripped)
 
 
 def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
@@ -305,11 +308,11 @@ def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
     return values
 
 
-def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | None) -> int:
+def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | None, arch: isa.Arch) -> int:
     name = call.group(1)
-    op = isa.BY_LLK_NAME.get(name)
+    op = isa.ISA[arch].by_llk_name.get(name)
     if op is None:
-        raise AsmError(loc, f"TTI_{name} is neither a Wormhole SFPU instruction nor one of the Tensix "
+        raise AsmError(loc, f"TTI_{name} is neither a {arch.title.split()[0]} SFPU instruction nor one of the Tensix "
                             f"instructions modelled around it ({', '.join('TTI_' + n for n in tensix.OPS)})")
     values = _llk_args(call, loc, op.llk_args)
     for arg in op.llk_args:
@@ -356,11 +359,13 @@ def _head(text: str) -> tuple[str, str, int]:
     return m.group(1), text[m.end():], m.end()
 
 
-def _named_word(text: str, loc: Loc) -> int:
+def _named_word(text: str, loc: Loc, arch: isa.Arch) -> int:
     mnemonic, rest, rest_offset = _head(text)
-    op = isa.OPCODES.get(mnemonic.upper())
+    op = isa.ISA[arch].opcodes.get(mnemonic.upper())
     if op is None:
-        raise AsmError(loc, f"unknown mnemonic {mnemonic!r}")
+        other = [a.value for a in isa.Arch if a is not arch and mnemonic.upper() in isa.ISA[a].opcodes]
+        hint = f" on {arch.title} (it is a {other[0]} instruction: add `.arch {other[0]}`)" if other else ""
+        raise AsmError(loc, f"unknown mnemonic {mnemonic!r}{hint}")
     values: dict[str, int] = {}
     rest_col = loc.col + rest_offset
     pos = 0
@@ -384,12 +389,12 @@ def _named_word(text: str, loc: Loc) -> int:
         values[name] = value
         pos = m.end()
     try:
-        return isa.encode(op.mnemonic, **values)
+        return isa.encode(op.mnemonic, arch, **values)
     except ValueError as e:
         raise AsmError(loc, str(e)) from None
 
 
-def _directive(text: str, loc: Loc) -> Instr | Directive:
+def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
     name, rest, rest_offset = _head(text[1:])
     name = name.lower()
     if not name or rest_offset == 0 and rest:
@@ -402,19 +407,24 @@ def _directive(text: str, loc: Loc) -> Instr | Directive:
             raise AsmError(value_loc, f".word value 0x{value:X} is not a 32-bit word")
         if not tensix.is_issued(value):
             try:
-                isa.decode(value)
+                isa.decode(value, arch)
             except isa.DecodeError as e:
                 raise AsmError(value_loc, str(e)) from None
         return Instr(value, loc, text)
     if name == "allow":
         return _allow_directive(rest, rest_col, loc, text)
+    if name == "arch":
+        try:
+            return Directive("arch", (isa.Arch.parse(rest.strip()).value,), (), loc, text)
+        except ValueError as e:
+            raise AsmError(Loc(loc.file, loc.line, rest_col), str(e)) from None
     if name == "mark":
         label = rest.strip()
         if not re.fullmatch(r"[A-Za-z_]\w*", label):
             raise AsmError(loc, ".mark expects one name, e.g. `.mark body`")
         return Directive("mark", (label,), (), loc, text)
     if name not in DIRECTIVES:
-        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, "
+        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []
@@ -463,21 +473,35 @@ def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def assemble(source: str, filename: str = "<input>", strict: bool = True) -> Program:
+def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: isa.Arch | None = None) -> Program:
     """A program from its text. An argument wider than its field is an error
-    when `strict`, otherwise a warning in `Program.warnings`."""
+    when `strict`, otherwise a warning in `Program.warnings`.
+
+    The architecture is `arch`, else the program's `.arch` directive, else
+    Wormhole. `.arch` must come before the first instruction, and may not
+    contradict `arch`."""
     warnings: list[AsmError] = []
     items = []
     open_comment = None
+    chosen, chosen_at = arch, None
     for number, line in enumerate(_LINE_BREAK.split(source.removeprefix("\ufeff")), start=1):
         loc = Loc(filename, number, 1)
         body, open_comment = _code(line, open_comment, loc)
-        item = _assemble_code(body, loc, None if strict else warnings)
+        item = _assemble_code(body, loc, None if strict else warnings, chosen or isa.Arch.WORMHOLE)
+        if isinstance(item, Directive) and item.name == "arch":
+            named = isa.Arch(item.args[0])
+            if items:
+                raise AsmError(item.loc, ".arch must come before the first instruction or directive")
+            if chosen is not None and named is not chosen:
+                given = f"line {chosen_at.line}" if chosen_at else "the command line"
+                raise AsmError(item.loc, f".arch {named.value} contradicts {given}, which chose {chosen.value}")
+            chosen, chosen_at = named, item.loc
+            continue
         if item is not None:
             items.append(item)
     if open_comment is not None:
         raise AsmError(open_comment, "unterminated /* comment")
-    return Program(expand_replay(items), warnings)
+    return Program(expand_replay(items), warnings, chosen or isa.Arch.WORMHOLE)
 
 
 REPLAY_ENTRIES = 32
@@ -539,9 +563,9 @@ def decode_source(data: bytes, filename: str) -> str:
         raise AsmError(Loc(filename, line, col), f"byte 0x{data[e.start]:02X} is not UTF-8 text") from None
 
 
-def assemble_file(path: str, strict: bool = True) -> Program:
+def assemble_file(path: str, strict: bool = True, arch: isa.Arch | None = None) -> Program:
     with open(path, "rb") as f:
-        return assemble(decode_source(f.read(), path), path, strict)
+        return assemble(decode_source(f.read(), path), path, strict, arch)
 
 
 # ---------------------------------------------------------------------------
@@ -554,14 +578,14 @@ def _format_value(ins: isa.Instruction, name: str, value: int) -> str:
     return str(value)
 
 
-def disassemble(word: int, style: str = "named") -> str:
+def disassemble(word: int, style: str = "named", arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     """One instruction word as assembly text that assembles back to the same word.
 
     style "named" gives the readable form, "llk" the TTI_ form; the Tensix
     instructions the thread issues have only the TTI_ form."""
     if tensix.is_issued(word):
         return tensix.disassemble(word)
-    ins = isa.decode(word)
+    ins = isa.decode(word, arch)
     if style == "llk":
         args = [str((word >> a.shift) & ((1 << a.width) - 1)) for a in ins.op.llk_args]
         call = f"TTI_{ins.op.llk_name}({', '.join(args)});" if ins.op.llk_args else f"TTI_{ins.op.llk_name};"

@@ -126,7 +126,7 @@ class CycleModel:
         due = self._take_due()
         # SETRWC/INCRWC take the issue slot but no sub-unit (model.tensix).
         counters_only = word is not None and tensix.is_issued(word)
-        ins = decode(word) if word is not None and not counters_only else None
+        ins = decode(word, self.state.arch) if word is not None and not counters_only else None
         accepted = word is not None and not (self._interlock and word != SFPNOP_WORD)
         if word is not None and not accepted:
             rec.stalled = word
@@ -338,13 +338,13 @@ class CycleModel:
             self._hazard("macro-select-reserved", unit.value, f"Sequence[{macro}] byte 0x{byte:02X} selects 1")
             return None
         if select == 2:
-            template = decode(SFPNOP_WORD)
+            template = decode(SFPNOP_WORD, self.state.arch)
         elif select == 3:
-            template = decode(isa.encode("SFPSTORE", vd=0))
+            template = decode(isa.encode("SFPSTORE", self.state.arch, vd=0), self.state.arch)
         else:
             word = int(config.macro_templates[select - 4][0])
             try:
-                template = decode(word)
+                template = decode(word, self.state.arch)
             except isa.DecodeError as error:
                 self._hazard("macro-template-invalid", unit.value,
                              f"InstructionTemplate[{select - 4}] = 0x{word:08X}: {error}")
@@ -354,9 +354,9 @@ class CycleModel:
                 self._hazard("macro-store-not-sfpstore", unit.value,
                              f"Sequence[{macro}] gives the Store sub-unit {template.mnemonic}; nothing is scheduled")
                 return None
-            template = decode(SFPNOP_WORD)
+            template = decode(SFPNOP_WORD, self.state.arch)
         if unit == Unit.STORE:
-            return _store_operands(template, byte, vd, mod0, imm10, macro, config, address)
+            return _store_operands(template, byte, vd, mod0, imm10, macro, config, address, self.state.arch)
         return _override_operands(template, byte, vd)
 
     # -- hazards ----------------------------------------------------------------
@@ -488,15 +488,15 @@ def _template_vb(template: Instruction) -> int | None:
 
 
 def _store_operands(template: Instruction, byte: int, vd: int, mod0: int, imm10: int, macro: int,
-                    config: "_MacroConfig", address: int) -> Operands:
+                    config: "_MacroConfig", address: int, arch: isa.Arch) -> Operands:
     """Store: bit 6 reads L16, bit 7 keeps the template's VD, else the loaded
     VD; Mod0 is the macro's or Misc.StoreMod0; the address is the one the
     SFPLOADMACRO computed, and no ADDR_MOD applies."""
     misc = int(config.macro_misc[0])
     store_mod0 = mod0 if misc >> (4 + macro) & 1 else misc & 0xF
     store_vd = 16 if byte & 0x40 else template["vd"] if byte & 0x80 else vd
-    word = isa.encode("SFPSTORE", vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
-    return Operands(decode(word), store_vd, macro=True, store_addr=address)
+    word = isa.encode("SFPSTORE", arch, vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
+    return Operands(decode(word, arch), store_vd, macro=True, store_addr=address)
 
 
 def _shft2_l0_overwrite(earlier: Execution, reg: int) -> bool:

@@ -144,7 +144,7 @@ class Machine:
 
     def execute(self, word: int) -> Effects:
         """Execute one instruction word issued by the thread; return its effects."""
-        ins = decode(word)
+        ins = decode(word, self.state.arch)
         self.effects = Effects()
         if ins.op.must_be_zero & word:
             self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .isa import Arch
+
 LANES = 32
 NUM_LREGS = 17          # L0-L7, constants L8-L15, macro-only L16
 FLAG_STACK_DEPTH = 8
@@ -137,6 +139,8 @@ def lane_bits(mask) -> int:
 
 @dataclass
 class SfpuState:
+    # The architecture whose instruction set and behaviour apply (model.isa.Arch).
+    arch: Arch = Arch.WORMHOLE
     lregs: np.ndarray = field(default_factory=reset_lregs)
     lane_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))
     use_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))

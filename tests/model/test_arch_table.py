@@ -80,3 +80,17 @@ def test_arch_names():
     assert isa.Arch.parse("wormhole_b0") is isa.WORMHOLE
     with pytest.raises(ValueError, match="unknown architecture 'grayskull'"):
         isa.Arch.parse("grayskull")
+
+
+def test_arch_directive_selects_the_table_and_must_lead():
+    from model import asm
+    program = asm.assemble(".arch blackhole\nsfple vd=1 vc=2 mod1=1\nTTI_SFPLOAD(1, 0, 7, 4);\n", "k.s")
+    assert program.arch is isa.BLACKHOLE
+    # SFPLE: 0x96 << 24 | VC 2 << 8 | VD 1 << 4 | Mod1 1; SFPLOAD: AddrMod 7 << 13.
+    assert program.words == [0x96000211, 0x70100000 | 7 << 13 | 4]
+    with pytest.raises(asm.AsmError, match=r"k.s:1:1: unknown mnemonic 'sfple' on Wormhole B0"):
+        asm.assemble("sfple vd=1", "k.s")
+    with pytest.raises(asm.AsmError, match=r"k.s:2:1: .arch must come before"):
+        asm.assemble("sfpnop\n.arch blackhole", "k.s")
+    with pytest.raises(asm.AsmError, match="contradicts the command line"):
+        asm.assemble(".arch wormhole\nsfpnop", "k.s", arch=isa.BLACKHOLE)
