@@ -105,9 +105,19 @@ DIRECTIVES: dict[str, tuple[tuple[int, int], frozenset[str], str]] = {
                  "ADDR_MOD slot N (0-7) with its increments and flags"),
     "prng_seed": ((1, 1), frozenset(), "write PRNG_SEED_Seed_Val: re-seed every lane's PRNG"),
     "lreg": ((2, 33), frozenset(), "initial LReg value: .lreg N VALUE (all lanes) or 32 values"),
+    # Blackhole only: the SFPU stack pointer used by MOD0_FMT_INT32_ALL, and the Dst row remaps.
+    "rwc_sp": ((1, 1), frozenset(), "Blackhole: the SFPU stack pointer RWC Sp (0-1023)"),
+    "sfpu_stack_incr": ((1, 1), frozenset(), "Blackhole: SFPU_STACK_Incr (0-1023)"),
+    "dest_sp_base": ((1, 1), frozenset(), "Blackhole: DEST_SP_BASE_Base (0-1023)"),
+    "dest_remap_addrs": ((1, 1), frozenset(), "Blackhole: DEST_ACCESS_CFG_remap_addrs (0 or 1)"),
+    "dest_swizzle_32b": ((1, 1), frozenset(), "Blackhole: DEST_ACCESS_CFG_swizzle_32b (0 or 1)"),
 }
 DIRECTIVE_RANGES = {"fp32_dest": 1, "srcb_format": 15, "rwc_dst": 1023, "dest_offset": 1023,
-                    "dest_base": 1023, "addr_mod_base": 1, "addr_mod": 7, "prng_seed": 0xFFFFFFFF}
+                    "dest_base": 1023, "addr_mod_base": 1, "addr_mod": 7, "prng_seed": 0xFFFFFFFF,
+                    "rwc_sp": 1023, "sfpu_stack_incr": 1023, "dest_sp_base": 1023, "dest_remap_addrs": 1,
+                    "dest_swizzle_32b": 1}
+BLACKHOLE_DIRECTIVES = frozenset({"rwc_sp", "sfpu_stack_incr", "dest_sp_base", "dest_remap_addrs",
+                                  "dest_swizzle_32b"})
 
 
 # ---------------------------------------------------------------------------
@@ -426,6 +436,8 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
     if name not in DIRECTIVES:
         raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
+    if name in BLACKHOLE_DIRECTIVES and arch is not isa.Arch.BLACKHOLE:
+        raise AsmError(loc, f".{name} sets a Blackhole register; {arch.title} has none (use .arch blackhole)")
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []
     arg_locs: list[Loc] = []

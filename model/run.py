@@ -60,6 +60,10 @@ def apply_directive(state: SfpuState, d: Directive) -> None:
             setattr(slot, key, bool(v) if isinstance(current, bool) else v)
     elif d.name == "prng_seed":
         state.prng = prng_seed(value)
+    elif d.name in ("rwc_sp", "sfpu_stack_incr", "dest_sp_base"):
+        setattr(t, d.name, value)
+    elif d.name in ("dest_remap_addrs", "dest_swizzle_32b"):
+        setattr(t, d.name, bool(value))
     elif d.name == "lreg":
         values = d.args[1:]
         state.lregs[value] = np.array(values if len(values) == LANES else values * LANES, dtype=np.uint32)
