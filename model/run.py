@@ -79,7 +79,7 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     presented until it is accepted, then idle cycles until the pipelines are
     empty. `on_cycle(model, record)` sees every cycle as it ends (a coverage
     collector hooks in there); `max_cycles` stops a program that runs away."""
-    model = CycleModel(state if state is not None else SfpuState(), strict=strict, allow=set(allow))
+    model = CycleModel(state if state is not None else SfpuState(arch=program.arch), strict=strict, allow=set(allow))
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
     issue_cycles = 0
