@@ -238,6 +238,41 @@ def test_backdoor_guard_gates_the_stack_mutation():
         assert [int(v) for v in m.state.macro_templates[0]] == [0 if i < 16 else word for i in range(LANES)]
 
 
+@pytest.mark.parametrize("mnemonic", ["SFPLE", "SFPGT"])
+@pytest.mark.parametrize("mod1", range(16))
+def test_every_mod1_against_the_page(mnemonic, mod1):
+    # The page's model per lane: result = SFPLE ? !(VC < VD) : (VC < VD);
+    # in enabled lanes SET_VD (8) writes -1/0 and SET_CC (1) the flag; with
+    # MUTATE_STACK (2) and a non-empty stack the top's flag is ANDed, or with
+    # MUTATE_OR (4) ORed, with the result in every lane.
+    rng = np.random.default_rng(mod1 + (16 if mnemonic == "SFPGT" else 0))
+    m = machine()
+    d = rng.integers(0, 1 << 32, LANES, dtype=np.uint64).astype(U32)
+    c = np.where(rng.random(LANES) < 0.3, d ^ U32(0x80000000), rng.integers(0, 1 << 32, LANES, dtype=np.uint64))
+    setreg(m, 1, d)
+    setreg(m, 2, c)
+    enabled = rng.random(LANES) < 0.6
+    m.state.use_flags = np.ones(LANES, dtype=bool)
+    m.state.lane_flags = enabled.copy()
+    top = rng.random(LANES) < 0.5
+    m.state.flag_stack = [_stack_top(top)]
+    run(m, mnemonic, vd=1, vc=2, mod1=mod1)
+    results = []
+    for dd, cc in zip(d.tolist(), (np.asarray(c) & 0xFFFFFFFF).tolist()):
+        smaller = ref_sign_mag_is_smaller(cc, dd)
+        results.append(smaller if mnemonic == "SFPGT" else not smaller)
+    vd = [(0xFFFFFFFF if r else 0) if (mod1 & 8 and e) else old
+          for r, e, old in zip(results, enabled, d.tolist())]
+    flags = [r if (mod1 & 1 and e) else bool(e) for r, e in zip(results, enabled)]
+    if mod1 & 2:
+        new_top = [(t or r) if mod1 & 4 else (t and r) for t, r in zip(top, results)]
+    else:
+        new_top = top.tolist()
+    assert reg(m, 1) == vd
+    assert m.state.lane_flags.tolist() == flags
+    assert m.state.flag_stack[-1].lane_flags.tolist() == new_top
+
+
 def test_sfple_is_not_on_wormhole():
     with pytest.raises(ValueError):
         encode("SFPLE", Arch.WORMHOLE, vd=1, vc=2)
@@ -313,7 +348,8 @@ def test_mul24_shift_add_by_hand(vc_value, expect):
 
 def test_mul24_random_against_the_page():
     rng = np.random.default_rng(24)
-    for upper in (0, 1):
+    for mod1 in (0, 1, 2, 3):               # bit 1 is not a modifier: ignored
+        upper = mod1 & 1
         for _ in range(10):
             m = machine()
             a = rng.integers(0, 1 << 32, LANES, dtype=np.uint64).astype(U32)
@@ -323,7 +359,7 @@ def test_mul24_random_against_the_page():
             setreg(m, 4, a)
             setreg(m, 5, b)
             setreg(m, 6, z)
-            run(m, "SFPMUL24", vd=7, va=4, vb=5, vc=6, mod1=upper)
+            run(m, "SFPMUL24", vd=7, va=4, vb=5, vc=6, mod1=mod1)
             expect = [ref_mul24_shift_add(ref_mul24(x, y, bool(upper)), w)
                       for x, y, w in zip(a.tolist(), b.tolist(), z.tolist())]
             assert reg(m, 7) == expect
