@@ -23,7 +23,7 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
-from .fma import fma_wh
+from .fma import fma_bh, fma_wh
 from .isa import Arch, Instruction
 from .lut import sfplut_select, sfplutfp32_select
 from .rounding import cast_int_to_fp32, stochrnd
@@ -234,7 +234,6 @@ def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     `negate_b`/`negate_c` say whether the instruction's Mod1 asks for it."""
     if not _blackhole(x):
         return fma_wh(a, b, c)
-    from .fma import fma_bh     # the Blackhole FMA (model/fma.py)
     if negate_b:
         b = b ^ SIGN
     if negate_c:

@@ -15,8 +15,6 @@ import itertools
 import numpy as np
 import pytest
 
-import model.fma
-
 from model.isa import ISA, Arch, Kind, decode, encode
 from model.machine import Effects, Machine, regular_operands
 from model.reads import READS, lreg_reads
@@ -276,14 +274,8 @@ def test_every_mnemonic_has_an_entry():
     assert len(READS) == 42
 
 
-# Blackhole's MAD-class instructions need the Blackhole FMA (model.fma.fma_bh).
-_NO_FMA_BH = pytest.mark.skipif(not hasattr(model.fma, "fma_bh"), reason="model.fma has no fma_bh yet")
-_USES_FMA = {"SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32"}
-
-
 def _by_arch(issue: str) -> list:
-    return [pytest.param(arch, mn, id=f"{arch.value}-{mn}",
-                         marks=[_NO_FMA_BH] if arch is Arch.BLACKHOLE and mn in _USES_FMA else [])
+    return [pytest.param(arch, mn, id=f"{arch.value}-{mn}")
             for arch in ARCHES
             for mn in (sorted(ISA[arch].opcodes) if issue == "thread" else macro_mnemonics(arch))]
 
@@ -301,7 +293,7 @@ def test_sound_macro_issue(arch, mnemonic):
 
 
 @pytest.mark.parametrize("issue,arch,mnemonic",
-                         [pytest.param(issue, *p.values, id=f"{issue}-{p.id}", marks=p.marks)
+                         [pytest.param(issue, *p.values, id=f"{issue}-{p.id}")
                           for issue in ("thread", "macro") for p in _by_arch(issue)])
 def test_precise_when_every_lane_is_enabled(issue, arch, mnemonic):
     failures = []

@@ -1,6 +1,6 @@
 """Blackhole A0's MAD-class instructions: SFPMAD/SFPADD/SFPMUL with NEGATE_VB
 and NEGATE_VC, SFPADDI/SFPMULI with NEGATE_VC, SFPLUT and SFPLUTFP32 (whose
-Mod1Mirror only informs the stall logic), all through the Blackhole FMA.
+Mod1Mirror only informs the stall logic), all through the Blackhole FMA (`model.fma.fma_bh`).
 
 Expected values are exact results worked out by hand from the BlackholeA0
 SFPMAD.md / SFPADDI.md / SFPMULI.md / SFPLUTFP32.md functional models (small
@@ -15,12 +15,9 @@ import struct
 import numpy as np
 import pytest
 
-import model.fma
 from model.isa import Arch, encode
 from model.machine import Machine
 from model.state import SfpuState
-
-pytestmark = pytest.mark.skipif(not hasattr(model.fma, "fma_bh"), reason="model.fma has no fma_bh yet")
 
 BH, WH = Arch.BLACKHOLE, Arch.WORMHOLE
 LANES = 32
