@@ -1,4 +1,5 @@
-"""Dst <-> LReg data conversions performed by SFPLOAD and SFPSTORE (Wormhole B0).
+"""Dst <-> LReg data conversions performed by SFPLOAD and SFPSTORE (Wormhole B0
+and Blackhole A0: `load_convert` and `store_convert` take the architecture).
 
 Ground truth: the SFPLOAD.md, SFPSTORE.md, Dst.md and Packers/FormatConversion.md
 pages of tt-isa-documentation (jasondavies fork, e739ac0). Everything here is a
@@ -27,6 +28,8 @@ import enum
 
 import numpy as np
 
+from .isa import Arch
+
 __all__ = [
     "Mod0Fmt",
     "DataFormat",
@@ -38,6 +41,8 @@ __all__ = [
     "shuffle_fp16",
     "unshuffle_fp16",
     "dst32_rows",
+    "adj16",
+    "adj32_base",
     "split_dst32",
     "join_dst32",
     "dst_width",
@@ -229,6 +234,26 @@ def dst32_rows(r):
     return a, a + 8
 
 
+def adj16(r, remap_addrs: bool):
+    """Blackhole's Adj16 (Dst.md): the DstBits row behind Dst16b row ``r``.
+    With DEST_ACCESS_CFG_remap_addrs bits 5:4 move down one place and bit 3
+    moves up to bit 5; without it (and on Wormhole) the row is ``r``."""
+    r = np.asarray(r)
+    if not remap_addrs:
+        return r
+    return (r & 0x3C7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2)
+
+
+def adj32_base(r, remap_addrs: bool, swizzle_32b: bool):
+    """Blackhole's Adj32 (Dst.md) before the Dst32b row split: Adj16, then with
+    DEST_ACCESS_CFG_swizzle_32b bits 4:3 move down one place and bit 2 moves up
+    to bit 3. `dst32_rows` of the result gives the two DstBits rows."""
+    r = adj16(r, remap_addrs)
+    if not swizzle_32b:
+        return r
+    return (r & 0x3F3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1)
+
+
 def split_dst32(v) -> tuple[np.ndarray, np.ndarray]:
     """Dst32b datum -> (bits for row A, bits for row A + 8) = (high 16, low 16)."""
     v = _as_u32(v, "v")
@@ -301,7 +326,7 @@ def _read_fp16(d: np.ndarray, inf_en: np.ndarray) -> np.ndarray:
     return (sign << _U32(31)) | (exp << _U32(23)) | (man << _U32(13))
 
 
-def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False) -> np.ndarray:
+def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
     """Raw Dst datum -> 32-bit LReg value, as in SFPLOAD.md's functional model.
 
     ``raw`` is a Dst16b datum (must fit in 16 bits) or a Dst32b datum, as
@@ -317,7 +342,12 @@ def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False) -> np.nd
     14:5) with sign, to two's complement; INT16 -> sign << 31 | bits 14:0;
     UINT16/LO16 -> zero-extend; HI16 -> raw << 16; LO16_ONLY -> old high half |
     raw; HI16_ONLY -> raw << 16 | old low half; ZERO -> 0 (raw is ignored).
+
+    Blackhole: INT8 has an 8-bit magnitude (bits 12:5, range +-255); the
+    deprecated INT32_SM and INT8_COMP no longer convert to two's complement
+    (INT32_SM loads as INT32, INT8_COMP as the 10-bit sign-magnitude value).
     """
+    blackhole = arch is Arch.BLACKHOLE
     m = _check_mod0(mod0)
     if m == _M.ZERO:
         return np.zeros(np.shape(raw), dtype=np.uint32)
@@ -334,12 +364,13 @@ def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False) -> np.nd
     if m in (_M.FP32, _M.INT32, _M.INT32_ALL):
         return unshuffle_fp32(d)
     if m == _M.INT32_SM:
-        return _out(_signmag_to_twos(unshuffle_fp32(d)))
+        return unshuffle_fp32(d) if blackhole else _out(_signmag_to_twos(unshuffle_fp32(d)))
     sign31 = (d >> _U32(15)) << _U32(31)
     if m == _M.INT8:
-        return _out(sign31 | ((d >> _U32(5)) & _U32(0x7F)))
+        return _out(sign31 | ((d >> _U32(5)) & _U32(0xFF if blackhole else 0x7F)))
     if m == _M.INT8_COMP:
-        return _out(_signmag_to_twos(sign31 | ((d >> _U32(5)) & _U32(0x3FF))))
+        signmag = sign31 | ((d >> _U32(5)) & _U32(0x3FF))
+        return _out(signmag if blackhole else _signmag_to_twos(signmag))
     if m == _M.INT16:
         return _out(sign31 | (d & _U32(0x7FFF)))
     if m in (_M.UINT16, _M.LO16):
@@ -386,7 +417,12 @@ def _signmag11_to_int8(x: np.ndarray) -> np.ndarray:
     return ((x >> _U32(31)) << _U32(15)) | _U32(16 << 10) | (x & _U32(0x3FF))
 
 
-def store_convert(mod0: int, lreg_value) -> np.ndarray:
+def _flush_fp32(x: np.ndarray) -> np.ndarray:
+    """Blackhole's ToFP32: an exponent of 0 clears the mantissa (signed zero)."""
+    return np.where((x & _U32(0x7F800000)) == 0, x & _U32(0x80000000), x).astype(np.uint32)
+
+
+def store_convert(mod0: int, lreg_value, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
     """32-bit LReg value -> raw Dst datum, as in SFPSTORE.md's functional model.
 
     The result is a whole Dst16b datum (fits in 16 bits) or a whole Dst32b datum,
@@ -401,9 +437,21 @@ def store_convert(mod0: int, lreg_value) -> np.ndarray:
     bits 14:0; UINT16/LO16_ONLY -> low 16 bits; HI16_ONLY -> high 16 bits;
     LO16 -> Dst32b rotated by 16 (low half goes to row A); HI16 -> Dst32b
     unchanged (no shuffle); ZERO -> Dst16b 0.
+
+    Blackhole: FP32 flushes denormals to signed zero first (INT32 and
+    INT32_ALL still store the bits as they are); the deprecated INT32_SM and
+    INT8_COMP no longer convert from two's complement (INT32_SM stores as
+    INT32, INT8_COMP as INT8).
     """
     m = _check_mod0(mod0)
     x = _as_u32(lreg_value, "lreg_value")
+    if arch is Arch.BLACKHOLE:
+        if m == _M.FP32:
+            return shuffle_fp32(_flush_fp32(x))
+        if m == _M.INT32_SM:
+            m = _M.INT32
+        elif m == _M.INT8_COMP:
+            m = _M.INT8
     if m == _M.FP16:
         return shuffle_fp16(_to_fp16(x))
     if m == _M.BF16:

@@ -367,8 +367,11 @@ BY_OPCODE: dict[int, Opcode] = ISA[Arch.WORMHOLE].by_opcode
 
 # Instructions that read VD as their VB operand ("unsigned VB = VD;" in their
 # functional models); an SFPLOADMACRO override replaces that implicit read.
+# Blackhole's SFPAND and SFPOR read VD unless Mod1 USE_VB names their VB field.
 IMPLICIT_VB_IS_VD = frozenset({"SFPAND", "SFPOR", "SFPXOR", "SFPIADD", "SFPSHFT", "SFPSETEXP",
-                               "SFPSETMAN", "SFPSETSGN"})
+                               "SFPSETMAN", "SFPSETSGN", "SFPLE", "SFPGT"})
+# Mod1 bit that makes Blackhole's SFPAND/SFPOR read their VB field instead of VD.
+USE_VB = 1
 # Instructions that read VD as their VC operand ("unsigned VC = VD;").
 IMPLICIT_VC_IS_VD = frozenset({"SFPADDI", "SFPMULI"})
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import dst_format as dfmt
-from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, Instruction, decode
+from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
 from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs
@@ -28,7 +28,7 @@ U32 = np.uint32
 
 
 class UndefinedBehaviour(Exception):
-    """The program did something the Wormhole documentation leaves undefined."""
+    """The program did something the architecture's documentation leaves undefined."""
 
 
 @dataclass
@@ -117,6 +117,8 @@ def regular_operands(ins: Instruction) -> Operands:
     vb = ins.get("vb")
     if mn == "SFPSHFT2":
         vb = ins["imm12"] & 15
+    if mn in ("SFPAND", "SFPOR") and vb is not None and not ins["mod1"] & USE_VB:
+        vb = None                       # Blackhole without USE_VB: VB = VD, as on Wormhole
     if vb is None and mn in IMPLICIT_VB_IS_VD:
         vb = vd
     if vc is None and mn in IMPLICIT_VC_IS_VD:
@@ -208,6 +210,17 @@ class Machine:
         self.effects.stack = st.flag_stack
         return top
 
+    def replace_stack_top(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
+        """Blackhole's SFPPUSHC Mod1 != 0 and SFPLE/SFPGT MUTATE_STACK: a new
+        top entry (entries are never changed in place)."""
+        st = self.state
+        top = st.flag_stack[-1]
+        if np.array_equal(lane_flags, top.lane_flags) and np.array_equal(use_flags, top.use_flags):
+            return
+        entry = FlagStackEntry(np.asarray(lane_flags, dtype=bool).copy(), np.asarray(use_flags, dtype=bool).copy())
+        st.flag_stack = st.flag_stack[:-1] + [entry]
+        self.effects.stack = st.flag_stack
+
     def overwrite_stack_bottom(self) -> None:
         st = self.state
         top = st.flag_stack[-1]
@@ -226,6 +239,14 @@ class Machine:
         self.state.tensix.apply_partial_addr_mod(addr_mod)
         self.effects.tensix = copy.copy(self.state.tensix)
 
+    def set_stack_pointer(self, value: int) -> None:
+        """Blackhole's RWC Sp, moved by SFPLOAD/SFPSTORE with MOD0_FMT_INT32_ALL."""
+        t = self.state.tensix
+        value &= 0x3FF
+        if value != t.rwc_sp:
+            t.rwc_sp = value
+            self.effects.tensix = copy.copy(t)
+
     def capture_shft2_vc(self, values: np.ndarray) -> None:
         self.state.shft2_captured_vc = values
         self.effects.shft2_captured_vc = values
@@ -240,19 +261,34 @@ class Machine:
 
     # -- Dst ----------------------------------------------------------------
 
+    def _dst16_rows(self, rows: np.ndarray) -> np.ndarray:
+        """DstBits rows behind Dst16b rows: Blackhole's Adj16 (the identity
+        unless DEST_ACCESS_CFG_remap_addrs is set; Wormhole has no remap)."""
+        t = self.state.tensix
+        if self.state.arch is Arch.BLACKHOLE and t.dest_remap_addrs:
+            return dfmt.adj16(rows, True)
+        return rows
+
+    def _dst32_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The two DstBits rows behind Dst32b rows (Blackhole's Adj32)."""
+        t = self.state.tensix
+        if self.state.arch is Arch.BLACKHOLE and (t.dest_remap_addrs or t.dest_swizzle_32b):
+            rows = dfmt.adj32_base(rows, t.dest_remap_addrs, t.dest_swizzle_32b)
+        return dfmt.dst32_rows(rows)
+
     def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         dst = self.state.dst
         if width == 16:
-            return dst[rows, cols].astype(U32)
-        hi, lo = dfmt.dst32_rows(rows)
+            return dst[self._dst16_rows(rows), cols].astype(U32)
+        hi, lo = self._dst32_rows(rows)
         return (dst[hi, cols].astype(U32) << U32(16)) | dst[lo, cols].astype(U32)
 
     def dst_write(self, width: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
                   mask: np.ndarray) -> None:
         if width == 16:
-            self._dst_write16(rows, cols, values.astype(np.uint16), mask)
+            self._dst_write16(self._dst16_rows(rows), cols, values.astype(np.uint16), mask)
         else:
-            hi, lo = dfmt.dst32_rows(rows)
+            hi, lo = self._dst32_rows(rows)
             self._dst_write16(hi, cols, (values >> U32(16)).astype(np.uint16), mask)
             self._dst_write16(lo, cols, (values & U32(0xFFFF)).astype(np.uint16), mask)
 

@@ -24,9 +24,11 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .lut import LutFp32Table, sfplutfp32_decode_mod1
-from .semantics import (CONFIG_IMM16_IS_VALUE, INDIRECT_VA, INDIRECT_VD, MOV_FROM_SPECIAL, SHFT2_CHAINED_COPY4,
-                        SHFT2_COPY4, SHFT2_SHFLROR1, SHFT2_SHFLROR1_AND_COPY4, SHFT2_SHFLSHR1, SHFT2_SHFT_IMM,
-                        SHFT2_SHFT_LREG, Operands)
+from .isa import Arch
+from .semantics import (ARECIP_COND_RECIP, CMP_MUTATE_STACK, CMP_SET_CC, CMP_SET_VD, CONFIG_IMM16_IS_VALUE,
+                        INDIRECT_VA, INDIRECT_VD, MOV_FROM_SPECIAL, SHFT2_CHAINED_COPY4, SHFT2_COPY4, SHFT2_SHFLROR1,
+                        SHFT2_SHFLROR1_AND_COPY4, SHFT2_SHFLSHR1, SHFT2_SHFT_IMM, SHFT2_SHFT_LREG,
+                        SHFT_ARG_IMM_USE_VC, Operands)
 from .state import LaneConfigBit, SfpuState
 
 Reads = Set[int]
@@ -170,6 +172,32 @@ def sfpiadd(x: Operands, state: SfpuState) -> Reads:
     return _imm_or_vb(x) if _written(x.vd) else NONE
 
 
+def _sfpshft(x: Operands) -> Reads:
+    """VB shifted by VC, or by Imm12; Blackhole's ARG_IMM_USE_VC shifts VC by Imm12 instead."""
+    mod1 = x["mod1"]
+    if not mod1 & 1:
+        return {x.vb, x.vc}
+    if x.ins.op.arch is Arch.BLACKHOLE and mod1 & SHFT_ARG_IMM_USE_VC:
+        return {x.vc}
+    return {x.vb}
+
+
+def sfple_sfpgt(x: Operands, state: SfpuState) -> Reads:
+    """Blackhole's comparisons of VD (through VB) with VC. The comparison
+    matters only if it lands somewhere: VD (SET_VD, a writable VD), the flags
+    (SET_CC), or the stack top (MUTATE_STACK with a non-empty stack). A
+    register compared with itself is never smaller, whatever it holds."""
+    mod1 = x["mod1"]
+    lands = ((mod1 & CMP_SET_VD and _written(x.vd)) or mod1 & CMP_SET_CC
+             or (mod1 & CMP_MUTATE_STACK and bool(state.flag_stack)))
+    return _if(bool(lands) and x.vb != x.vc, x.vb, x.vc)
+
+
+def sfparecip(x: Operands, state: SfpuState) -> Reads:
+    # COND_RECIP tests VB's sign; every mode reads VC (COND_RECIP keeps it where VB >= 0).
+    return _if(_written(x.vd), x.vc) | _if(_written(x.vd) and x["mod1"] == ARECIP_COND_RECIP, x.vb)
+
+
 def sfpmov(x: Operands, state: SfpuState) -> Reads:
     # FROM_SPECIAL reads configuration or the PRNG selected by VC, not LRegs.
     return _if(_written(x.vd) and not x["mod1"] & MOV_FROM_SPECIAL, x.vc)
@@ -215,16 +243,17 @@ def sfpswap(x: Operands, state: SfpuState) -> Reads:
 
 def sfpshft2(x: Operands, state: SfpuState) -> Reads:
     mode = x["mod1"]
-    # Modes 2 and 3 capture VC for a later mode 4 when VD < 12 or under a macro.
-    captures = x.vd < 12 or x.macro
+    # On Wormhole, modes 2 and 3 capture VC for a later mode 4 when VD < 12 or
+    # under a macro; Blackhole, without mode 4's flaw, captures nothing.
+    captures = (x.vd < 12 or x.macro) and x.ins.op.arch is not Arch.BLACKHOLE
     if mode == SHFT2_COPY4:                   # L0..L3 <- L1, L2, L3, 0
         return {1, 2, 3}
     if mode == SHFT2_CHAINED_COPY4:           # L3 <- L0 moved up a row
         return {0, 1, 2, 3}
     if mode == SHFT2_SHFLROR1_AND_COPY4:      # L3 <- VC rotated; writes L0-L3 whatever VD is
         return {1, 2, 3, x.vc}
-    if mode == SHFT2_SHFLROR1:                # any VD it writes (L0-L7, L16) also captures
-        return _if(captures, x.vc)
+    if mode == SHFT2_SHFLROR1:                # on Wormhole any VD it writes (L0-L7, L16) also captures
+        return _if(captures or _written(x.vd), x.vc)
     if mode == SHFT2_SHFLSHR1:                # the other input is the captured VC, not an LReg
         return _if(_written(x.vd), x.vc)
     if mode == SHFT2_SHFT_LREG:
@@ -283,7 +312,7 @@ READS: dict[str, Callable[[Operands, SfpuState], Reads]] = {
     "SFPOR": _to_vd(lambda x: {x.vb, x.vc}),
     "SFPXOR": sfpxor,
     "SFPIADD": sfpiadd,
-    "SFPSHFT": _to_vd(lambda x: {x.vb} if x["mod1"] & 1 else {x.vb, x.vc}),   # VB shifted by Imm12 or VC
+    "SFPSHFT": _to_vd(lambda x: _sfpshft(x)),
     "SFPSETEXP": _to_vd(_imm_or_vb),             # Mod1 bit 1 (exponent field of VB) still reads VB
     "SFPSETMAN": _to_vd(_imm_or_vb),
     "SFPSETSGN": _to_vd(_imm_or_vb),
@@ -296,6 +325,12 @@ READS: dict[str, Callable[[Operands, SfpuState], Reads]] = {
     "SFPTRANSP": sfptransp,
 
     "SFPCONFIG": sfpconfig,
+
+    # Blackhole only.
+    "SFPLE": sfple_sfpgt,
+    "SFPGT": sfple_sfpgt,
+    "SFPMUL24": _mad_class(_mad_sources, INDIRECT_VD, "mod1"),   # VA (or L[L7]) * VB, then VC's shift-add
+    "SFPARECIP": sfparecip,
 
     # Flags, the flag stack and timing only.
     "SFPNOP": _none,

@@ -1,10 +1,17 @@
-"""What each Wormhole SFPU instruction does, lanewise over 32 lanes.
+"""What each SFPU instruction does, lanewise over 32 lanes, on Wormhole B0
+and Blackhole A0.
 
 One function per instruction (or family), named after it, written from the
-functional models of tt-isa-documentation's WormholeB0 pages. Each receives the
-machine (`model.machine.Machine`: state, write helpers, undefined-behaviour
-reporting) and the resolved operands (`Operands`). The machine has already
-applied the backdoor rule, so functions here only see instructions that execute.
+functional models of tt-isa-documentation's WormholeB0 and BlackholeA0 pages.
+Each receives the machine (`model.machine.Machine`: state, write helpers,
+undefined-behaviour reporting) and the resolved operands (`Operands`). The
+machine has already applied the backdoor rule, so functions here only see
+instructions that execute.
+
+Both architectures share each function: where Blackhole differs in a detail,
+the function asks `_blackhole(x)` (the decoded instruction's table) at that
+point, so Wormhole's path is the one it always was. The instructions only
+Blackhole has are at the end.
 """
 
 from __future__ import annotations
@@ -15,8 +22,9 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from . import dst_format as dfmt
+from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
 from .fma import fma_wh
-from .isa import Instruction
+from .isa import Arch, Instruction
 from .lut import sfplut_select, sfplutfp32_select
 from .rounding import cast_int_to_fp32, stochrnd
 from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
@@ -70,16 +78,40 @@ def _writes_vd(vd: int) -> bool:
     return vd < 8 or vd == 16
 
 
+def _blackhole(x: Operands) -> bool:
+    """The instruction was decoded from Blackhole's table."""
+    return x.ins.op.arch is Arch.BLACKHOLE
+
+
 # ---------------------------------------------------------------------------
 # Load path
 # ---------------------------------------------------------------------------
 
-def _dst_address(m: "Machine", imm10: int, mod0: int) -> int:
+def _dst_address(m: "Machine", imm10: int, mod0: int, store: bool = False) -> int:
+    """The Dst address of an SFPLOAD (or, `store`, SFPSTORE) with resolved Mod0.
+
+    Blackhole adds the SFPU stack pointer RWC Sp: MOD0_FMT_INT32_ALL addresses
+    by Sp + DEST_SP_BASE (with the low two bits of the Dst counter), and moves
+    Sp: a load first subtracts SFPU_STACK_Incr if Sp is not 0, a store adds it
+    afterwards. Other modes add the low two bits of Sp + DEST_SP_BASE, which
+    are 0 unless software sets them."""
     t = m.state.tensix
-    counter = (t.rwc_dst + t.dest_base) & 0x3FF
-    if mod0 == dfmt.Mod0Fmt.INT32_ALL:
-        counter &= 3
-    return (imm10 + t.dest_offset + counter) & 0x3FF
+    dst_offset = (t.rwc_dst + t.dest_base) & 0x3FF
+    int32_all = mod0 == dfmt.Mod0Fmt.INT32_ALL
+    if m.state.arch is not Arch.BLACKHOLE:
+        counter = dst_offset & 3 if int32_all else dst_offset
+        return (imm10 + t.dest_offset + counter) & 0x3FF
+    if int32_all:
+        if not store and t.rwc_sp != 0:
+            m.set_stack_pointer(t.rwc_sp - t.sfpu_stack_incr)
+        sp_offset = (t.rwc_sp + t.dest_sp_base) & 0x3FF
+        addr = imm10 + t.dest_offset + sp_offset + (dst_offset & 3)
+        if store:
+            m.set_stack_pointer(t.rwc_sp + t.sfpu_stack_incr)
+    else:
+        sp_offset = (t.rwc_sp + t.dest_sp_base) & 0x3FF
+        addr = imm10 + t.dest_offset + dst_offset + (sp_offset & 3)
+    return addr & 0x3FF
 
 
 def _dst_lanes(addr: int, col_exchange: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +145,8 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
         if mod0 != dfmt.Mod0Fmt.INT32_ALL:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
-        value = dfmt.load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF))
+        value = dfmt.load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
+                                  st.arch)
         m.write_lreg(vd, value, active)
         if vd < 4:
             capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
@@ -170,12 +203,14 @@ def sfploadi(m: "Machine", x: Operands) -> None:
 def sfpstore(m: "Machine", x: Operands) -> None:
     st = m.state
     mod0 = resolve_mod0(m, x["mod0"])
-    addr = x.store_addr if x.store_addr is not None else _dst_address(m, x["imm10"], mod0)
+    # Under SFPLOADMACRO the address is the one the macro's load computed (and
+    # the store does not move Blackhole's Sp).
+    addr = x.store_addr if x.store_addr is not None else _dst_address(m, x["imm10"], mod0, store=True)
     rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_WR_COL_EXCHANGE))
     active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
     if mod0 != dfmt.Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
-    value = dfmt.store_convert(mod0, st.lregs[x.vd])
+    value = dfmt.store_convert(mod0, st.lregs[x.vd], st.arch)
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
     if not x.macro:
         m.apply_addr_mod(x["addr_mod"])
@@ -185,8 +220,26 @@ def sfpstore(m: "Machine", x: Operands) -> None:
 # MAD sub-unit
 # ---------------------------------------------------------------------------
 
+NEGATE_VB = 1          # Blackhole only
+NEGATE_VC = 2          # Blackhole only
 INDIRECT_VA = 4
 INDIRECT_VD = 8
+
+
+def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
+         negate_b: bool = False, negate_c: bool = False) -> np.ndarray:
+    """The MAD sub-unit's a * b + c: Wormhole's FMA, or Blackhole's with the
+    NEGATE_VB / NEGATE_VC modifiers applied to b and c first (a float
+    negation, which flips the sign bit of any value, NaNs included).
+    `negate_b`/`negate_c` say whether the instruction's Mod1 asks for it."""
+    if not _blackhole(x):
+        return fma_wh(a, b, c)
+    from .fma import fma_bh     # the Blackhole FMA (model/fma.py)
+    if negate_b:
+        b = b ^ SIGN
+    if negate_c:
+        c = c ^ SIGN
+    return fma_bh(a, b, c)
 
 
 def _mad_destination(m: "Machine", x: Operands, indirect: bool) -> np.ndarray:
@@ -208,12 +261,16 @@ def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) 
 def sfpmad(m: "Machine", x: Operands) -> None:
     lr = m.state.lregs
     mod1 = x["mod1"]
-    if mod1 & INDIRECT_VA:
-        a = lr[(lr[7] & U32(15)).astype(np.int64), LANE]
-    else:
-        a = lr[x["va"]]
-    d = fma_wh(a, lr[x.vb], lr[x.vc])
+    d = _fma(x, _mad_va(m, x), lr[x.vb], lr[x.vc], bool(mod1 & NEGATE_VB), bool(mod1 & NEGATE_VC))
     _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
+
+
+def _mad_va(m: "Machine", x: Operands) -> np.ndarray:
+    """VA's value, per lane from L[L7 & 15] under INDIRECT_VA (SFPMAD, SFPMUL24)."""
+    lr = m.state.lregs
+    if x["mod1"] & INDIRECT_VA:
+        return lr[(lr[7] & U32(15)).astype(np.int64), LANE]
+    return lr[x["va"]]
 
 
 def _bf16(imm16: int) -> np.ndarray:
@@ -222,21 +279,23 @@ def _bf16(imm16: int) -> np.ndarray:
 
 @semantics("SFPADDI")
 def sfpaddi(m: "Machine", x: Operands) -> None:
-    d = fma_wh(_bf16(x["imm16"]), m.state.lregs[10], m.state.lregs[x.vc])
+    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[10], m.state.lregs[x.vc], negate_c=bool(x["mod1"] & NEGATE_VC))
     _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
 
 
 @semantics("SFPMULI")
 def sfpmuli(m: "Machine", x: Operands) -> None:
-    d = fma_wh(_bf16(x["imm16"]), m.state.lregs[x.vc], ZERO)
+    # Blackhole's NEGATE_VC negates VD's value, here the multiplicand.
+    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[x.vc], ZERO, negate_b=bool(x["mod1"] & NEGATE_VC))
     _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
 
 
 SGN_RETAIN = 4
 
 
-def _lut_result(m: "Machine", a: np.ndarray, b: np.ndarray, c: np.ndarray, sign_retain: bool) -> np.ndarray:
-    d = fma_wh(a, b, c)
+def _lut_result(m: "Machine", x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
+                sign_retain: bool) -> np.ndarray:
+    d = _fma(x, a, b, c)
     if sign_retain:
         d = (d & ~SIGN) | (m.state.lregs[3] & SIGN)
     return d
@@ -247,7 +306,7 @@ def sfplut(m: "Machine", x: Operands) -> None:
     mod0 = x["mod0"]
     lr = m.state.lregs
     a, c, b = sfplut_select(lr[3], lr[0], lr[1], lr[2])
-    d = _lut_result(m, a, b, c, bool(mod0 & SGN_RETAIN))
+    d = _lut_result(m, x, a, b, c, bool(mod0 & SGN_RETAIN))
     _write_mad_result(m, x, d, bool(mod0 & INDIRECT_VD))
 
 
@@ -256,9 +315,10 @@ def sfplutfp32(m: "Machine", x: Operands) -> None:
     mod1 = x["mod1"]
     lr = m.state.lregs
     a, c, b = sfplutfp32_select(mod1, lr[3], lr[0], lr[1], lr[2], lr[4], lr[5], lr[6])
-    d = _lut_result(m, a, b, c, bool(mod1 & SGN_RETAIN))
+    d = _lut_result(m, x, a, b, c, bool(mod1 & SGN_RETAIN))
     # Bit 3 is both INDIRECT_VD and part of the FP16_3ENTRY code, so that mode
-    # always writes through L7 (a documented hardware flaw).
+    # always writes through L7 (a documented hardware flaw, kept in Blackhole;
+    # its Mod1Mirror field only informs the stall logic).
     _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
 
 
@@ -338,18 +398,33 @@ def sfplz(m: "Machine", x: Operands) -> None:
     _refine_flags(m, x, (c != 0) if mod1 & 2 else None, bool(mod1 & 8))
 
 
+SHFT_ARG_IMM, SHFT_ARITHMETIC, SHFT_ARG_IMM_USE_VC = 1, 2, 4   # the last two Blackhole only
+
+
 @semantics("SFPSHFT")
 def sfpshft(m: "Machine", x: Operands) -> None:
     lr = m.state.lregs
-    amount = np.full(LANES, x["imm12"], dtype=np.int64) if x["mod1"] & 1 else _s32(lr[x.vc]).astype(np.int64)
-    _simple_write(m, x, _shift(lr[x.vb], amount))
+    mod1 = x["mod1"]
+    value = lr[x.vb]
+    if mod1 & SHFT_ARG_IMM:
+        amount = np.full(LANES, x["imm12"], dtype=np.int64)
+        if _blackhole(x) and mod1 & SHFT_ARG_IMM_USE_VC:
+            value = lr[x.vc]             # VC shifted by Imm12
+    else:
+        amount = _s32(lr[x.vc]).astype(np.int64)
+    _simple_write(m, x, _shift(value, amount, arithmetic=_blackhole(x) and bool(mod1 & SHFT_ARITHMETIC)))
 
 
-def _shift(value: np.ndarray, amount: np.ndarray) -> np.ndarray:
-    """Logical shift: left for amount >= 0, right by -amount otherwise (both mod 32)."""
+def _shift(value: np.ndarray, amount: np.ndarray, arithmetic: bool = False) -> np.ndarray:
+    """Shift left for amount >= 0, right by -amount otherwise (both mod 32);
+    the right shift is logical, or `arithmetic` (Blackhole's SFPSHFT)."""
     v = value.astype(np.uint64)
     left = (v << (amount & 31).astype(np.uint64)) & 0xFFFFFFFF
-    right = v >> ((-amount) & 31).astype(np.uint64)
+    right_by = ((-amount) & 31)
+    if arithmetic:
+        right = (_s32(value).astype(np.int64) >> right_by) & 0xFFFFFFFF
+    else:
+        right = v >> right_by.astype(np.uint64)
     return np.where(amount >= 0, left, right).astype(U32)
 
 
@@ -455,8 +530,23 @@ def sfpmov(m: "Machine", x: Operands) -> None:
         m.write_lreg(x.vd, value, lanes)
 
 
+CAST_RND_STOCH, CAST_INT32_ABS, CAST_INT32_SM32 = 1, 2, 3   # the last two Blackhole only
+
+
 @semantics("SFPCAST")
 def sfpcast(m: "Machine", x: Operands) -> None:
+    mode = x["mod1"] & 3
+    if _blackhole(x) and mode >= CAST_INT32_ABS:
+        # Blackhole's integer modes: no backdoor guard, only VD < 8 or L16.
+        c = m.state.lregs[x.vc]
+        negative = c >= SIGN
+        negated = (-c.astype(np.int64) & 0xFFFFFFFF).astype(U32)
+        if mode == CAST_INT32_ABS:       # meant as something else; a two's complement |x|
+            value = np.where(negative, negated, c)
+        else:                            # INT32_SM32: two's complement <-> sign-magnitude
+            value = (c & SIGN) | np.where(negative, negated, c)
+        _simple_write(m, x, value)
+        return
     lanes = m.guard(x) & m.state.lane_enabled()
     stochastic = bool(x["mod1"] & 1)
     prng = m.advance_prng(lanes) if stochastic else None
@@ -502,12 +592,37 @@ def sfpencc(m: "Machine", x: Operands) -> None:
 
 @semantics("SFPPUSHC")
 def sfppushc(m: "Machine", x: Operands) -> None:
-    if not m.guard(x).any():
+    lanes = m.guard(x)
+    if not lanes.any():
+        return
+    mod1 = x.ins.get("mod1", 0)          # Wormhole has no Mod1: always a push
+    if mod1 != 0:
+        _sfppushc_mutate(m, mod1, lanes)
         return
     if len(m.state.flag_stack) >= 8:
         m.undefined("SFPPUSHC with the flag stack already holding 8 entries")
         return
     m.push_flags()
+
+
+def _sfppushc_mutate(m: "Machine", mod1: int, lanes: np.ndarray) -> None:
+    """Blackhole's SFPPUSHC with Mod1 != 0: replace or change the stack top
+    (A) with the current flags (B) instead of pushing; Mod1 13 also inverts
+    the current LaneFlags."""
+    st = m.state
+    if not st.flag_stack:
+        m.undefined(f"SFPPUSHC Mod1={mod1} (change the stack top) on an empty flag stack")
+        return
+    top = st.flag_stack[-1]
+    a, b = top.lane_flags, st.lane_flags
+    if mod1 <= 12:
+        flags, use = POPC_OPS[mod1](a, b), st.use_flags
+    elif mod1 == 13:
+        flags, use = ~b, st.use_flags
+        m.write_flags(np.where(lanes, ~b, b), st.use_flags)
+    else:
+        flags, use = np.full(LANES, mod1 == 14), np.ones(LANES, dtype=bool)
+    m.replace_stack_top(np.where(lanes, flags, a), np.where(lanes, use, top.use_flags))
 
 
 POPC_OPS = {
@@ -536,9 +651,9 @@ def sfppopc(m: "Machine", x: Operands) -> None:
         top_flags, top_use = stack[-1].lane_flags, stack[-1].use_flags
     else:
         top_flags = top_use = np.zeros(LANES, dtype=bool)
-    if len(stack) == 8:
-        # Wormhole flaw: with the stack full, a non-popping SFPPOPC also copies
-        # the top entry over the bottom one.
+    if len(stack) == 8 and not _blackhole(x):
+        # Wormhole flaw (fixed in Blackhole): with the stack full, a
+        # non-popping SFPPOPC also copies the top entry over the bottom one.
         m.overwrite_stack_bottom()
     a = st.lane_flags
     if mod1 <= 12:
@@ -636,6 +751,12 @@ SHFT2_SHFLROR1, SHFT2_SHFLSHR1, SHFT2_SHFT_LREG, SHFT2_SHFT_IMM = 3, 4, 5, 6
 _ROR1 = np.where(LANE & 7, LANE - 1, LANE + 7)   # source lane of a rotate right by one within each row of 8
 
 
+def _captures_shft2_vc(x: Operands) -> bool:
+    """Wormhole's modes 2 and 3 keep VC for mode 4's flaw; Blackhole, without
+    the flaw, keeps nothing."""
+    return (x.vd < 12 or x.macro) and not _blackhole(x)
+
+
 @semantics("SFPSHFT2")
 def sfpshft2(m: "Machine", x: Operands) -> None:
     st = m.state
@@ -651,7 +772,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
             l3 = np.concatenate([old[0][8:], np.zeros(8, dtype=U32)])
         else:
             vc_val = lr[x.vc].copy()
-            if x.vd < 12 or x.macro:
+            if _captures_shft2_vc(x):
                 m.capture_shft2_vc(vc_val)
             l3 = vc_val[_ROR1]
         for i, value in enumerate((old[1], old[2], old[3], l3)):
@@ -660,15 +781,17 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         lanes = m.guard(x) & en
         vc_val = lr[x.vc].copy()
         # The capture happens before, and regardless of, the lane-enable test.
-        if x.vd < 12 or x.macro:
+        if _captures_shft2_vc(x):
             m.capture_shft2_vc(vc_val)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, vc_val[_ROR1], lanes)
     elif mod1 == SHFT2_SHFLSHR1:
         vc_val = lr[x.vc]
-        # Intended: zero enters lanes 0, 8, 16, 24. Wormhole instead feeds them
-        # from the VC captured by the last mode-2/3 SFPSHFT2 (a hardware flaw).
-        value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], st.shft2_captured_vc[(LANE + 7) % LANES])
+        # Intended: zero enters lanes 0, 8, 16, 24, as on Blackhole. Wormhole
+        # instead feeds them from the VC captured by the last mode-2/3 SFPSHFT2
+        # (a hardware flaw).
+        fill = ZERO if _blackhole(x) else st.shft2_captured_vc[(LANE + 7) % LANES]
+        value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], fill)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, value, en)
     elif mod1 in (SHFT2_SHFT_LREG, SHFT2_SHFT_IMM):
@@ -686,13 +809,23 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
 # Round sub-unit
 # ---------------------------------------------------------------------------
 
+STOCHRND_NEAREST, STOCHRND_STOCH, STOCHRND_ZERO = 0, 1, 2   # ZERO: Blackhole only
+
+
 @semantics("SFPSTOCHRND")
 def sfpstochrnd(m: "Machine", x: Operands) -> None:
     lanes = m.guard(x) & m.state.lane_enabled()
     # The PRNG advances even when rounding to nearest.
     bits = m.advance_prng(lanes) & U32(0x7FFFFF)
-    if not x["stochastic"]:
+    # Wormhole: a stochastic bit. Blackhole: a 2-bit mode; mode 3 has no case
+    # in the page's switch, so it keeps the PRNG bits (stochastic).
+    mode = x["rnd_mode"] if _blackhole(x) else x["stochastic"]
+    if mode == STOCHRND_NEAREST:
         bits = np.full(LANES, 0x400000, dtype=U32)
+    elif mode == STOCHRND_ZERO:
+        # Not quite toward zero: the `>=` compare still rounds away when the
+        # discarded bits are all ones (a documented Blackhole flaw).
+        bits = np.full(LANES, 0x7FFFFF, dtype=U32)
     value = stochrnd(x["mod1"], m.state.lregs[x.vc], bits, vb=m.state.lregs[x.vb],
                      imm5=x["imm5"], use_imm5=bool(x["use_imm5"]))
     if _writes_vd(x.vd):
@@ -741,3 +874,71 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
 @semantics("SFPNOP")
 def sfpnop(m: "Machine", x: Operands) -> None:
     pass
+
+
+# ---------------------------------------------------------------------------
+# Blackhole only
+# ---------------------------------------------------------------------------
+
+CMP_SET_CC, CMP_MUTATE_STACK, CMP_MUTATE_OR, CMP_SET_VD = 1, 2, 4, 8
+
+
+@semantics("SFPLE", "SFPGT")
+def sfple_sfpgt(m: "Machine", x: Operands) -> None:
+    """VD <= VC (SFPLE) or VD > VC (SFPGT) on sign-magnitude integers (the FP32
+    total order), VD read through VB. The result goes to VD as -1 or 0
+    (SET_VD) and to LaneFlags (SET_CC) in enabled lanes, and into the stack
+    top's LaneFlags by AND or OR (MUTATE_STACK, MUTATE_OR) in every lane the
+    backdoor guard passes, enabled or not."""
+    st = m.state
+    mod1 = x["mod1"]
+    vc_less = sign_mag_less(st.lregs[x.vc], st.lregs[x.vb])
+    result = ~vc_less if x.ins.mnemonic == "SFPLE" else vc_less
+    guard = m.guard(x)
+    lanes = guard & st.lane_enabled()
+    if mod1 & CMP_SET_VD and _writes_vd(x.vd):
+        m.write_lreg(x.vd, np.where(result, U32(0xFFFFFFFF), U32(0)), lanes)
+    if mod1 & CMP_SET_CC:
+        m.write_flags(np.where(lanes, result, st.lane_flags), st.use_flags)
+    if mod1 & CMP_MUTATE_STACK and st.flag_stack:
+        top = st.flag_stack[-1]
+        changed = top.lane_flags | result if mod1 & CMP_MUTATE_OR else top.lane_flags & result
+        m.replace_stack_top(np.where(guard, changed, top.lane_flags), top.use_flags)
+
+
+MUL24_UPPER = 1
+
+
+@semantics("SFPMUL24")
+def sfpmul24(m: "Machine", x: Operands) -> None:
+    """The low 23 bits of VA * VB, or (UPPER) bits 45:23 of the product of
+    their low 23 bits, then the FP adder's shift-add with VC (a no-op for
+    VC = L9). INDIRECT_VA / INDIRECT_VD as SFPMAD."""
+    lr = m.state.lregs
+    mod1 = x["mod1"]
+    product = mul24(_mad_va(m, x), lr[x.vb], upper=bool(mod1 & MUL24_UPPER))
+    _write_mad_result(m, x, mul24_shift_add(product, lr[x.vc]), bool(mod1 & INDIRECT_VD))
+
+
+ARECIP_RECIP, ARECIP_COND_RECIP, ARECIP_EXP = 0, 1, 2
+
+
+@semantics("SFPARECIP")
+def sfparecip(m: "Machine", x: Operands) -> None:
+    """Approximate 1/|VC| or e**|VC| with VC's sign put back (RECIP, EXP and
+    every Mod1 above 2), or 1/|VC| without the sign where VB is negative and
+    VC unchanged elsewhere (COND_RECIP). No backdoor guard: VD must be L0-L7
+    or L16."""
+    if not _writes_vd(x.vd):
+        return
+    st = m.state
+    c = st.lregs[x.vc]
+    sign, magnitude = c & SIGN, c & ~SIGN
+    mod1 = x["mod1"]
+    if mod1 == ARECIP_RECIP:
+        value = sign | approx_recip(magnitude)
+    elif mod1 == ARECIP_COND_RECIP:
+        value = np.where(_s32(st.lregs[x.vb]) < 0, approx_recip(magnitude), c)
+    else:
+        value = sign | approx_exp(magnitude)
+    m.write_lreg(x.vd, value, st.lane_enabled())

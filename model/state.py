@@ -1,4 +1,4 @@
-"""Architectural state of one Wormhole SFPU, as plain integers.
+"""Architectural state of one SFPU (Wormhole B0 or Blackhole A0), as plain integers.
 
 Everything the SFPU instructions read or write lives here: the LRegs, the
 predication flags and their stack, the per-lane PRNG, LaneConfig and
@@ -78,6 +78,12 @@ class TensixRegs:
     rwc_srcb: int = 0
     rwc_srcb_cr: int = 0
     extra_addr_mod_bit: int = 0
+    # Blackhole only (Wormhole has none of them; their defaults change nothing).
+    rwc_sp: int = 0                  # RWCs[thread].Sp, the SFPU stack pointer (10-bit)
+    sfpu_stack_incr: int = 0         # ThreadConfig SFPU_STACK_Incr (10-bit)
+    dest_sp_base: int = 0            # DEST_SP_BASE_Base (10-bit)
+    dest_remap_addrs: bool = False   # DEST_ACCESS_CFG_remap_addrs (Adj16)
+    dest_swizzle_32b: bool = False   # DEST_ACCESS_CFG_swizzle_32b (Adj32)
 
     def apply_partial_addr_mod(self, addr_mod: int) -> None:
         """ApplyAddrMod without the fidelity-phase update, as SFPLOAD/SFPSTORE do."""

@@ -15,7 +15,9 @@ import itertools
 import numpy as np
 import pytest
 
-from model.isa import OPCODES, Kind, decode, encode
+import model.fma
+
+from model.isa import ISA, Arch, Kind, decode, encode
 from model.machine import Effects, Machine, regular_operands
 from model.reads import READS, lreg_reads
 from model.semantics import SEMANTICS, Operands
@@ -34,11 +36,16 @@ SPECIALS = np.array([
 ], dtype=U32)
 
 # Modifier fields enumerated exhaustively; the others are drawn at random.
-ENUMERATED = ("mod0", "mod1", "use_imm5", "stochastic")
+ENUMERATED = ("mod0", "mod1", "use_imm5", "stochastic", "rnd_mode")
 THREAD_TRIALS = 6
 MACRO_TRIALS = 3
 
-MACRO_MNEMONICS = sorted(mn for mn, op in OPCODES.items() if op.macro_units)
+ARCHES = list(Arch)
+OPCODES = ISA[Arch.WORMHOLE].opcodes
+
+
+def macro_mnemonics(arch: Arch) -> list[str]:
+    return sorted(mn for mn, op in ISA[arch].opcodes.items() if op.macro_units)
 
 
 # ---------------------------------------------------------------------------
@@ -82,11 +89,11 @@ def bools(rng: np.random.Generator, how: str) -> np.ndarray:
             "some": rng.integers(0, 2, LANES).astype(bool)}[how]
 
 
-def random_state(rng: np.random.Generator, tame: bool = False) -> SfpuState:
+def random_state(rng: np.random.Generator, tame: bool = False, arch: Arch = Arch.WORMHOLE) -> SfpuState:
     """A random state. `tame`: every lane enabled (and passing the backdoor
     guard), no NaN or infinity in the LRegs, L7 selecting only L0-L7, so that
     each read register visibly matters."""
-    st = SfpuState()
+    st = SfpuState(arch=arch)
     st.lregs = (tame_values if tame else wild_values)(rng, (NUM_LREGS, LANES))
     # A few distinct L7 & 15 selections, so indirect reads are not "everything".
     choices = rng.choice(8 if tame else 16, size=rng.integers(1, 4), replace=False)
@@ -133,6 +140,10 @@ def random_state(rng: np.random.Generator, tame: bool = False) -> SfpuState:
     t.srcb_format = int(rng.integers(0, 16))
     t.rwc_dst = int(rng.integers(0, 1024))
     t.dest_offset = int(rng.integers(0, 1024))
+    if arch is Arch.BLACKHOLE:
+        t.rwc_sp = int(rng.integers(0, 1024))
+        t.sfpu_stack_incr = int(rng.integers(0, 4))
+        t.dest_sp_base = int(rng.integers(0, 1024))
     return st
 
 
@@ -140,39 +151,39 @@ def random_reg(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 8)) if rng.random() < 0.6 else int(rng.integers(8, 16))
 
 
-def field_combos(mnemonic: str) -> list[dict[str, int]]:
+def field_combos(mnemonic: str, arch: Arch = Arch.WORMHOLE) -> list[dict[str, int]]:
     """Every combination of the enumerated modifier fields of `mnemonic`
     (SFPCONFIG's VD selects its target, so it counts as one)."""
     enumerated = ENUMERATED + (("vd",) if mnemonic == "SFPCONFIG" else ())
-    fields = [f for f in OPCODES[mnemonic].fields if f.name in enumerated]
+    fields = [f for f in ISA[arch].opcodes[mnemonic].fields if f.name in enumerated]
     ranges = [range(f.min, f.max + 1) for f in fields]
     return [dict(zip((f.name for f in fields), values)) for values in itertools.product(*ranges)]
 
 
-def random_word(rng: np.random.Generator, mnemonic: str, mods: dict[str, int]) -> int:
+def random_word(rng: np.random.Generator, mnemonic: str, mods: dict[str, int], arch: Arch = Arch.WORMHOLE) -> int:
     fields = dict(mods)
-    for f in OPCODES[mnemonic].fields:
+    for f in ISA[arch].opcodes[mnemonic].fields:
         if f.name in fields:
             continue
         if f.kind is Kind.REG:
             fields[f.name] = random_reg(rng) if f.width == 4 else int(rng.integers(0, 1 << f.width))
         else:
             fields[f.name] = int(rng.integers(f.min, f.max + 1))
-    return encode(mnemonic, **fields)
+    return encode(mnemonic, arch, **fields)
 
 
-def thread_operands(rng: np.random.Generator, mnemonic: str, mods: dict[str, int]) -> Operands:
-    return regular_operands(decode(random_word(rng, mnemonic, mods)))
+def thread_operands(rng: np.random.Generator, mnemonic: str, mods: dict[str, int], arch: Arch) -> Operands:
+    return regular_operands(decode(random_word(rng, mnemonic, mods, arch), arch))
 
 
-def macro_operands(rng: np.random.Generator, mnemonic: str, mods: dict[str, int]) -> Operands:
+def macro_operands(rng: np.random.Generator, mnemonic: str, mods: dict[str, int], arch: Arch) -> Operands:
     """As `model.cycle` builds them: VD is the loaded register (0-7) or L16,
     VB and VC the loaded register or the template's fields (0-15); a store
     reads any of L0-L16 at the address its SFPLOADMACRO computed."""
-    ins = decode(random_word(rng, mnemonic, mods))
+    ins = decode(random_word(rng, mnemonic, mods, arch), arch)
     if mnemonic == "SFPSTORE":
         vd = int(rng.integers(0, 17))
-        ins = decode(encode("SFPSTORE", vd=vd & 15, mod0=ins["mod0"], imm10=ins["imm10"]))
+        ins = decode(encode("SFPSTORE", arch, vd=vd & 15, mod0=ins["mod0"], imm10=ins["imm10"]), arch)
         return Operands(ins, vd, macro=True, store_addr=int(rng.integers(0, 1024)))
     vd = 16 if rng.random() < 0.25 else int(rng.integers(0, 8))
     return Operands(ins, vd, random_reg(rng), random_reg(rng), macro=True)
@@ -244,14 +255,15 @@ def imprecise(rng: np.random.Generator, x: Operands, state: SfpuState) -> list[i
     return unused
 
 
-def cases(mnemonic: str, issue: str, trials: int, salt: str = ""):
+def cases(mnemonic: str, issue: str, trials: int, salt: str = "", arch: Arch = Arch.WORMHOLE):
     """`trials` random cases per modifier combination (fewer if there are many combinations)."""
-    rng = np.random.default_rng([ord(c) for c in mnemonic + issue + salt])
+    # Wormhole keeps its original seeds; Blackhole's differ.
+    rng = np.random.default_rng([ord(c) for c in mnemonic + issue + salt + ("" if arch is Arch.WORMHOLE else "bh")])
     make = thread_operands if issue == "thread" else macro_operands
-    combos = field_combos(mnemonic)
+    combos = field_combos(mnemonic, arch)
     for mods in combos:
         for _ in range(max(1, trials * 32 // max(32, len(combos)))):
-            yield rng, make(rng, mnemonic, mods)
+            yield rng, make(rng, mnemonic, mods, arch)
 
 
 # ---------------------------------------------------------------------------
@@ -259,31 +271,45 @@ def cases(mnemonic: str, issue: str, trials: int, salt: str = ""):
 # ---------------------------------------------------------------------------
 
 def test_every_mnemonic_has_an_entry():
-    assert set(READS) == set(OPCODES) == set(SEMANTICS)
-    assert len(READS) == 38
+    assert set(READS) == set(ISA[Arch.BLACKHOLE].opcodes) == set(SEMANTICS)
+    assert set(OPCODES) < set(READS)
+    assert len(READS) == 42
 
 
-@pytest.mark.parametrize("mnemonic", sorted(OPCODES))
-def test_sound_thread_issue(mnemonic):
-    for rng, x in cases(mnemonic, "thread", THREAD_TRIALS):
-        check_sound(rng, x, random_state(rng, tame=rng.random() < 0.25))
+# Blackhole's MAD-class instructions need the Blackhole FMA (model.fma.fma_bh).
+_NO_FMA_BH = pytest.mark.skipif(not hasattr(model.fma, "fma_bh"), reason="model.fma has no fma_bh yet")
+_USES_FMA = {"SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32"}
 
 
-@pytest.mark.parametrize("mnemonic", MACRO_MNEMONICS)
-def test_sound_macro_issue(mnemonic):
-    for rng, x in cases(mnemonic, "macro", MACRO_TRIALS):
-        check_sound(rng, x, random_state(rng, tame=rng.random() < 0.25))
+def _by_arch(issue: str) -> list:
+    return [pytest.param(arch, mn, id=f"{arch.value}-{mn}",
+                         marks=[_NO_FMA_BH] if arch is Arch.BLACKHOLE and mn in _USES_FMA else [])
+            for arch in ARCHES
+            for mn in (sorted(ISA[arch].opcodes) if issue == "thread" else macro_mnemonics(arch))]
 
 
-@pytest.mark.parametrize("issue,mnemonic", [("thread", mn) for mn in sorted(OPCODES)] +
-                                           [("macro", mn) for mn in MACRO_MNEMONICS])
-def test_precise_when_every_lane_is_enabled(issue, mnemonic):
+@pytest.mark.parametrize("arch,mnemonic", _by_arch("thread"))
+def test_sound_thread_issue(arch, mnemonic):
+    for rng, x in cases(mnemonic, "thread", THREAD_TRIALS, arch=arch):
+        check_sound(rng, x, random_state(rng, tame=rng.random() < 0.25, arch=arch))
+
+
+@pytest.mark.parametrize("arch,mnemonic", _by_arch("macro"))
+def test_sound_macro_issue(arch, mnemonic):
+    for rng, x in cases(mnemonic, "macro", MACRO_TRIALS, arch=arch):
+        check_sound(rng, x, random_state(rng, tame=rng.random() < 0.25, arch=arch))
+
+
+@pytest.mark.parametrize("issue,arch,mnemonic",
+                         [pytest.param(issue, *p.values, id=f"{issue}-{p.id}", marks=p.marks)
+                          for issue in ("thread", "macro") for p in _by_arch(issue)])
+def test_precise_when_every_lane_is_enabled(issue, arch, mnemonic):
     failures = []
-    for rng, x in cases(mnemonic, issue, 2, salt="precision"):
-        state = random_state(rng, tame=True)
+    for rng, x in cases(mnemonic, issue, 2, salt="precision", arch=arch):
+        state = random_state(rng, tame=True, arch=arch)
         if mnemonic == "SFPCONFIG" and x["mod1"] & 8:
             # Mod1 bit 3 takes a lane mask from Imm16's even bits; keep lane 0 in it.
-            x = Operands(decode(x.ins.word | (1 << 8)), x.vd, x.vb, x.vc, x.macro, x.store_addr)
+            x = Operands(decode(x.ins.word | (1 << 8), arch), x.vd, x.vb, x.vc, x.macro, x.store_addr)
         unused = imprecise(rng, x, state)
         if unused:
             failures.append(f"{describe(x)}: {unused} of {sorted(lreg_reads(x, state))} changed nothing")
@@ -372,11 +398,44 @@ HAND_PICKED = {
 }
 
 
+
+def _bh(mnemonic: str, **fields) -> Operands:
+    return regular_operands(decode(encode(mnemonic, Arch.BLACKHOLE, **fields), Arch.BLACKHOLE))
+
+
+def _stack_of_one(st):
+    st.flag_stack = [FlagStackEntry(np.ones(LANES, dtype=bool), np.ones(LANES, dtype=bool))]
+
+
+HAND_PICKED.update({
+    "BH SFPAND USE_VB": (_bh("SFPAND", vd=1, vb=2, vc=3, mod1=1), None, {2, 3}),
+    "BH SFPAND without USE_VB reads VD": (_bh("SFPAND", vd=1, vb=2, vc=3, mod1=0), None, {1, 3}),
+    "BH SFPOR USE_VB": (_bh("SFPOR", vd=1, vb=2, vc=3, mod1=1), None, {2, 3}),
+    "BH SFPSHFT VC by Imm12": (_bh("SFPSHFT", vd=1, vc=3, mod1=5, imm12=3), None, {3}),
+    "BH SFPSHFT VD by Imm12": (_bh("SFPSHFT", vd=1, vc=3, mod1=1, imm12=-3), None, {1}),
+    "BH SFPSHFT arithmetic by VC": (_bh("SFPSHFT", vd=1, vc=3, mod1=2), None, {1, 3}),
+    "BH SFPLE SET_CC": (_bh("SFPLE", vd=1, vc=2, mod1=1), None, {1, 2}),
+    "BH SFPGT SET_VD": (_bh("SFPGT", vd=1, vc=2, mod1=8), None, {1, 2}),
+    "BH SFPGT SET_VD to L9": (_bh("SFPGT", vd=9, vc=2, mod1=8), None, set()),
+    "BH SFPLE MUTATE_STACK, empty stack": (_bh("SFPLE", vd=1, vc=2, mod1=2), None, set()),
+    "BH SFPLE MUTATE_STACK (AND)": (_bh("SFPLE", vd=9, vc=2, mod1=2), _stack_of_one, {9, 2}),
+    "BH SFPGT VD compared with itself": (_bh("SFPGT", vd=2, vc=2, mod1=9), None, set()),
+    "BH SFPMUL24": (_bh("SFPMUL24", vd=0, va=1, vb=2, vc=3), None, {1, 2, 3}),
+    "BH SFPMUL24 INDIRECT_VA": (_bh("SFPMUL24", vd=0, va=1, vb=2, vc=3, mod1=4), _l7_selects(5), {2, 3, 5, 7}),
+    "BH SFPARECIP RECIP": (_bh("SFPARECIP", vd=1, vb=2, vc=3, mod1=0), None, {3}),
+    "BH SFPARECIP COND_RECIP": (_bh("SFPARECIP", vd=1, vb=2, vc=3, mod1=1), None, {2, 3}),
+    "BH SFPARECIP EXP": (_bh("SFPARECIP", vd=1, vb=2, vc=3, mod1=2), None, {3}),
+    "BH SFPARECIP to L9": (_bh("SFPARECIP", vd=9, vb=2, vc=3, mod1=1), None, set()),
+    "BH SFPSHFT2 SHFLROR1 to L9 captures nothing": (_bh("SFPSHFT2", vd=9, vc=5, mod1=3), None, set()),
+    "BH SFPCAST INT32_SM32": (_bh("SFPCAST", vd=1, vc=3, mod1=3), None, {3}),
+})
+
+
 @pytest.mark.parametrize("name", list(HAND_PICKED))
 def test_hand_picked(name):
     x, setup, expected = HAND_PICKED[name]
     rng = np.random.default_rng([ord(c) for c in name])
-    state = random_state(rng, tame=True)
+    state = random_state(rng, tame=True, arch=x.ins.op.arch)
     state.lane_config &= ~U32(1 << LaneConfigBit.ENABLE_DEST_INDEX)
     if setup is not None:
         setup(state)
