@@ -20,7 +20,7 @@ from tb import table
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.
-_ZERO_FIELD = re.compile(r" (mod0|mod1|imm\w*|addr_mod|use_imm5|stochastic)=0(?= |$)")
+_ZERO_FIELD = re.compile(r" (mod0|mod1|mod1_mirror|imm\w*|addr_mod|use_imm5|stochastic|rnd_mode)=0(?= |$)")
 
 
 def compact(text: str) -> str:
