@@ -80,8 +80,8 @@ RULES: dict[str, str] = {
         "Blackhole: SFPSHFT2 modes 2-6 read, at T+1, an LReg an SFPMAD-class instruction of T writes "
         "(the stall logic sees no read in modes 2-4, and VD instead of VB in modes 5-6)",
     "stall-gap-lutfp32-mirror":
-        "Blackhole: the stall logic takes SFPLUTFP32's destination from Mod1Mirror, which disagrees with "
-        "Mod1 on INDIRECT_VD, and the next instruction reads the register really written",
+        "Blackhole: the stall logic takes SFPLUTFP32's INDIRECT_VD from Mod1Mirror, which disagrees with "
+        "Mod1, and misses a register really written (or, as the reader, L7 really read)",
 }
 
 
@@ -252,6 +252,7 @@ def gap_rule(consumer: Instruction, producer: Instruction) -> str:
     rule = GAP_RULES.get(consumer.mnemonic)
     if rule is not None:
         return rule
-    if producer.mnemonic == "SFPLUTFP32" and (producer["mod1"] ^ producer["mod1_mirror"]) & _INDIRECT_VD:
+    if any(ins.mnemonic == "SFPLUTFP32" and (ins["mod1"] ^ ins["mod1_mirror"]) & _INDIRECT_VD
+           for ins in (producer, consumer)):
         return "stall-gap-lutfp32-mirror"
     return "read-in-flight"

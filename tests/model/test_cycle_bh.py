@@ -276,6 +276,8 @@ GAPS = [
     (MAD_L3, "sfpshft2 vd=5 vb=3 vc=1 mod1=5", "stall-gap-shft2", ()),       # believed VD=5 for VB=3
     # Mod1 INDIRECT_VD writes L[L7] = L5; the stall logic (Mod1Mirror) believes VD = L2.
     ("sfplutfp32 vd=2 mod1=8 mod1_mirror=0", "sfpmov vd=6 vc=5", "stall-gap-lutfp32-mirror", ()),
+    # As the reader: Mod1 INDIRECT_VD reads L7; Mod1Mirror makes the stall logic skip L7.
+    ("sfpmad vd=7 va=1 vb=2 vc=0", "sfplutfp32 vd=2 mod1=8 mod1_mirror=0", "stall-gap-lutfp32-mirror", ()),
 ]
 
 
