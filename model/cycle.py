@@ -214,7 +214,8 @@ class CycleModel:
         if self._mad is not None and ins is not None:
             regs = stall_reads(ins) & stall_writes(self._mad)
             if regs:
-                return f"{ins.mnemonic} reads {_regs(regs)}, written by {self._mad.mnemonic} in flight"
+                named = _regs(regs) if len(regs) <= 4 else f"{len(regs)} LRegs (INDIRECT modes)"
+                return f"{ins.mnemonic} reads {named}, written by {self._mad.mnemonic} in flight"
         return None
 
     def _take_due(self) -> dict[Unit, Pending]:
