@@ -214,7 +214,7 @@ class CycleModel:
         if self._mad is not None and ins is not None:
             regs = stall_reads(ins) & stall_writes(self._mad)
             if regs:
-                named = _regs(regs) if len(regs) <= 4 else f"{len(regs)} LRegs (INDIRECT modes)"
+                named = _regs(regs) if len(regs) <= 4 else f"{len(regs)} LRegs"
                 return f"{ins.mnemonic} reads {named}, written by {self._mad.mnemonic} in flight"
         return None
 

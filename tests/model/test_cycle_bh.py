@@ -202,7 +202,7 @@ def test_indirect_va_reader_stalls_on_anything_in_flight():
     assert result.trace[1].stall_reason == "SFPMAD reads L3, written by SFPMAD in flight"
     # Both indirect: the reason counts the registers instead of naming them.
     result = bh(REGS + "sfpmad vd=3 va=1 vb=2 vc=0 mod1=8\nsfpmad vd=4 va=0 vb=1 vc=2 mod1=4\n")
-    assert result.trace[1].stall_reason == "SFPMAD reads 17 LRegs (INDIRECT modes), written by SFPMAD in flight"
+    assert result.trace[1].stall_reason == "SFPMAD reads 17 LRegs, written by SFPMAD in flight"
 
 
 def test_stochrnd_false_dependency_on_vb():
