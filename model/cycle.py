@@ -5,8 +5,11 @@
 
 1. SFPLOADMACRO-scheduled instructions whose counter has reached 0 are due on
    their sub-units (Simple, MAD, Round, Store).
-2. The thread's word is accepted unless the SFPSWAP interlock holds it. It is
-   discarded if a due macro instruction claims its sub-unit.
+2. The thread's word is accepted unless an interlock holds it: the SFPSWAP
+   interlock, and on Blackhole also SFPSHFT2 modes 2-4 and the stall after a
+   MAD-class instruction whose result it reads (as the stall logic sees it,
+   `model.hazards.STALL_READS`). A held word is recorded with its reason. An
+   accepted word is discarded if a due macro instruction claims its sub-unit.
 3. Every executing instruction runs against the state at the start of the
    cycle (each on its own fork) and its effects are replayed at the end of the
    cycle: LReg results of two-cycle instructions (MAD class, SFPSWAP, SFPSHFT2
@@ -24,8 +27,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import isa, tensix
-from .hazards import RULES, Hazard, HazardError
-from .isa import Instruction, Unit, decode
+from .hazards import (RULES, Hazard, HazardError, gap_rule, interlocks_next, stall_reads, stall_writes,
+                      stalls_after_mad)
+from .isa import Arch, Instruction, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, regular_operands
 from .reads import lreg_reads
 from .semantics import Operands
@@ -102,7 +106,8 @@ class CycleModel:
         self.machine = Machine(self.state, strict=False)
         self._landing: list[Landing] = []
         self._previous: list[Execution] = []        # what started in the previous cycle
-        self._interlock = False                     # the thread's SFPSWAP was accepted last cycle
+        self._interlock: str | None = None          # the thread's SFPSWAP (or BH SFPSHFT2 2-4) of last cycle
+        self._mad: Instruction | None = None        # Blackhole: the thread's MAD-class instruction of last cycle
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
         self._last_record: CycleRecord | None = None
         for rule in self.allow:
@@ -127,9 +132,11 @@ class CycleModel:
         # SETRWC/INCRWC take the issue slot but no sub-unit (model.tensix).
         counters_only = word is not None and tensix.is_issued(word)
         ins = decode(word, self.state.arch) if word is not None and not counters_only else None
-        accepted = word is not None and not (self._interlock and word != SFPNOP_WORD)
+        reason = self._stall_reason(word, ins) if word is not None else None
+        accepted = word is not None and reason is None
         if word is not None and not accepted:
             rec.stalled = word
+            rec.stall_reason = reason
         executions = [self._macro_execution(p) for p in due.values()]
         thread = None
         if accepted:
@@ -164,7 +171,8 @@ class CycleModel:
             tensix.apply(self.state.tensix, word)
 
         self._previous = executions
-        self._interlock = thread is not None and thread.x.ins.op.interlock
+        self._interlock = thread.mnemonic if thread is not None and interlocks_next(thread.x.ins) else None
+        self._mad = thread.x.ins if thread is not None and stalls_after_mad(thread.x.ins) else None
         self.cycle += 1
         self._last_record = rec
         return rec
@@ -195,6 +203,21 @@ class CycleModel:
 
     # -- the steps of a cycle -------------------------------------------------
 
+    @property
+    def blackhole(self) -> bool:
+        return self.state.arch is Arch.BLACKHOLE
+
+    def _stall_reason(self, word: int, ins: Instruction | None) -> str | None:
+        """Why the thread's word is held this cycle, or None if it is accepted."""
+        if self._interlock is not None and word != SFPNOP_WORD:
+            return f"only SFPNOP may follow {self._interlock}"
+        if self._mad is not None and ins is not None:
+            regs = stall_reads(ins) & stall_writes(self._mad)
+            if regs:
+                named = _regs(regs) if len(regs) <= 4 else f"{len(regs)} LRegs"
+                return f"{ins.mnemonic} reads {named}, written by {self._mad.mnemonic} in flight"
+        return None
+
     def _take_due(self) -> dict[Unit, Pending]:
         due: dict[Unit, Pending] = {}
         for p in [p for p in self.pending if p.counter == 0]:
@@ -220,6 +243,11 @@ class CycleModel:
         direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
         for e in executions:
             m.state = start if direct else start.fork()
+            if self._reads_in_second_cycle(e) and self._landing:
+                # Its reads happen at T+1, after last cycle's MAD results land.
+                for land in self._landing:
+                    for w in land.writes:
+                        m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
             m.where = f"{e.source + ': ' if e.source else ''}cycle {self.cycle}, {e.label()}"
             n_warnings = len(m.warnings)
             e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
@@ -227,6 +255,11 @@ class CycleModel:
                 self._hazard("undefined", e.unit, message.removeprefix(m.where + ": "), e.source)
         m.state = start
         return direct
+
+    def _reads_in_second_cycle(self, e: Execution) -> bool:
+        """Blackhole SFPSWAP in SWAP mode (Mod1 0) compares nothing: it reads
+        VC and VD only in its second cycle (SFPSWAP.md, SFPMAD.md)."""
+        return self.blackhole and e.mnemonic == "SFPSWAP" and e.x.ins["mod1"] == 0
 
     def _commit(self, executions: list[Execution], direct: bool, before: "_Observed | None") -> None:
         """Land this cycle's writes on the state, and queue the two-cycle results."""
@@ -366,10 +399,19 @@ class CycleModel:
         landing_regs = {w.reg: l.execution for l in self._landing for w in l.writes
                         if l.execution.mnemonic != "SFPSHFT2"}
         for e in executions:
+            if self._reads_in_second_cycle(e):
+                continue
             for reg in sorted(e.reads & landing_regs.keys()):
                 producer = landing_regs[reg]
-                self._hazard("read-in-flight", e.unit.value, f"{e.label()} reads L{reg}, which "
-                             f"{producer.label()} of the previous cycle writes only at the end of this cycle", e.source)
+                rule, note = "read-in-flight", ""
+                if self.blackhole:
+                    if e.origin == producer.origin == "thread":
+                        rule = gap_rule(e.x.ins, producer.x.ins)
+                        note = "; the stall logic does not see this read"
+                    else:
+                        note = "; instructions of SFPLOADMACRO sequences do not stall"
+                self._hazard(rule, e.unit.value, f"{e.label()} reads L{reg}, which {producer.label()} of the "
+                             f"previous cycle writes only at the end of this cycle{note}", e.source)
         simple, rnd = by_unit.get(Unit.SIMPLE), by_unit.get(Unit.ROUND)
         if simple and rnd and not simple.is_nop and not rnd.is_nop and (simple.x.vd == 16) == (rnd.x.vd == 16):
             self._hazard("simple-round-vd16", None, f"{simple.label()} (VD={simple.x.vd}) and "
@@ -386,7 +428,10 @@ class CycleModel:
                         self._hazard("swap-next-cycle", e.unit.value,
                                      f"{e.label()} runs in the cycle after SFPSWAP", e.source)
             if prev.mnemonic == "SFPSHFT2" and prev.x.ins.two_cycles:
-                self._check_shft2_next(prev, executions)
+                if self.blackhole:
+                    self._check_shft2_next_blackhole(prev, executions)
+                else:
+                    self._check_shft2_next(prev, executions)
         if thread is not None and self._backdoor_changed:
             vd = thread.x.ins.get("vd")
             if vd is not None and vd >= 12:
@@ -408,7 +453,19 @@ class CycleModel:
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
 
+    def _check_shft2_next_blackhole(self, prev: Execution, executions: list[Execution]) -> None:
+        """Blackhole: the thread is interlocked after its own SFPSHFT2 modes
+        2-4; after a macro's, "at least one idle cycle" (SFPSHFT2.md). Either
+        way nothing but SFPNOP may start in the next cycle."""
+        mode = prev.x.ins["mod1"]
+        for e in executions:
+            if not e.is_nop:
+                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} runs in the cycle after "
+                             f"{prev.label()} mode {mode}, which must be idle", e.source)
+
     def _check_after(self, executions: list[Execution]) -> None:
+        if self.blackhole:
+            return      # the next cycle is idle or reported by _check_shft2_next_blackhole
         for prev in self._previous:
             if prev.mnemonic == "SFPSHFT2" and prev.x.ins["mod1"] == 2:
                 for e in executions:

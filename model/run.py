@@ -78,8 +78,14 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     """Run `program` on the cycle model: directives between cycles, each word
     presented until it is accepted, then idle cycles until the pipelines are
     empty. `on_cycle(model, record)` sees every cycle as it ends (a coverage
-    collector hooks in there); `max_cycles` stops a program that runs away."""
-    model = CycleModel(state if state is not None else SfpuState(arch=program.arch), strict=strict, allow=set(allow))
+    collector hooks in there); `max_cycles` stops a program that runs away.
+    Without `state`, the run starts from reset on the program's architecture;
+    a given state must be of that architecture."""
+    if state is None:
+        state = SfpuState(arch=program.arch)
+    elif state.arch is not program.arch:
+        raise ValueError(f"the program is for {program.arch.title} but the state is {state.arch.title}")
+    model = CycleModel(state, strict=strict, allow=set(allow))
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
     issue_cycles = 0

@@ -9,7 +9,9 @@ tuples with zeros outside the mask, so equal records compare equal.
 A record holds
 - `cycle`, counted from 0 at the first cycle of the run;
 - `issued`, the word the SFPU accepted from the thread this cycle, or None;
-  `stalled`, the word presented but held back (the SFPSWAP interlock);
+  `stalled`, the word presented but held back by an interlock (SFPSWAP; on
+  Blackhole also SFPSHFT2 modes 2-4 and the stall after a MAD-class
+  instruction), and `stall_reason`, why, in words (not compared);
 - `units`, for each sub-unit that starts an instruction this cycle (load,
   simple, mad, round, store), a `UnitActivity`: where it came from (the
   thread, or a macro with the cycle of its SFPLOADMACRO), the opcode and the
@@ -82,6 +84,7 @@ class CycleRecord:
     cycle: int
     issued: int | None = None
     stalled: int | None = None
+    stall_reason: str | None = field(default=None, compare=False)
     units: dict[str, UnitActivity] = field(default_factory=dict)
     lreg_writes: list[LRegWriteRecord] = field(default_factory=list)
     dst_writes: list[DstWriteRecord] = field(default_factory=list)
@@ -101,6 +104,7 @@ class CycleRecord:
         out: dict = {"cycle": self.cycle, "issued": self.issued}
         if self.stalled is not None:
             out["stalled"] = self.stalled
+            out["stall_reason"] = self.stall_reason
         out["units"] = {name: a.to_json() for name, a in sorted(self.units.items(), key=_unit_key)}
         out["lreg_writes"] = [{"reg": w.reg, "lanes": w.lanes, "values": list(w.values)} for w in self.lreg_writes]
         out["dst_writes"] = [{"row": w.row, "cols": w.cols, "values": list(w.values)} for w in self.dst_writes]

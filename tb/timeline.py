@@ -1,7 +1,8 @@
 """The cycle-by-cycle table of a run: `sfpu timeline`.
 
 One row per cycle: the instruction the thread issued (or the one held back by
-a stall), what each sub-unit starts that cycle, and the hazards. Instructions
+a stall, with the stall's reason), what each sub-unit starts that cycle, and
+the hazards. Instructions
 scheduled by SFPLOADMACRO are prefixed with `@T`, the cycle of their
 SFPLOADMACRO; the second cycle of a two-cycle instruction shows as `(...)`.
 """
@@ -13,13 +14,13 @@ import io
 import re
 
 from model.asm import disassemble
-from model.isa import decode
+from model.isa import Arch, decode
 from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
 from tb import table
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.
-_ZERO_FIELD = re.compile(r" (mod0|mod1|imm\w*|addr_mod|use_imm5|stochastic)=0(?= |$)")
+_ZERO_FIELD = re.compile(r" (mod0|mod1|mod1_mirror|imm\w*|addr_mod|use_imm5|stochastic|rnd_mode)=0(?= |$)")
 
 
 def compact(text: str) -> str:
@@ -36,30 +37,33 @@ def _unit_cell(a: UnitActivity, operands: bool = True) -> str:
     return a.mnemonic.lower().removeprefix("sfp")
 
 
-def _two_cycles(a: UnitActivity) -> bool:
-    ins = decode(a.word)
+def _two_cycles(a: UnitActivity, arch: Arch = Arch.WORMHOLE) -> bool:
+    ins = decode(a.word, arch)
     if a.mnemonic != ins.mnemonic:      # a macro's SFPNOP substitute
         return False
     return ins.two_cycles
 
 
-def rows(trace: list[CycleRecord], operands: bool = True) -> list[dict[str, str]]:
-    """One row per cycle; without `operands`, macro instructions by mnemonic only."""
+def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORMHOLE) -> list[dict[str, str]]:
+    """One row per cycle of an `arch` run; without `operands`, macro
+    instructions by mnemonic only."""
     out = []
     previous: CycleRecord | None = None
     for rec in trace:
         row = {"cycle": str(rec.cycle)}
         if rec.issued is not None:
-            row["thread"] = compact(disassemble(rec.issued))
+            row["thread"] = compact(disassemble(rec.issued, arch=arch))
         elif rec.stalled is not None:
-            row["thread"] = "stall: " + compact(disassemble(rec.stalled))
+            row["thread"] = "stall: " + compact(disassemble(rec.stalled, arch=arch))
+            if rec.stall_reason:
+                row["thread"] += f" ({rec.stall_reason})"
         else:
             row["thread"] = ""
         for unit in UNIT_ORDER:
             a = rec.units.get(unit)
             if a is not None:
                 row[unit] = _unit_cell(a, operands)
-            elif previous is not None and unit in previous.units and _two_cycles(previous.units[unit]):
+            elif previous is not None and unit in previous.units and _two_cycles(previous.units[unit], arch):
                 row[unit] = f"({previous.units[unit].mnemonic.lower().removeprefix('sfp')})"
             else:
                 row[unit] = ""
@@ -70,20 +74,20 @@ def rows(trace: list[CycleRecord], operands: bool = True) -> list[dict[str, str]
 
 
 def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = None,
-                 width: int | None = table.WIDTH) -> str:
+                 width: int | None = table.WIDTH, arch: Arch = Arch.WORMHOLE) -> str:
     """Cycles `first` to `last` as a table `width` characters wide at most,
     macro instructions by mnemonic; with `width` None, every cell in full."""
-    shown = [r for r in rows(trace, operands=width is None)
+    shown = [r for r in rows(trace, operands=width is None, arch=arch)
              if first <= int(r["cycle"]) and (last is None or int(r["cycle"]) <= last)]
     columns = [c for c in COLUMNS if c in ("cycle", "thread") or any(r[c] for r in shown)]
     return table.format_table(list(columns), [[r[c] for c in columns] for r in shown], width, right=frozenset({0}))
 
 
-def format_csv(trace: list[CycleRecord]) -> str:
+def format_csv(trace: list[CycleRecord], arch: Arch = Arch.WORMHOLE) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows(trace))
+    writer.writerows(rows(trace, arch=arch))
     return buffer.getvalue()
 
 
