@@ -541,6 +541,8 @@ def _override_operands(template: Instruction, byte: int, vd: int) -> Operands:
 def _template_vb(template: Instruction) -> int | None:
     if template.mnemonic == "SFPSHFT2":
         return template["imm12"] & 15           # VB shares bits [15:12] with Imm12
+    if template.mnemonic in ("SFPAND", "SFPOR") and not template["mod1"] & isa.USE_VB:
+        return None                             # Blackhole without USE_VB: VB is VD, as on Wormhole
     return template.get("vb")
 
 

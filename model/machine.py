@@ -235,8 +235,20 @@ class Machine:
         return old
 
     def apply_addr_mod(self, addr_mod: int) -> None:
-        """SFPLOAD/SFPSTORE's ApplyPartialAddrMod on the thread's counters."""
-        self.state.tensix.apply_partial_addr_mod(addr_mod)
+        """SFPLOAD/SFPSTORE's ApplyPartialAddrMod on the thread's counters.
+
+        Blackhole's AddrMod is 3 bits and names the slot itself; its pages do
+        not say how ADDR_MOD_SET_Base (or the bias bit) would combine with it,
+        so a Blackhole access with either set is undefined (lenient: the slot
+        is AddrMod, the base ignored)."""
+        t = self.state.tensix
+        if self.state.arch is Arch.BLACKHOLE:
+            if t.addr_mod_set_base or t.extra_addr_mod_bit:
+                self.undefined("Blackhole SFPLOAD/SFPSTORE with ADDR_MOD_SET_Base or the ADDR_MOD bias bit set: "
+                               "the pages do not say which slot a 3-bit AddrMod then uses")
+            t.apply_partial_addr_mod(addr_mod, base=False)
+        else:
+            t.apply_partial_addr_mod(addr_mod)
         self.effects.tensix = copy.copy(self.state.tensix)
 
     def set_stack_pointer(self, value: int) -> None:

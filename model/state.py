@@ -85,9 +85,11 @@ class TensixRegs:
     dest_remap_addrs: bool = False   # DEST_ACCESS_CFG_remap_addrs (Adj16)
     dest_swizzle_32b: bool = False   # DEST_ACCESS_CFG_swizzle_32b (Adj32)
 
-    def apply_partial_addr_mod(self, addr_mod: int) -> None:
-        """ApplyAddrMod without the fidelity-phase update, as SFPLOAD/SFPSTORE do."""
-        index = addr_mod + (4 if (self.extra_addr_mod_bit or self.addr_mod_set_base) else 0)
+    def apply_partial_addr_mod(self, addr_mod: int, base: bool = True) -> None:
+        """ApplyAddrMod without the fidelity-phase update, as SFPLOAD/SFPSTORE do.
+        `base`: the 2-bit AddrMod of Wormhole is moved to slots 4-7 by
+        ADDR_MOD_SET_Base or the bias bit."""
+        index = addr_mod + (4 if base and (self.extra_addr_mod_bit or self.addr_mod_set_base) else 0)
         m = self.addr_mods[index]
         self.rwc_srca, self.rwc_srca_cr = step_counter(self.rwc_srca, self.rwc_srca_cr, m.srca_incr,
                                                        m.srca_clear, m.srca_cr, False, 6)

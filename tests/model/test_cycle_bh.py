@@ -33,10 +33,8 @@ import json
 import numpy as np
 import pytest
 
-import model.fma
 from model import isa
 from model.asm import AsmError, assemble
-from model.fma import fma_wh
 from model.hazards import GAP_RULES, RULES, STALL_READS, HazardError, stall_reads, stall_writes
 from model.isa import Arch, decode
 from model.run import run_program
@@ -48,16 +46,6 @@ LANES = 32
 U32 = np.uint32
 BH_HEADER = ".arch blackhole\n"
 INT32 = 4
-
-
-@pytest.fixture(autouse=True)
-def _blackhole_fma(monkeypatch):
-    """Timing does not depend on the FMA's values. Until the Blackhole FMA
-    (model/fma.py `fma_bh`, another branch) is in this tree, stand in
-    Wormhole's so that MAD-class instructions can run; the tests compare
-    results with what the model itself landed, never with constants."""
-    if not hasattr(model.fma, "fma_bh"):
-        monkeypatch.setattr(model.fma, "fma_bh", fma_wh, raising=False)
 
 
 def fp(x: float) -> int:
@@ -617,3 +605,31 @@ def test_macro_instruction_after_the_threads_shft2_must_be_sfpnop():
     state = SfpuState()
     put_bits32(state, 0, rand(10))
     assert not wh(setup + body, state).hazards
+
+
+def test_macro_sfpand_without_use_vb_reads_the_templates_vd_not_its_vb_field():
+    # SFPLOADMACRO.md: with byte bit 7 clear, VC is the loaded VD and VB is the
+    # template's VD (SFPAND's "VB = VD"). Blackhole's SFPAND also has a VB
+    # field, used only with USE_VB; here Mod1 is 0, so the field (6) is
+    # ignored and L2 = x & L3, not x & L6.
+    x = rand(11)
+    regs = ".lreg 3 0x0F0F0F0F\n.lreg 6 0xFFFF0000\n"
+    setup = macro_setup({0: sequence(simple=byte(4))}, {0: "sfpand vd=3 vc=5 vb=6 mod1=0"})
+    result = bh(regs + setup + lm(vd=2) + "\n", dst_state((0, x)))
+    np.testing.assert_array_equal(result.state.lregs[2], x & U32(0x0F0F0F0F))
+    # With USE_VB the field is the operand: L2 = x & L6 (the documented override of VC only).
+    setup = macro_setup({0: sequence(simple=byte(4))}, {0: "sfpand vd=3 vc=5 vb=6 mod1=1"})
+    result = bh(regs + setup + lm(vd=2) + "\n", dst_state((0, x)))
+    np.testing.assert_array_equal(result.state.lregs[2], x & U32(0xFFFF0000))
+
+
+@pytest.mark.parametrize("directive", [".addr_mod_base 1\n"])
+def test_blackhole_addr_mod_with_the_base_set_is_undefined(directive):
+    # The Blackhole pages give AddrMod 3 bits and no rule for ADDR_MOD_SET_Base;
+    # strict mode stops, lenient mode uses the slot AddrMod names.
+    from model.machine import UndefinedBehaviour
+    program = directive + ".addr_mod 5 dst_incr=4\nsfpload vd=1 mod0=4 addr_mod=5 imm10=0\n"
+    with pytest.raises(UndefinedBehaviour, match="ADDR_MOD_SET_Base"):
+        bh(program)
+    result = bh(program, strict=False)
+    assert result.state.tensix.rwc_dst == 4
