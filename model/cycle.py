@@ -327,8 +327,7 @@ class CycleModel:
         the start of the cycle (lane 0's copy; the others must agree)."""
         ins = thread.x.ins
         macro, mod0 = ins["macro"], ins["mod0"]
-        vd = (ins["vd_hi"] << 2) | ins["vd_lo"]
-        imm10 = (ins["imm9"] << 1) | ins["vd_hi"]
+        vd, imm10 = ins.operand("vd"), ins.operand("imm10")
         address = thread.effects.load_address
         sequence = config.macro_sequences[macro]
         misc = config.macro_misc
@@ -540,7 +539,7 @@ def _override_operands(template: Instruction, byte: int, vd: int) -> Operands:
 
 def _template_vb(template: Instruction) -> int | None:
     if template.mnemonic == "SFPSHFT2":
-        return template["imm12"] & 15           # VB shares bits [15:12] with Imm12
+        return template.operand("vb")           # VB shares bits [15:12] with Imm12
     if template.mnemonic in ("SFPAND", "SFPOR") and not template["mod1"] & isa.USE_VB:
         return None                             # Blackhole without USE_VB: VB is VD, as on Wormhole
     return template.get("vb")

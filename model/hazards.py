@@ -184,7 +184,7 @@ def _shft2_reads(ins: Instruction) -> set[int]:
 # (docs/timing.md, "Choices where the documentation is silent").
 STALL_READS: dict[str, Callable[[Instruction], set[int]]] = {
     "SFPLOAD": lambda ins: _load_reads(ins["vd"], ins["mod0"]),
-    "SFPLOADMACRO": lambda ins: _load_reads((ins["vd_hi"] << 2) | ins["vd_lo"], ins["mod0"]),
+    "SFPLOADMACRO": lambda ins: _load_reads(ins.operand("vd"), ins["mod0"]),
     "SFPLOADI": lambda ins: {ins["vd"]} if ins["mod0"] in (8, 10) else set(),    # UPPER, LOWER keep half
     "SFPSTORE": _fields("vd"),
     "SFPMAD": _mad_reads, "SFPADD": _mad_reads, "SFPMUL": _mad_reads, "SFPMUL24": _mad_reads,

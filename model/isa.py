@@ -147,6 +147,8 @@ class Opcode:
     llk_args: tuple[LlkArg, ...] = ()
     aliases: tuple[Alias, ...] = ()
     composites: tuple[Composite, ...] = ()        # the readable form shows these instead of their parts
+    derived: tuple[Composite, ...] = ()           # operands the hardware reads across fields, not shown
+    backdoor: bool = True                         # VD 12-15 writes the word into a macro template
     two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
@@ -283,13 +285,16 @@ _WORMHOLE = [
            doc="occupy a sub-unit for one cycle"),
     _simple("SFPCAST", 0x90, (MOD1, VD, VC), doc="sign-magnitude int32 -> FP32"),
     # SFPCONFIG writes at the end of T; only a DISABLE_BACKDOOR_LOAD change may be seen late (a hazard rule).
-    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), doc="write LoadMacroConfig, constants, LaneConfig"),
+    # Its VD names a configuration target, so it never writes a template by the backdoor.
+    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), backdoor=False,
+            doc="write LoadMacroConfig, constants, LaneConfig"),
     _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
             doc="swap or min/max, two cycles with interlock"),
     Opcode("SFPLOADMACRO", 0x93, _loadmacro_fields(MEM_FIELDS[1]), L, doc="SFPLOAD, then schedule up to four instructions",
            # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
            composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
-                       Composite("offset", (("imm9", 1, 9),), 10))),
+                       Composite("offset", (("imm9", 1, 9),), 10)),
+           derived=(Composite("imm10", (("vd_hi", 0, 1), ("imm9", 1, 9)), 10),)),
     Opcode("SFPSHFT2", 0x94, (MOD1, VD, VC, IMM12S), R, macro_units=frozenset({R}),
            aliases=(Alias("vb", "imm12", 4),), two_cycle_mod1=frozenset({2, 3, 4}),
            doc="cross-lane shuffles and shifts"),
@@ -402,6 +407,24 @@ class Instruction:
             if k == name:
                 return v
         return default
+
+    def operand(self, name: str) -> int:
+        """A value by its table name, whether a raw field, an alias (SFPSHFT2's
+        VB), a composite (SFPLOADMACRO's VD) or a derived operand
+        (SFPLOADMACRO's Imm10). KeyError if the instruction has none."""
+        for comp in self.op.composites + self.op.derived:
+            if comp.name == name:
+                return comp.join(self.fields)
+        for alias in self.op.aliases:
+            if alias.name == name:
+                return self[alias.of] & ((1 << alias.width) - 1)
+        return self[name]
+
+    @property
+    def backdoor_index(self) -> int | None:
+        """The macro template a thread-issued VD of 12-15 writes by the backdoor, or None."""
+        vd = self.get("vd")
+        return vd - 12 if self.op.backdoor and vd is not None and vd >= 12 else None
 
     @property
     def fields(self) -> dict[str, int]:

@@ -111,12 +111,12 @@ def regular_operands(ins: Instruction) -> Operands:
     """Operands of an instruction issued by the thread (not by SFPLOADMACRO)."""
     mn = ins.mnemonic
     if mn == "SFPLOADMACRO":
-        return Operands(ins, (ins["vd_hi"] << 2) | ins["vd_lo"])
+        return Operands(ins, ins.operand("vd"))
     vd = ins.get("vd", 0)
     vc = ins.get("vc")
     vb = ins.get("vb")
     if mn == "SFPSHFT2":
-        vb = ins["imm12"] & 15
+        vb = ins.operand("vb")
     if mn in ("SFPAND", "SFPOR") and vb is not None and not ins["mod1"] & USE_VB:
         vb = None                       # Blackhole without USE_VB: VB = VD, as on Wormhole
     if vb is None and mn in IMPLICIT_VB_IS_VD:
@@ -150,9 +150,8 @@ class Machine:
         self.effects = Effects()
         if ins.op.must_be_zero & word:
             self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
-        vd = ins.get("vd")
-        if vd is not None and vd >= 12 and ins.mnemonic != "SFPCONFIG":
-            self._backdoor_template_write(vd - 12, word)
+        if ins.backdoor_index is not None:
+            self._backdoor_template_write(ins.backdoor_index, word)
         SEMANTICS[ins.mnemonic](self, regular_operands(ins))
         return self.effects
 

@@ -71,7 +71,7 @@ def sfpload(x: Operands, state: SfpuState) -> Reads:
 
 def sfploadmacro(x: Operands, state: SfpuState) -> Reads:
     # The scheduled instructions are separate executions with their own reads.
-    return _load((x["vd_hi"] << 2) | x["vd_lo"], x["mod0"], state)
+    return _load(x.ins.operand("vd"), x["mod0"], state)
 
 
 def sfploadi(x: Operands, state: SfpuState) -> Reads:
@@ -347,7 +347,7 @@ def _backdoor_only(x: Operands, state: SfpuState) -> bool:
     it only writes its own word into a macro template. SFPCONFIG's VD names a
     target instead, and VD 12-15 of the others selects nothing they could
     write outside the guard."""
-    return (not x.macro and 12 <= x.vd <= 15 and x.ins.mnemonic != "SFPCONFIG"
+    return (not x.macro and 12 <= x.vd <= 15 and x.ins.op.backdoor
             and not state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD).any())
 
 

@@ -160,9 +160,7 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
 @semantics("SFPLOADMACRO")
 def sfploadmacro(m: "Machine", x: Operands) -> int:
     """The load part; the machine schedules the macro's instructions."""
-    vd = (x["vd_hi"] << 2) | x["vd_lo"]
-    imm10 = (x["imm9"] << 1) | x["vd_hi"]
-    return load(m, vd, x["mod0"], x["addr_mod"], imm10)
+    return load(m, x.ins.operand("vd"), x["mod0"], x["addr_mod"], x.ins.operand("imm10"))
 
 
 SFPLOADI_MODES = {0: "FLOATB", 1: "FLOATA", 2: "USHORT", 4: "SHORT", 8: "UPPER", 10: "LOWER"}

@@ -151,7 +151,7 @@ def _store_format_swap(store_convert: Callable) -> Callable:
 
 def _swap_interlock_missing(step: Callable) -> Callable:
     def faulty_step(self, word):
-        self._interlock = False
+        self._interlock = None
         return step(self, word)
     return faulty_step
 

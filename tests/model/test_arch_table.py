@@ -94,3 +94,27 @@ def test_arch_directive_selects_the_table_and_must_lead():
         asm.assemble("sfpnop\n.arch blackhole", "k.s")
     with pytest.raises(asm.AsmError, match="contradicts the command line"):
         asm.assemble(".arch wormhole\nsfpnop", "k.s", arch=isa.BLACKHOLE)
+
+
+@pytest.mark.parametrize("arch", list(isa.Arch))
+def test_operands_spread_over_fields_come_from_the_table(arch):
+    # SFPLOADMACRO: VD = VDHi:VDLo (bit 0 and bits [21:20]), Imm10 = Imm9:VDHi.
+    word = (0x93 << 24) | (2 << 22) | (0b10 << 20) | (0x155 << 1) | 1
+    ins = isa.decode(word, arch)
+    assert ins.operand("vd") == 0b110
+    assert ins.operand("imm10") == (0x155 << 1) | 1
+    assert ins.operand("macro") == 2
+    # SFPSHFT2: VB is Imm12's low four bits.
+    ins = isa.decode(isa.encode("SFPSHFT2", arch, vd=1, vc=2, imm12=0x7A5, mod1=0), arch)
+    assert ins.operand("vb") == 5
+    with pytest.raises(KeyError):
+        ins.operand("va")
+
+
+@pytest.mark.parametrize("arch", list(isa.Arch))
+def test_backdoor_applies_to_every_vd_but_sfpconfigs(arch):
+    table = isa.ISA[arch]
+    assert [op.mnemonic for op in table.table if not op.backdoor] == ["SFPCONFIG"]
+    assert isa.decode(isa.encode("SFPMOV", arch, vd=13, vc=1), arch).backdoor_index == 1
+    assert isa.decode(isa.encode("SFPCONFIG", arch, vd=13), arch).backdoor_index is None
+    assert isa.decode(isa.encode("SFPMOV", arch, vd=11, vc=1), arch).backdoor_index is None
