@@ -78,7 +78,10 @@ LANE_CONFIG_RESET = "sfpconfig vd=15 mod1=1 imm16=0"
 # Rules no program can break, with the reason. Every rule in model.hazards can
 # be provoked by some program, so this is empty; it stays as the place to say
 # why, should a rule be added that a program cannot reach.
-UNBREAKABLE: dict[str, str] = {}
+# The generator writes Wormhole programs; the Blackhole stall-gap rules have
+# their own tests (tests/model/test_cycle_bh.py).
+UNBREAKABLE: dict[str, str] = {rule: "a Blackhole rule: the generator writes Wormhole programs"
+                               for rule in RULES if rule.startswith("stall-gap-")}
 BREAKABLE: tuple[str, ...] = tuple(r for r in RULES if r not in UNBREAKABLE)
 
 

@@ -98,9 +98,12 @@ async def read_state(dut) -> SfpuState:
 def rtl_result(run, state: SfpuState) -> RunResult:
     """A `RunResult` from a lock-step run (`tb.sfpu_env.ProgramRun`) and the
     state read from the RTL: the RTL's trace and cycle counts, the model's
-    hazards (the checker is the model's)."""
+    hazards and the words explaining a stall (the checker is the model's; the
+    lock-step check has already matched the stalls themselves)."""
     for got, expected in zip(run.rtl_trace, run.model_trace):
         got.hazards = list(expected.hazards)
+        if got.stalled is not None:
+            got.stall_reason = expected.stall_reason
     issued = [record.cycle for record in run.rtl_trace if record.issued is not None]
     cycles = run.rtl_trace[-1].cycle + 1 if run.rtl_trace else 0
     return RunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
