@@ -149,6 +149,7 @@ class Opcode:
     composites: tuple[Composite, ...] = ()        # the readable form shows these instead of their parts
     derived: tuple[Composite, ...] = ()           # operands the hardware reads across fields, not shown
     backdoor: bool = True                         # VD 12-15 writes the word into a macro template
+    undefined_values: tuple[tuple[str, frozenset[int]], ...] = ()   # (modifier field, values its pages leave undefined)
     two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
@@ -171,6 +172,14 @@ class Opcode:
 
     def has(self, name: str) -> bool:
         return name in self.field_map
+
+    def defined_values(self, name: str) -> list[int]:
+        """The values of field `name` that the documentation defines."""
+        undefined = dict(self.undefined_values).get(name, frozenset())
+        return [v for v in range(1 << self.field_map[name].width) if v not in undefined]
+
+    def is_defined(self, name: str, value: int) -> bool:
+        return value not in dict(self.undefined_values).get(name, frozenset())
 
     @property
     def reg_fields(self) -> tuple[Field, ...]:
@@ -248,7 +257,7 @@ def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
 _WORMHOLE = [
     Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, doc="Dst -> LReg with format conversion"),
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
-           doc="immediate -> LReg"),
+           undefined_values=(("mod0", frozenset(range(16)) - {0, 1, 2, 4, 8, 10}),), doc="immediate -> LReg"),
     Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), doc="LReg -> Dst with format conversion"),
     _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), doc="3-entry fp8 table on |L3|"),
     _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), doc="VD = bf16(imm16) * VD"),
@@ -297,6 +306,7 @@ _WORMHOLE = [
            derived=(Composite("imm10", (("vd_hi", 0, 1), ("imm9", 1, 9)), 10),)),
     Opcode("SFPSHFT2", 0x94, (MOD1, VD, VC, IMM12S), R, macro_units=frozenset({R}),
            aliases=(Alias("vb", "imm12", 4),), two_cycle_mod1=frozenset({2, 3, 4}),
+           undefined_values=(("mod1", frozenset(range(7, 16))),),
            doc="cross-lane shuffles and shifts"),
     _mad("SFPLUTFP32", 0x95, (MOD1, VD), doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]

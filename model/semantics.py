@@ -163,9 +163,6 @@ def sfploadmacro(m: "Machine", x: Operands) -> int:
     return load(m, x.ins.operand("vd"), x["mod0"], x["addr_mod"], x.ins.operand("imm10"))
 
 
-SFPLOADI_MODES = {0: "FLOATB", 1: "FLOATA", 2: "USHORT", 4: "SHORT", 8: "UPPER", 10: "LOWER"}
-
-
 @semantics("SFPLOADI")
 def sfploadi(m: "Machine", x: Operands) -> None:
     mod0, imm = x["mod0"], x["imm16"]
@@ -173,8 +170,8 @@ def sfploadi(m: "Machine", x: Operands) -> None:
     # The Mod0 switch sits inside `if (VD < 8)` and the lane-enable test.
     if x.vd >= 8 or not enabled.any():
         return
-    if mod0 not in SFPLOADI_MODES:
-        m.undefined(f"SFPLOADI Mod0={mod0} is not a defined mode (defined: {sorted(SFPLOADI_MODES)})")
+    if not x.ins.op.is_defined("mod0", mod0):
+        m.undefined(f"SFPLOADI Mod0={mod0} is not a defined mode (defined: {x.ins.op.defined_values('mod0')})")
         return
     old = m.state.lregs[x.vd]
     if mod0 == 0:

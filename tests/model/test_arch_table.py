@@ -118,3 +118,13 @@ def test_backdoor_applies_to_every_vd_but_sfpconfigs(arch):
     assert isa.decode(isa.encode("SFPMOV", arch, vd=13, vc=1), arch).backdoor_index == 1
     assert isa.decode(isa.encode("SFPCONFIG", arch, vd=13), arch).backdoor_index is None
     assert isa.decode(isa.encode("SFPMOV", arch, vd=11, vc=1), arch).backdoor_index is None
+
+
+def test_undefined_modifier_values_are_table_data():
+    # SFPLOADI.md defines Mod0 0, 1, 2, 4, 8 and 10; SFPSHFT2.md modes 0-6.
+    for table in isa.ISA.values():
+        assert table.opcodes["SFPLOADI"].defined_values("mod0") == [0, 1, 2, 4, 8, 10]
+        assert table.opcodes["SFPSHFT2"].defined_values("mod1") == list(range(7))
+        assert table.opcodes["SFPMAD"].defined_values("mod1") == list(range(16))
+    from tb.generator import UNDEFINED_MODIFIERS
+    assert set(UNDEFINED_MODIFIERS["SFPLOADI"]) == {3, 5, 6, 7, 9, 11, 12, 13, 14, 15}
