@@ -138,9 +138,9 @@ def state_to_json(state: SfpuState) -> dict:
 
 def result_to_json(result: RunResult, trace: bool = False) -> dict:
     """The record `sfpu run --json` writes, from whichever backend ran the
-    program: the final state, the cycle counts, the hazards and, with
+    program: its architecture, the final state, the cycle counts, the hazards and, with
     `trace`, one record per cycle (see README)."""
-    record = state_to_json(result.state)
+    record = {"arch": result.state.arch.value, **state_to_json(result.state)}
     record.update(cycles=result.cycles, issue_cycles=result.issue_cycles, instructions=result.instructions,
                   hazards=[h.to_json() for h in result.hazards])
     if trace:

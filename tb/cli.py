@@ -33,6 +33,10 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+class NotModelled(Exception):
+    """A Blackhole feature the model does not have yet: printed as one line, exit status 3."""
+
+
 MAX_INPUT_BYTES = 16 << 20     # a program or hex file
 
 
@@ -52,10 +56,35 @@ def _read_input(path: str, what: str) -> bytes:
     return data
 
 
-def _read_program(path: str, strict: bool = True) -> Program:
+def _arch(text: str) -> isa.Arch:
+    """`--arch NAME` (wormhole, blackhole, or their short names)."""
+    try:
+        return isa.Arch.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_arch_option(p, what: str = "the program's") -> None:
+    """`--arch`: None when not given, so that a program's `.arch` decides."""
+    p.add_argument("--arch", type=_arch, default=None, metavar="{wormhole,blackhole}",
+                   help=f"{what} architecture (default: the program's .arch directive, else wormhole); "
+                        "an .arch that contradicts it is an error")
+
+
+RTL_WORMHOLE_ONLY = "the RTL elaborates for Wormhole only; Blackhole runs on the model"
+
+
+def refuse_rtl(arch: isa.Arch | None, how: str = "drop --backend") -> None:
+    """The RTL backends model Wormhole only: a Blackhole run on one is a CliError."""
+    if arch is isa.Arch.BLACKHOLE:
+        raise CliError(f"{RTL_WORMHOLE_ONLY}: {how}")
+
+
+def _read_program(path: str, strict: bool = True, arch: isa.Arch | None = None) -> Program:
     """The assembled program; with `strict`, a TTI_ argument wider than its
-    field is an error, otherwise a warning printed here."""
-    program = assemble(decode_source(_read_input(path, "an assembly program"), path), path, strict)
+    field is an error, otherwise a warning printed here. `arch` (from
+    `--arch`) must agree with the program's `.arch` directive, if any."""
+    program = assemble(decode_source(_read_input(path, "an assembly program"), path), path, strict, arch)
     for warning in program.warnings:
         print(f"{warning.loc}: warning: {warning.message}", file=sys.stderr)
     return program
@@ -64,7 +93,7 @@ def _read_program(path: str, strict: bool = True) -> Program:
 _HEX_WORD = re.compile(r"(?:0[xX])?[0-9a-fA-F]{1,8}", re.ASCII)
 
 
-def _read_words(path: str | None, words: list[str]) -> list[int]:
+def _read_words(path: str | None, words: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> list[int]:
     """Instruction words from the command line or a text file of hex words."""
     out = []
     sources: list[tuple[str, int, str]] = [("<args>", i + 1, w) for i, w in enumerate(words)]
@@ -81,7 +110,7 @@ def _read_words(path: str | None, words: list[str]) -> list[int]:
         word = int(token, 16)
         if not tensix.is_issued(word):
             try:
-                isa.decode(word)
+                isa.decode(word, arch)
             except isa.DecodeError as e:
                 raise CliError(f"{where}:{number}: {e}") from None
         out.append(word)
@@ -175,7 +204,7 @@ def _cycle_range(text: str) -> tuple[int, int | None]:
 
 
 def cmd_asm(args) -> int:
-    program = _read_program(args.file, strict=False)
+    program = _read_program(args.file, strict=False, arch=args.arch)
     lines = [f"0x{w:08X}" for w in program.words]
     text = "\n".join(lines) + ("\n" if lines else "")
     if args.output:
@@ -186,8 +215,9 @@ def cmd_asm(args) -> int:
 
 
 def cmd_disasm(args) -> int:
-    for word in _read_words(args.file, args.words):
-        print(disassemble(word, "llk" if args.llk else "named"))
+    arch = args.arch or isa.Arch.WORMHOLE
+    for word in _read_words(args.file, args.words, arch):
+        print(disassemble(word, "llk" if args.llk else "named", arch))
     return 0
 
 
@@ -195,12 +225,16 @@ def _run(args):
     """The program run on the chosen backend, as a `model.run.RunResult`: on
     an RTL backend its trace and final state come from the RTL, with the
     model in lock-step (tb.rtl_run)."""
+    if args.backend != "model":
+        refuse_rtl(args.arch)
     if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
         from tb.llk.cli import program_from_header
         program = program_from_header(args, args.program)
     else:
-        program = _read_program(args.program, strict=not args.lenient)
-    state = SfpuState()              # the initial Dst: --dst, then --input placed over it
+        program = _read_program(args.program, strict=not args.lenient, arch=args.arch)
+    if args.backend != "model":
+        refuse_rtl(program.arch)
+    state = SfpuState(arch=program.arch)   # the initial Dst: --dst, then --input placed over it
     if args.dst is not None:
         state.dst = _load_dst(args.dst)
     if args.input is not None:
@@ -210,7 +244,13 @@ def _run(args):
     if unknown:
         raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
     if args.backend == "model":
-        return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+        try:
+            return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+        except (NotImplementedError, LookupError, ImportError) as e:
+            if program.arch is isa.Arch.WORMHOLE:
+                raise                # a bug in the Wormhole model: let it show
+            raise NotModelled(f"{program.name}: not modelled on {program.arch.title} yet: "
+                              f"{type(e).__name__}: {e}") from None
     from tb import rtl_run, runner
     given = args.dst is not None or args.input is not None   # else the RTL keeps its reset Dst
     try:
@@ -239,7 +279,7 @@ def cmd_run(args) -> int:
     allowed = Counter(h.rule for h in result.hazards if h.allowed)
     if allowed:
         print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=sys.stderr)
-    record = result_to_json(result, trace=args.trace)
+    record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
     if args.json is not None:
         _write_json(record, args.json)
     if args.output is not None:
@@ -250,7 +290,8 @@ def cmd_run(args) -> int:
         _write_output(args.output, buffer.getvalue())
     if args.json != "-":
         accepted = f" (the last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
-        print(f"{result.instructions} instructions, {result.cycles} cycles{accepted}")
+        on = f" on {result.state.arch.title}" if result.state.arch is not isa.Arch.WORMHOLE else ""
+        print(f"{result.instructions} instructions, {result.cycles} cycles{on}{accepted}")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():
@@ -287,8 +328,8 @@ def cmd_timeline(args) -> int:
     first, last = args.cycles or (0, None)
     print(timeline.format_table(result.trace, first, last, width=None if args.wide else table.WIDTH))
     busy = timeline.utilisation(result.trace)
-    print(f"\n{result.instructions} instructions issued, {result.cycles} cycles; cycles each sub-unit started "
-          "work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
+    print(f"\n{result.instructions} instructions issued, {result.cycles} cycles on {result.state.arch.title}")
+    print("cycles each sub-unit started work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
     full = timeline.full_cycles(result.trace)
     if full:
         print(f"all five sub-units busy in {len(full)} cycles ({_ranges(full)})")
@@ -311,6 +352,7 @@ def _ranges(cycles: list[int]) -> str:
 
 
 def cmd_demo(args) -> int:
+    refuse_rtl(args.arch, "the demo runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
     from tb.demo import OUT, run_demo
     out = Path(args.out) if args.out else OUT
     try:
@@ -324,6 +366,7 @@ def cmd_verilog(args) -> int:
     """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
     from hdl import export
 
+    refuse_rtl(args.arch, "there is no Blackhole Verilog yet")
     name = args.component or export.TOP
     try:
         if args.list:
@@ -360,18 +403,20 @@ def _run_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sfpu", description="Wormhole B0 SFPU golden model and tools")
+    p = argparse.ArgumentParser(prog="sfpu", description="Wormhole B0 and Blackhole A0 SFPU golden model and tools")
     sub = p.add_subparsers(dest="command", required=True)
 
     a = sub.add_parser("asm", help="assemble a program to hexadecimal instruction words")
     a.add_argument("file")
     a.add_argument("-o", "--output", type=_out_path, help="write the words here instead of standard output")
+    add_arch_option(a)
     a.set_defaults(func=cmd_asm)
 
     d = sub.add_parser("disasm", help="disassemble instruction words")
     d.add_argument("words", nargs="*", help="hexadecimal words, e.g. 840C0DD0")
     d.add_argument("-f", "--file", help="a text file of hexadecimal words (as `sfpu asm` writes)")
     d.add_argument("--llk", action="store_true", help="print the TTI_ form instead of named fields")
+    add_arch_option(d, "the words'")
     d.set_defaults(func=cmd_disasm)
 
     r = sub.add_parser("run", help="run a program from reset and report the final state")
@@ -400,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", metavar="DIR", type=_out_path,
                    help="where the waveform and save file go (default build/demo)")
     m.add_argument("--wide", action="store_true", help=WIDE_HELP)
+    add_arch_option(m, "the RTL's (Wormhole only)")
     m.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
@@ -407,6 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--component", metavar="NAME", type=_name,
                    help="a registered component instead of the top (see --list)")
     v.add_argument("--list", action="store_true", help="list the components")
+    add_arch_option(v, "the RTL's (Wormhole only)")
     v.set_defaults(func=cmd_verilog)
 
     from tb.kernel_report import add_parser as add_kernels_parser   # `sfpu kernels`: the kernels measured
@@ -419,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend")
     from tb import regress
     regress.add_arguments(g)
+    add_arch_option(g, "the RTL's (Wormhole only)")
     g.set_defaults(func=cmd_regress)
 
     b = sub.add_parser("bench", help="measure the speed of the model, the FMA and every RTL backend")
@@ -429,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_regress(args) -> int:
+    refuse_rtl(args.arch, "the regression runs random programs on the RTL; drop --arch")
     from tb import regress, runner
     try:
         return regress.main(args)
@@ -450,10 +499,15 @@ def main(argv: list[str] | None = None) -> int:
         from tb.llk.frontend import with_cxx_location
         print(f"sfpu: stopped: {with_cxx_location(str(e))}", file=sys.stderr)
         return 3
+    except NotModelled as e:
+        print(f"sfpu: stopped: {e}", file=sys.stderr)
+        return 3
     except BrokenPipeError:          # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")
         return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Through `tb.cli`, not this `__main__` copy, so that the subcommands' CliError is the one caught.
+    from tb.cli import main as _main
+    sys.exit(_main())

@@ -216,6 +216,10 @@ def write_doc(measured: list[Measured], path: Path = DOC) -> None:
 
 def cmd_kernels(args) -> int:
     from tb.cli import CliError
+    from model.isa import Arch
+    if args.arch is Arch.BLACKHOLE:
+        raise CliError("the kernels of kernels/ are Wormhole listings; Blackhole kernels run from their C++ "
+                       "source: `sfpu llk --arch blackhole` or `make llk-corpus` (docs/blackhole.md, Kernels)")
     defined = kernels.all_kernels()
     unknown = [n for n in args.names if n not in defined]
     if unknown:
@@ -252,4 +256,6 @@ def add_parser(sub) -> None:
                                                 "DIR (sfpu llk) instead of their hand listings")
     s.add_argument("--wide", action="store_true",
                    help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
+    from tb.cli import add_arch_option
+    add_arch_option(s, "the kernels' (their hand listings are Wormhole's)")
     s.set_defaults(func=cmd_kernels)

@@ -22,7 +22,7 @@ def _specs(items: list[str]) -> list[str]:
     """Program specs (tb.programs), where a path to an existing file stands for
     `file:PATH`; paths are taken from the folder the command runs in and made
     absolute, as the simulator runs in another."""
-    from tb.cli import CliError
+    from tb.cli import CliError, refuse_rtl
     from tb.programs import SpecError, absolute, resolve
     specs = []
     for item in items:
@@ -30,9 +30,12 @@ def _specs(items: list[str]) -> list[str]:
             raise CliError(f"{item}: no such file (nor a spec such as example:FILE or directed:NAME)")
         spec = absolute(f"file:{item}" if Path(item).is_file() else item)
         try:
-            resolve(spec)
+            programs = resolve(spec)
         except SpecError as e:
             raise CliError(str(e)) from None
+        for p in programs:
+            refuse_rtl(p.program.arch, f"{p.name} is a {p.program.arch.value} program "
+                                       f"(run it with `sfpu run --arch {p.program.arch.value}`)")
         specs.append(spec)
     return specs
 
@@ -47,7 +50,8 @@ def point_latest(gtkw: Path) -> None:
 
 
 def cmd_sim(args) -> int:
-    from tb.cli import CliError
+    from tb.cli import CliError, refuse_rtl
+    refuse_rtl(args.arch, "`sfpu sim` runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
     specs = _specs(args.specs)
     shown = " ".join(args.specs)
     out = Path(args.out) if args.out else (WAVES / args.backend if args.waves else None)
@@ -86,4 +90,6 @@ def add_parser(sub) -> None:
     s.add_argument("--waves", action="store_true",
                    help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
+    from tb.cli import add_arch_option
+    add_arch_option(s, "the RTL's (Wormhole only)")
     s.set_defaults(func=cmd_sim)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .entries import entries, signature
-from .frontend import ARCHES, VECTOR_MODES, LlkError, Request, compile_call, remember
+from .frontend import VECTOR_MODES, LlkError, Request, compile_call, remember
 from .sources import SourceError, find_header, find_tree
 
 
@@ -15,7 +15,8 @@ def add_source_options(p) -> None:
     """The options that name a kernel call: `sfpu llk` and anything that runs one."""
     p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
     p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
-    p.add_argument("--arch", choices=ARCHES, default="wormhole")
+    from tb.cli import add_arch_option
+    add_arch_option(p, "the program's or kernel's")
     p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
                                                 "(default: $SFPU_LLK_SRC)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
@@ -34,15 +35,19 @@ def request_from(args, header: str) -> Request:
     for line in args.setup:
         if not line.strip().startswith("."):
             raise LlkError(f"--setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
-    if args.arch != "wormhole":
-        raise LlkError(f"architecture not modelled: {args.arch} (the model is Wormhole B0's SFPU)")
+    arch = arch_name(args)
     try:
-        tree = find_tree(args.src, args.arch)
+        tree = find_tree(args.src, arch)
         path = find_header(header, tree)
     except SourceError as e:
         raise LlkError(str(e)) from None
-    return Request(path, args.call, args.init, args.arch, tuple(args.defines), args.fp32_dest, args.srcb_format,
+    return Request(path, args.call, args.init, arch, tuple(args.defines), args.fp32_dest, args.srcb_format,
                    tuple(args.setup), args.vector_mode, tree)
+
+
+def arch_name(args) -> str:
+    """`--arch` as the front end names it ("wormhole" when not given)."""
+    return args.arch.value if args.arch is not None else "wormhole"
 
 
 def listing_for(args, header: str):
@@ -91,7 +96,7 @@ def _list(args) -> int:
     if not folder.is_dir():
         raise LlkError(f"--list {args.list}: no such folder")
     try:
-        tree = find_tree(folder, args.arch)
+        tree = find_tree(folder, arch_name(args))
         dirs = tree.kernel_dirs if tree else [folder]
     except SourceError:
         dirs = [folder]

@@ -187,6 +187,7 @@ def expected_run_state():
     for lane in range(32):                        # UINT16 store, Addr 0: row lane/8, column (lane&7)*2
         dst[lane // 8][(lane & 7) * 2] = 0x1230
     return {
+        "arch": "wormhole",                                  # the architecture the program ran on
         "lregs": lregs,
         "lane_flags": [i < 16 for i in range(32)],            # SETCC LT0 on L4, all lanes enabled
         "flag_enable": [True] * 32,                          # ENCC EI with Imm2 bit 0 = 1

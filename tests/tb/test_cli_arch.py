@@ -1,0 +1,183 @@
+"""`--arch wormhole|blackhole` on every command of the `sfpu` command line.
+
+The Blackhole words are worked out by hand from model/isa.py's table
+(opcode in [31:24], VC at [11:8], VD at [7:4], Mod1 at [3:0]; Blackhole's
+SFPLOAD has AddrMod at [15:13], Mod0 at [19:16], VD at [23:20]).
+"""
+
+import json
+
+import pytest
+
+from model import isa
+from model.asm import assemble
+from tb.cli import main
+
+BH_PROGRAM = """\
+.arch blackhole
+sfpload vd=0 addr_mod=5 mod0=3       # 0x70 | VD 0 | Mod0 3 << 16 | AddrMod 5 << 13 = 0x7003A000
+sfple vd=1 vc=0 mod1=0               # 0x96 << 24 | VD 1 << 4 = 0x96000010
+sfpgt vd=2 vc=0 mod1=0               # 0x97000020
+TTI_SFPARECIP(0, 0, 3, 0);           # imm12 0, VC 0, VD 3, Mod1 0: 0x99000030
+sfpmul24 vd=4 va=0 vb=0 vc=9 mod1=0  # 0x98 << 24 | VC 9 << 8 | VD 4 << 4 = 0x98000940
+"""
+BH_WORDS = ["0x7003A000", "0x96000010", "0x97000020", "0x99000030", "0x98000940"]
+REFUSED = "the RTL elaborates for Wormhole only; Blackhole runs on the model"
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def bh_file(tmp_path):
+    path = tmp_path / "bh.s"
+    path.write_text(BH_PROGRAM)
+    return path
+
+
+@pytest.fixture
+def bh_body(tmp_path):
+    """The same program without its .arch line."""
+    path = tmp_path / "body.s"
+    path.write_text(BH_PROGRAM.split("\n", 1)[1])
+    return path
+
+
+def test_asm_with_arch_directive(bh_file, capsys):
+    code, out, err = run_cli(["asm", bh_file], capsys)
+    assert code == 0, err
+    assert out.split() == BH_WORDS
+
+
+def test_asm_with_arch_option(bh_body, capsys):
+    code, out, err = run_cli(["asm", bh_body, "--arch", "blackhole"], capsys)
+    assert code == 0, err
+    assert out.split() == BH_WORDS
+    code, out, err = run_cli(["asm", bh_body, "--arch", "bh"], capsys)   # the short name
+    assert code == 0 and out.split() == BH_WORDS
+
+
+def test_asm_without_arch_is_wormhole(bh_body, capsys):
+    code, _, err = run_cli(["asm", bh_body], capsys)
+    assert code == 2
+    # Wormhole's AddrMod is two bits.
+    assert f"{bh_body}:1:14: SFPLOAD: field addr_mod=5 out of range 0..3" in err
+    other = bh_body.with_name("le.s")
+    other.write_text("sfple vd=1 vc=0\n")
+    code, _, err = run_cli(["asm", other], capsys)
+    assert code == 2
+    assert f"{other}:1:1: unknown mnemonic 'sfple' on Wormhole B0" in err and "add `.arch blackhole`" in err
+
+
+def test_arch_conflict_names_file_and_line(bh_file, capsys):
+    code, _, err = run_cli(["asm", bh_file, "--arch", "wormhole"], capsys)
+    assert code == 2
+    assert f"{bh_file}:1:1: .arch blackhole contradicts the command line, which chose wormhole" in err
+    # The same arch twice is fine.
+    assert run_cli(["asm", bh_file, "--arch", "blackhole"], capsys)[0] == 0
+
+
+def test_unknown_arch_is_a_usage_error(bh_file, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["asm", str(bh_file), "--arch", "grayskull"])
+    assert e.value.code == 2
+    assert "unknown architecture 'grayskull'" in capsys.readouterr().err
+
+
+def test_disasm_decodes_with_the_arch(capsys):
+    words = [w[2:] for w in BH_WORDS]
+    code, out, err = run_cli(["disasm", "--arch", "blackhole"] + words, capsys)
+    assert code == 0, err
+    assert out.splitlines() == ["sfpload vd=0 imm10=0 addr_mod=5 mod0=3", "sfple vd=1 vc=0 mod1=0",
+                                "sfpgt vd=2 vc=0 mod1=0", "sfparecip vd=3 vb=0 vc=0 mod1=0",
+                                "sfpmul24 vd=4 va=0 vb=0 vc=9 mod1=0"]
+    # The same SFPLOAD word on Wormhole: AddrMod is [15:14] = 2, and bit 13 is ignored.
+    code, out, _ = run_cli(["disasm", "7003A000"], capsys)
+    assert code == 0 and "addr_mod=2" in out and "ignored bits 0x002000" in out
+    code, _, err = run_cli(["disasm", "96000010"], capsys)
+    assert code == 2 and "opcode 0x96 is not a Wormhole SFPU instruction" in err
+
+
+def test_disasm_llk_round_trips_on_blackhole(tmp_path, capsys):
+    code, out, err = run_cli(["disasm", "--arch", "blackhole", "--llk"] + [w[2:] for w in BH_WORDS], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == "TTI_SFPLOAD(0, 3, 5, 0);"    # the 3-bit sfpu_addr_mode
+    listing = tmp_path / "rt.s"
+    listing.write_text(out)
+    code, words, err = run_cli(["asm", listing, "--arch", "blackhole"], capsys)
+    assert code == 0, err
+    assert words.split() == BH_WORDS
+
+
+def test_every_blackhole_word_round_trips():
+    for op in isa.ISA[isa.BLACKHOLE].table:
+        word = isa.encode(op.mnemonic, isa.BLACKHOLE)
+        from model.asm import disassemble
+        for style in ("named", "llk"):
+            text = disassemble(word, style, isa.BLACKHOLE)
+            assert assemble(text + "\n", arch=isa.BLACKHOLE).words == [word], (op.mnemonic, style, text)
+
+
+def test_run_json_names_the_arch(tmp_path, capsys):
+    wh = tmp_path / "wh.s"
+    wh.write_text("sfploadi vd=1 mod0=2 imm16=7\n")
+    code, out, err = run_cli(["run", wh, "--json", "-"], capsys)
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["arch"] == "wormhole" and "lregs" in record and "dst" in record
+    bh = tmp_path / "bh.s"
+    bh.write_text(".arch blackhole\nsfploadi vd=1 mod0=2 imm16=7\n")
+    code, out, err = run_cli(["run", bh, "--json", "-"], capsys)
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["arch"] == "blackhole" and record["lregs"][1][0] == 7
+    code, out, err = run_cli(["run", bh], capsys)
+    assert code == 0 and "on Blackhole A0" in out.splitlines()[0]
+    code, out, err = run_cli(["timeline", bh], capsys)
+    assert code == 0 and "cycles on Blackhole A0" in out
+
+
+@pytest.mark.parametrize("command", [["run"], ["timeline"]])
+@pytest.mark.parametrize("backend", ["amaranth", "icarus", "verilator"])
+def test_rtl_backends_refuse_blackhole(bh_file, bh_body, command, backend, capsys):
+    for argv in ([bh_file], [bh_body, "--arch", "blackhole"]):
+        code, _, err = run_cli(command + argv + ["--backend", backend], capsys)
+        assert code == 2
+        assert f"{REFUSED}: drop --backend" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["sim", "--arch", "blackhole", "directed:*"], ["demo", "--arch", "blackhole"],
+                                  ["regress", "--arch", "blackhole"], ["verilog", "--arch", "blackhole"]])
+def test_rtl_commands_refuse_blackhole(argv, capsys):
+    code, _, err = run_cli(argv, capsys)
+    assert code == 2 and REFUSED in err
+
+
+def test_sim_refuses_a_blackhole_program(bh_file, capsys):
+    code, _, err = run_cli(["sim", bh_file], capsys)
+    assert code == 2 and REFUSED in err and "is a blackhole program" in err
+
+
+def test_kernels_blackhole_points_at_the_front_end(capsys):
+    code, _, err = run_cli(["kernels", "--arch", "blackhole"], capsys)
+    assert code == 2 and "sfpu llk --arch blackhole" in err
+
+
+def test_llk_arch_option_parses(capsys):
+    code, _, err = run_cli(["llk", "--arch", "blackhole", "nowhere.h", "--call", "f()"], capsys)
+    assert code == 2 and "nowhere.h: no such header" in err
+
+
+def test_a_model_gap_on_blackhole_is_a_clean_stop(bh_file, capsys, monkeypatch):
+    """A Blackhole feature the model lacks stops with a message, exit 3, never a traceback."""
+    import tb.cli
+
+    def missing(*a, **k):
+        raise NotImplementedError("SFPEXAMPLE mode 9")
+    monkeypatch.setattr(tb.cli, "run_program", missing)
+    code, _, err = run_cli(["run", bh_file], capsys)
+    assert code == 3
+    assert f"sfpu: stopped: {bh_file}: not modelled on Blackhole A0 yet: NotImplementedError: SFPEXAMPLE mode 9" in err
