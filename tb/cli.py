@@ -323,10 +323,11 @@ def cmd_timeline(args) -> int:
         _write_json([r.to_json() for r in result.trace], args.json)
         return 0
     if args.csv:
-        sys.stdout.write(timeline.format_csv(result.trace))
+        sys.stdout.write(timeline.format_csv(result.trace, arch=result.state.arch))
         return 0
     first, last = args.cycles or (0, None)
-    print(timeline.format_table(result.trace, first, last, width=None if args.wide else table.WIDTH))
+    print(timeline.format_table(result.trace, first, last, width=None if args.wide else table.WIDTH,
+                                arch=result.state.arch))
     busy = timeline.utilisation(result.trace)
     print(f"\n{result.instructions} instructions issued, {result.cycles} cycles on {result.state.arch.title}")
     print("cycles each sub-unit started work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))

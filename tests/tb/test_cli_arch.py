@@ -181,3 +181,21 @@ def test_a_model_gap_on_blackhole_is_a_clean_stop(bh_file, capsys, monkeypatch):
     code, _, err = run_cli(["run", bh_file], capsys)
     assert code == 3
     assert f"sfpu: stopped: {bh_file}: not modelled on Blackhole A0 yet: NotImplementedError: SFPEXAMPLE mode 9" in err
+
+
+def test_timeline_shows_blackhole_stalls_in_table_and_csv(tmp_path, capsys):
+    # SFPMAD.md: after a MAD-class instruction (SFPMUL24 here) the hardware
+    # holds the next instruction one cycle when it reads the MAD's VD. So the
+    # SFPADD presented in cycle 3 waits and runs in cycle 4.
+    path = tmp_path / "stall.s"
+    path.write_text(".arch blackhole\nsfploadi vd=1 mod0=2 imm16=5\nsfploadi vd=2 mod0=2 imm16=3\n"
+                    "sfpmul24 vd=3 va=1 vb=2 vc=9 mod1=0\nsfpadd vd=4 va=10 vb=3 vc=3 mod1=0\n")
+    code, out, err = run_cli(["timeline", path, "--wide"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    stall = next(line for line in lines if "stall:" in line)
+    assert stall.split()[0] == "3" and "SFPADD reads L3, written by SFPMUL24 in flight" in stall
+    assert "5 cycles" not in out and "4 instructions issued, 6 cycles on Blackhole A0" in out
+    code, out, err = run_cli(["timeline", path, "--csv"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[3].startswith("2,sfpmul24 vd=3 va=1 vb=2 vc=9")
