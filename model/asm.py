@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from . import isa, tensix
 from .hazards import RULES
-from .llk_symbols import SYMBOLS
+from .llk_symbols import symbols
 
 
 @dataclass(frozen=True)
@@ -158,8 +158,9 @@ def _cpp_int(token: str) -> int | None:
     return int(digits, 8) if digits.startswith("0") else int(digits)
 
 
-def evaluate(text: str, loc: Loc) -> int:
-    """Evaluate an integer expression of C++ literals and the names in `SYMBOLS`."""
+def evaluate(text: str, loc: Loc, arch: isa.Arch = isa.Arch.WORMHOLE) -> int:
+    """Evaluate an integer expression of C++ literals and the names `arch`'s kernels use (`llk_symbols`)."""
+    names = symbols(arch)
     leading = len(text) - len(text.lstrip())
 
     def literal(m: re.Match) -> str:
@@ -208,8 +209,8 @@ def evaluate(text: str, loc: Loc) -> int:
             for scope in _SCOPES_IGNORED:
                 if name.startswith(scope + "::"):
                     name = name[len(scope) + 2:]
-            if name in SYMBOLS:
-                return SYMBOLS[name]
+            if name in names:
+                return names[name]
             offset = max(text.find(written) - leading, 0)
             raise AsmError(Loc(loc.file, loc.line, loc.col + offset), f"unknown name {name!r}")
         raise AsmError(loc, f"unsupported expression {_short(text.strip())!r}")
@@ -301,7 +302,7 @@ def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None,
     return Instr(_named_word(stripped, here, arch), here, stripped)
 
 
-def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
+def _llk_args(call: re.Match, loc: Loc, llk_args, arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, tuple[int, Loc]]:
     """The evaluated arguments of a `TTI_NAME(...)` call, each with its location."""
     name = call.group(1)
     args = _split_args(call.group(2), loc.col + call.start(2)) if call.group(2) is not None else []
@@ -311,7 +312,7 @@ def _llk_args(call: re.Match, loc: Loc, llk_args) -> dict[str, tuple[int, Loc]]:
     values = {}
     for (arg_text, arg_col), spec in zip(args, llk_args):
         arg_loc = Loc(loc.file, loc.line, arg_col)
-        value = evaluate(arg_text, arg_loc)
+        value = evaluate(arg_text, arg_loc, arch)
         if not 0 <= value < (1 << spec.width):
             raise AsmError(arg_loc, f"TTI_{name} argument {spec.name}={value} out of range 0..{(1 << spec.width) - 1}")
         values[spec.name] = (value, arg_loc)
@@ -324,7 +325,7 @@ def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | No
     if op is None:
         raise AsmError(loc, f"TTI_{name} is neither a {arch.title.split()[0]} SFPU instruction nor one of the Tensix "
                             f"instructions modelled around it ({', '.join('TTI_' + n for n in tensix.OPS)})")
-    values = _llk_args(call, loc, op.llk_args)
+    values = _llk_args(call, loc, op.llk_args, arch)
     for arg in op.llk_args:
         value, arg_loc = values[arg.name]
         lost = (value << arg.shift) & ~op.llk_arg_bits(arg)
@@ -391,7 +392,7 @@ def _named_word(text: str, loc: Loc, arch: isa.Arch) -> int:
         name = m.group(1).lower()
         if name in values:
             raise AsmError(arg_loc, f"field {name} given twice")
-        value = evaluate(m.group(2), Loc(loc.file, loc.line, rest_col + m.start(2)))
+        value = evaluate(m.group(2), Loc(loc.file, loc.line, rest_col + m.start(2)), arch)
         try:
             isa.check_field(op, name, value)
         except ValueError as e:

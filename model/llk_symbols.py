@@ -323,3 +323,41 @@ SYMBOLS: dict[str, int] = {
     # Thread configuration registers SETC16 may write (model.tensix).
     **SETC16_SYMBOLS,
 }
+
+# Blackhole's names: the modifiers of its new and changed instructions (the
+# BlackholeA0 pages), and the names whose value differs there.
+BLACKHOLE_SYMBOLS: dict[str, int] = {
+    "SFPAND_MOD1_USE_VB": 1,
+    "SFPOR_MOD1_USE_VB": 1,
+    "SFPARECIP_MOD1_RECIP": 0,
+    "SFPARECIP_MOD1_COND_RECIP": 1,
+    "SFPARECIP_MOD1_EXP": 2,
+    "SFPCAST_MOD1_SM32_TO_FP32_RNE": 0,
+    "SFPCAST_MOD1_SM32_TO_FP32_RNS": 1,
+    "SFPCAST_MOD1_INT32_ABS": 2,
+    "SFPCAST_MOD1_INT32_SM32": 3,
+    **{f"{op}_MOD1_{name}": value for op in ("SFPLE", "SFPGT")
+       for name, value in (("SET_CC", 1), ("MUTATE_STACK", 2), ("MUTATE_OR", 4), ("SET_VD", 8))},
+    "SFPMAD_MOD1_NEGATE_VB": 1,
+    "SFPMAD_MOD1_NEGATE_VC": 2,
+    "SFPMAD_MOD1_INDIRECT_VA": 4,
+    "SFPMAD_MOD1_INDIRECT_VD": 8,
+    "SFPMUL24_MOD1_LOWER": 0,
+    "SFPMUL24_MOD1_UPPER": 1,
+    "SFPMUL24_MOD1_INDIRECT_VA": 4,
+    "SFPMUL24_MOD1_INDIRECT_VD": 8,
+    "SFPSHFT_MOD1_ARG_IMM": 1,
+    "SFPSHFT_MOD1_ARITHMETIC": 2,
+    "SFPSHFT_MOD1_ARG_IMM_USE_VC": 4,
+    "SFPSTOCHRND_RND_NEAREST": 0,
+    "SFPSTOCHRND_RND_STOCH": 1,
+    "SFPSTOCHRND_RND_ZERO": 2,
+    # The 3-bit AddrMod: "no increment" is slot 7.
+    "SFPLOAD_ADDR_MODE_NOINC": 7,
+    "SFPSTORE_ADDR_MODE_NOINC": 7,
+}
+
+
+def symbols(arch) -> dict[str, int]:
+    """The names a kernel of `arch` (model.isa.Arch) may use."""
+    return SYMBOLS | BLACKHOLE_SYMBOLS if arch.value == "blackhole" else SYMBOLS

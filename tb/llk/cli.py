@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from model import isa
+
 from .entries import entries, signature
 from .frontend import VECTOR_MODES, LlkError, Request, compile_call, remember
 from .sources import SourceError, find_header, find_tree
@@ -86,7 +88,9 @@ def cmd_llk(args) -> int:
     print("set up by the caller outside the kernel: " +
           (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
           "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "
-          "(SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, ADDR_MOD base set, the Dst counter moved between faces)",
+          "(SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, "
+          + ("ADDR_MOD base set, " if listing.program.arch is isa.Arch.WORMHOLE else "") +
+          "the Dst counter moved between faces)",
           file=report)
     return 0
 

@@ -10,7 +10,8 @@ The driver plays the caller of a unary SFPU kernel as the firmware and
 tt-llk's `_llk_math_eltwise_unary_sfpu_init_`, `_start_` and `_params_` do:
 lane predication switched on (SFPENCC, which the firmware does once at boot),
 the SFPU control register cleared (SFPCONFIG 0xF), ADDR_MOD_7 all zero, the
-counters reset, then the kernel's init; the ADDR_MOD base set, then the call once per
+counters reset, then the kernel's init; on Wormhole the ADDR_MOD base set (Blackhole's 3-bit
+AddrMod names the slot itself); then the call once per
 face with the Dst counter moved 16 rows after each. What the caller sets up
 outside any C++ the front end sees (Fp32 Dst mode, the SrcB format, ADDR_MOD
 slots from elsewhere) must be given (`fp32_dest`, `setup`); a kernel that
@@ -90,8 +91,6 @@ class Listing:
 def compile_call(request: Request, name: str = "<llk>") -> Listing:
     if request.arch not in ARCHES:
         raise LlkError(f"--arch {request.arch}: expected one of {', '.join(ARCHES)}")
-    if request.arch != "wormhole":
-        raise LlkError(f"architecture not modelled: {request.arch} (the model is Wormhole B0's SFPU)")
     if request.vector_mode not in VECTOR_MODES:
         raise LlkError(f"vector mode {request.vector_mode!r}: expected one of {', '.join(VECTOR_MODES)}")
     if not request.header.is_file():
@@ -124,7 +123,10 @@ def _driver(request: Request, header_path: Path) -> str:
              "math::reset_counters(p_setrwc::SET_ABD_F);"]
     if request.init:
         lines += ['::llk_record::phase("init");', '#line 1 "--init"', f"{request.init};"]
-    lines += ['::llk_record::phase("start");', f'#line 10 "{CALLER}"', "math::set_addr_mod_base();",
+    # Wormhole's unary SFPU start moves the 2-bit AddrMod to slots 4-7; Blackhole's
+    # 3-bit AddrMod names the slot, and its start leaves the base alone.
+    base = "math::set_addr_mod_base();" if request.arch == "wormhole" else ""
+    lines += ['::llk_record::phase("start");', f'#line 10 "{CALLER}"', base,
               "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::MATH);"]
     for face in range(faces):
         lines += [f'::llk_record::phase("face {face}");', '#line 1 "--call"', f"{request.call};",
@@ -150,7 +152,7 @@ def _shadow(folder: Path, into: Path) -> Path:
 
 def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path, Path]]:
     include = work / "include"
-    headers.write_generated(include)
+    headers.write_generated(include, isa.Arch(request.arch))
     tree = request.tree
     header = request.header.resolve()
     header_dir = header.parent
@@ -261,7 +263,9 @@ def short(where: str, tree: SourceTree | None) -> str:
 
 def _listing(request: Request, records: list[Record], name: str) -> Listing:
     tree = request.tree
-    out = [f"# {request.header.name}: {request.init + '; ' if request.init else ''}{request.call} "
+    arch = isa.Arch(request.arch)
+    out = [f".arch {arch.value}"] if arch is not isa.Arch.WORMHOLE else []
+    out += [f"# {request.header.name}: {request.init + '; ' if request.init else ''}{request.call} "
            f"(sfpu llk, {request.arch}, vector mode {request.vector_mode}"
            + (f", {' '.join('-D ' + d for d in request.defines)}" if request.defines else "") + ")"]
     caller_setup = []
@@ -292,7 +296,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         if r.kind == "I":
             word = int(r.text, 16)
             try:
-                text = disassemble(word, "llk")
+                text = disassemble(word, "llk", arch)
             except isa.DecodeError as e:
                 raise LlkError(f"{where}: {e}") from None
         elif r.kind in ("T", "D"):
@@ -342,13 +346,14 @@ def check_setup(listing: Listing) -> None:
             elif item.name == "fp32_dest":
                 fp32_known = True
             continue
-        if not isinstance(item, Instr) or item.word >> 24 not in isa.BY_OPCODE:
+        arch = listing.program.arch
+        if not isinstance(item, Instr) or item.word >> 24 not in isa.ISA[arch].by_opcode:
             continue
-        ins = isa.decode(item.word)
+        ins = isa.decode(item.word, arch)
         if ins.mnemonic not in _DST_ACCESS:
             continue
         where = listing.cxx_of_line.get(item.loc.line, str(item.loc))
-        slot = ins["addr_mod"] + 4 * base
+        slot = ins["addr_mod"] + (4 * base if arch is isa.Arch.WORMHOLE else 0)
         if slot not in slots:
             raise LlkError(f"{where}: {ins.mnemonic} uses ADDR_MOD_{ins['addr_mod']} (slot {slot}"
                            f"{' with ADDR_MOD_SET_Base' if base else ''}), which neither the kernel, its init nor "

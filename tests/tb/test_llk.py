@@ -13,7 +13,7 @@ from model.asm import Instr
 from model.run import run_program
 from model.state import SfpuState
 from tb.cli import main
-from tb.dst_io import get_tile_fp32, put_tile_bits32
+from tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
 from tb.llk import headers
 from tb.llk.entries import entries
 from tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
@@ -151,9 +151,31 @@ def test_error_in_the_call_expression_names_it():
     assert str(e.value).startswith("--call:1: C++ compile error")
 
 
-def test_blackhole_is_not_modelled():
-    with pytest.raises(LlkError, match="architecture not modelled: blackhole"):
-        compile_fixture("calculate_fixture_add_one<false, 8>()", arch="blackhole")
+SQUARE_LOW = FIXTURES / "ckernel_sfpu_fixture_bh_square_low.h"
+
+
+def test_blackhole_kernel_records_blackhole_words_and_runs():
+    listing = compile_call(Request(SQUARE_LOW, "calculate_fixture_square_low<false, 8>()",
+                                   "fixture_square_low_init<false>()", arch="blackhole"))
+    assert listing.text.startswith(".arch blackhole\n") and listing.program.arch is isa.BLACKHOLE
+    words = listing.kernel_words()
+    # TTI_SFPLOAD(0, INT32 4, ADDR_MOD_7, 0): 0x70 << 24 | Mod0 4 << 16 | AddrMod 7 << 13 = 0x7004E000.
+    # TTI_SFPMUL24(VA 0, VB 0, VC 9, VD 1, Mod1 0): 0x98 << 24 | 9 << 8 | 1 << 4 = 0x98000910.
+    # TTI_SFPSTORE(1, 4, ADDR_MOD_6, 0): 0x72 << 24 | VD 1 << 20 | 4 << 16 | 6 << 13 = 0x7214C000.
+    assert words[:3] == [0x7004E000, 0x98000910, 0x7214C000]
+    x = np.random.default_rng(2).integers(-2**31, 2**31, 1024, dtype=np.int64)
+    state = SfpuState(arch=isa.BLACKHOLE)
+    put_tile_bits32(state, x.astype(np.uint32))
+    result = run_program(listing.program, state)
+    # SFPMUL24.md, lower half with VC = L9 (zero): (a * b) & 0x7FFFFF of the 32-bit words.
+    want = (x.astype(np.uint64) * x.astype(np.uint64)) & 0x7FFFFF
+    assert np.array_equal(get_tile_bits32(result.state), want.astype(np.uint32))
+    # The store right after the multiply waits one cycle in hardware: a stall, not a hazard.
+    assert not result.hazards and sum(r.stalled is not None for r in result.trace) == 32
+    # The same header for Wormhole stops at the instruction Wormhole lacks.
+    with pytest.raises(LlkError, match="SFPMUL24"):
+        compile_call(Request(SQUARE_LOW, "calculate_fixture_square_low<false, 8>()",
+                             "fixture_square_low_init<false>()"))
 
 
 def test_list_finds_entries_with_templates_and_inits():
