@@ -134,9 +134,10 @@ def prepared(kernel: Kernel, seed: int = 0, program: Program | None = None) -> t
     """The kernel's program (its hand listing unless another is given, e.g. one
     generated from its source by tb.llk.regenerate), a state holding its inputs,
     and the inputs."""
-    state = SfpuState()
+    program = program or _program(kernel.path)
+    state = SfpuState(arch=program.arch)          # a kernel generated for Blackhole runs on Blackhole
     inputs = kernel.prepare(state, np.random.default_rng([seed, 0x5F0]))
-    return program or _program(kernel.path), state, inputs
+    return program, state, inputs
 
 
 def run_kernel(kernel: Kernel, seed: int = 0, program: Program | None = None) -> KernelRun:

@@ -6,6 +6,12 @@ on the same inputs, bit for bit, with the generated one also checked against
 numpy as the kernel requires.
 
     python -m tb.llk.regenerate DIR [NAME...]
+    python -m tb.llk.regenerate --arch blackhole DIR [NAME...]
+
+With `--arch blackhole` the same calls are compiled from the tree's Blackhole
+headers and run on the Blackhole model: each against numpy, each macro kernel
+against its twin compiled the same way, and its cycles per row group against
+the Wormhole kernel's claim (there is no Blackhole hand listing to compare).
 """
 
 from __future__ import annotations
@@ -48,11 +54,11 @@ def body_words(program) -> list[int]:
     return out
 
 
-def compile_source(kernel: kernels.Kernel, tree) -> Listing:
+def compile_source(kernel: kernels.Kernel, tree, arch: str = "wormhole") -> Listing:
     src = kernel.llk_source
-    request = Request(find_header(src.header, tree), src.call, src.init, "wormhole", src.defines, src.fp32_dest,
+    request = Request(find_header(src.header, tree), src.call, src.init, arch, src.defines, src.fp32_dest,
                       src.srcb_format, src.setup, src.vector_mode, tree)
-    return compile_call(request, f"{kernel.name} (from {src.header})")
+    return compile_call(request, f"{kernel.name} (from {src.header}, {arch})")
 
 
 def _first_difference(a: list[int], b: list[int]) -> str:
@@ -102,18 +108,74 @@ def programs_from_source(src: str, names: list[str]) -> dict:
     return out
 
 
+@dataclass
+class OnBlackhole:
+    name: str
+    call: str
+    accuracy: str = ""
+    cycles_per_row: float | None = None
+    twin: str = ""
+    error: str = ""
+
+
+def _run_generated(kernel: kernels.Kernel, tree):
+    listing = compile_source(kernel, tree, "blackhole")
+    try:
+        return kernels.run_kernel(kernel, program=listing.program)
+    except Exception as e:       # the model's stop is a result to report
+        raise LlkError(f"run stopped: {with_cxx_location(str(e), listing)}") from None
+
+
+def on_blackhole(kernel: kernels.Kernel, tree, table: dict) -> OnBlackhole:
+    """The kernel's source call compiled for Blackhole and run on its model."""
+    out = OnBlackhole(kernel.name, kernel.llk_source.call)
+    try:
+        run = _run_generated(kernel, tree)
+    except (LlkError, SourceError) as e:
+        out.error = str(e)
+        return out
+    ok, how = kernels.check_accuracy(run)
+    out.accuracy, out.cycles_per_row = f"{'ok' if ok else 'FAILS'}: {how}", run.cycles_per_row
+    twin = table.get(kernel.twin) if kernel.twin else None
+    if twin is not None and twin.llk_source is not None:
+        try:
+            other = _run_generated(twin, tree)
+            same = np.array_equal(run.result.state.dst, other.result.state.dst)
+            out.twin = f"{twin.name}: {'bit-identical' if same else 'DIFFERENT'}"
+        except (LlkError, SourceError) as e:
+            out.twin = f"{twin.name}: {e}"
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tb.llk.regenerate", description=__doc__.splitlines()[0])
+    p.add_argument("--arch", choices=("wormhole", "blackhole"), default="wormhole")
     p.add_argument("src")
     p.add_argument("names", nargs="*")
     args = p.parse_args(argv)
     try:
-        tree = find_tree(args.src, "wormhole")
+        tree = find_tree(args.src, args.arch)
     except SourceError as e:
         print(f"regenerate: error: {e}", file=sys.stderr)
         return 2
     table = kernels.all_kernels()
     names = args.names or [n for n, k in table.items() if k.llk_source is not None]
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        print(f"regenerate: error: no kernel named {', '.join(unknown)} (sfpu kernels --list)", file=sys.stderr)
+        return 2
+    if args.arch == "blackhole":
+        print("| kernel | call | against numpy | cycles per row group (Wormhole's claim) | macro = twin |")
+        print("|---|---|---|---|---|")
+        for name in names:
+            k = table[name]
+            if k.llk_source is None:
+                continue
+            r = on_blackhole(k, tree, table)
+            claim = f" ({k.claimed_cycles_per_row:g})" if k.claimed_cycles_per_row else ""
+            cycles = f"{r.cycles_per_row:.3f}{claim}" if r.cycles_per_row is not None else ""
+            print(f"| {r.name} | `{r.call}` | {r.accuracy or r.error} | {cycles} | {r.twin} |")
+        return 0
     print("| kernel | call | SFPU words of the body = hand listing | Dst = hand kernel | against numpy |")
     print("|---|---|---|---|---|")
     for name in names:

@@ -172,6 +172,12 @@ def test_blackhole_kernel_records_blackhole_words_and_runs():
     assert np.array_equal(get_tile_bits32(result.state), want.astype(np.uint32))
     # The store right after the multiply waits one cycle in hardware: a stall, not a hazard.
     assert not result.hazards and sum(r.stalled is not None for r in result.trace) == 32
+    # load_replay_buf and apply_sign_magnitude_conversion (Blackhole tt-llk helpers): per row
+    # group SFPLOAD, SFPCAST(VC 0, VD 1, Mod1 2) = 0x90000012, SFPSETSGN(imm 0, VC 1, VD 0, 0) =
+    # 0x89000100, SFPSTORE(0, 4, ADDR_MOD_6) = 0x7204C000; recorded once, replayed seven times.
+    listing = compile_call(Request(SQUARE_LOW, "calculate_fixture_to_sign_magnitude<false, 8>()",
+                                   "fixture_square_low_init<false>()", arch="blackhole"))
+    assert listing.kernel_words() == [0x7004E000, 0x90000012, 0x89000100, 0x7204C000] * 8 * 4   # 4 faces
     # The same header for Wormhole stops at the instruction Wormhole lacks.
     with pytest.raises(LlkError, match="SFPMUL24"):
         compile_call(Request(SQUARE_LOW, "calculate_fixture_square_low<false, 8>()",

@@ -227,3 +227,4 @@ inline void replay(unsigned start, unsigned length, const char* file = __builtin
                                        {"execute_while_loading", 0, 1}, {"load_mode", 0, 1}}, file, line);
 }
 }  // namespace lltt
+#include "llk_arch.h"   // generated per architecture (tb/llk/headers.py)
