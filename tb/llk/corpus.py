@@ -1,10 +1,11 @@
 """The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
-every SFPU entry point of the TTI_-based Wormhole kernel headers under DIR,
-compiled by the front end, run on the model over a tile of inputs, each
-SFPLOADMACRO kernel compared bit for bit with its non-macro path
-(`-D DISABLE_SFPLOADMACRO`), and each op with an FP32 row in tt-llk's
-accuracy budget checked over its domain (tb/llk/accuracy.py). Blackhole's
-entries are listed with "architecture not modelled". Writes
+every SFPU entry point of the TTI_-based Wormhole and Blackhole kernel headers
+under DIR, compiled by the front end for its architecture, run on that
+architecture's model over a tile of inputs, each SFPLOADMACRO kernel compared
+bit for bit with its non-macro path (`-D DISABLE_SFPLOADMACRO`), and each op
+with an FP32 row in tt-llk's accuracy budget checked over its domain
+(tb/llk/accuracy.py; the budget rows are Wormhole's, so a Blackhole record
+sets its max ULP against Wormhole's hardware figure). Writes
 build/llk-corpus/report.json (one record per entry point) and report.md.
 
 Template arguments, as callers would choose them: a parameter's default where
@@ -132,17 +133,17 @@ def _inputs() -> np.ndarray:
 
 def _run(listing, x: np.ndarray):
     from tb.dst_io import put_tile_bits32
-    state = SfpuState()
+    state = SfpuState(arch=listing.program.arch)
     put_tile_bits32(state, x.view(np.uint32))
     return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
 
 
-def _compile(entry: Entry, tree, chosen: dict[str, str], defines=()) -> tuple[object, str]:
+def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str = "wormhole") -> tuple[object, str]:
     init = call_expr(entry.inits[0], chosen) if entry.inits else None
     setup: tuple[str, ...] = ()
     note = ""
     for _ in range(3):
-        request = Request(entry.header, call_expr(entry.function, chosen), init, "wormhole", defines, 1, None,
+        request = Request(entry.header, call_expr(entry.function, chosen), init, arch, defines, 1, None,
                           setup, "rc", tree)
         try:
             return compile_call(request, entry.header.name), note
@@ -190,8 +191,8 @@ def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str],
     return notes
 
 
-def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
-    record = {"arch": "wormhole", "header": header_name, "entry": entry.name, "call": None, "init": None,
+def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "wormhole") -> dict:
+    record = {"arch": arch, "header": header_name, "entry": entry.name, "call": None, "init": None,
               "frontend": None,
               "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None,
               "max_ulp": None, "hw_max_ulp": None,
@@ -202,7 +203,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
     init = entry.inits[0] if entry.inits else None
     for attempt, chosen in enumerate(variants(entry.function, named_values(entry.header), init)):
         try:
-            listing, note = _compile(entry, tree, chosen)
+            listing, note = _compile(entry, tree, chosen, arch=arch)
         except LlkError as e:
             first_error = first_error or str(e)
             compiled_elsewhere = "C++ compile error" not in str(e)
@@ -233,7 +234,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None) -> dict:
     uses_macro = any(w >> 24 == 0x93 for w in listing.program.words)
     if uses_macro:
         try:
-            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",))
+            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",), arch)
             other = _run(fallback, x)
             record["macro_equals_fallback"] = bool(np.array_equal(result.state.dst, other.state.dst))
             if not record["macro_equals_fallback"]:
@@ -258,27 +259,22 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
     if not isinstance(helpers, str) and helpers.note:
         print(f"llk-corpus: {helpers.note}", file=sys.stderr)
     records = []
-    for header in tti_headers(tree):
-        name = str(header.relative_to(tree.root))
-        for entry in entries(header):
-            if only and only not in entry.name:
-                continue
-            records.append(run_entry(entry, tree, name, helpers))
-            r = records[-1]
-            print(f"{name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
-                  f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
     try:
         bh = find_tree(src, "blackhole")
     except SourceError:
         bh = None
-    if bh is not None:
-        for header in tti_headers(bh):
+    for arch, arch_tree in (("wormhole", tree), ("blackhole", bh)):
+        if arch_tree is None:
+            continue
+        for header in tti_headers(arch_tree):
+            name = str(header.relative_to(arch_tree.root))
             for entry in entries(header):
-                records.append({"arch": "blackhole", "header": str(header.relative_to(bh.root)),
-                                "entry": entry.name, "call": None, "init": None, "frontend": None,
-                                "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False,
-                                "checked": None, "max_ulp": None, "hw_max_ulp": None,
-                                "macro_equals_fallback": None, "reason": "architecture not modelled"})
+                if only and only not in entry.name:
+                    continue
+                records.append(run_entry(entry, arch_tree, name, helpers, arch))
+                r = records[-1]
+                print(f"{arch} {name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
+                      f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(records, indent=1))
     (out / "report.md").write_text(report_md(records))
@@ -286,7 +282,12 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
 
 
 def summary(records: list[dict]) -> str:
-    wh = [r for r in records if r["arch"] == "wormhole"]
+    return " ".join(_arch_summary(records, arch) for arch in ("wormhole", "blackhole")
+                    if any(r["arch"] == arch for r in records))
+
+
+def _arch_summary(records: list[dict], arch: str) -> str:
+    wh = [r for r in records if r["arch"] == arch]
     own = [r for r in wh if r.get("issues_tti")]
     own_ran = sum(r["ran"] for r in own)
     headers = {r["header"] for r in wh}
@@ -297,14 +298,15 @@ def summary(records: list[dict]) -> str:
     tti = sum(r["frontend"] == "tti" for r in wh)
     checked = [r for r in wh if r["checked"] is not None]
     pct = 100 * ran / len(wh) if wh else 0
-    return (f"Wormhole: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
+    budget = ("" if arch == "wormhole" else
+              " (the budget's figures were measured on Wormhole hardware)")
+    return (f"{arch.capitalize()}: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
             f"({pct:.0f}%), {tti} purely from TTI_ macros. Of the {len(own)} entry points whose own body issues "
             f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
             f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
             f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
             f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(checked)} checked against tt-llk's "
-            f"accuracy budget, {sum(r['checked'] for r in checked)} within it. "
-            f"Blackhole: {sum(r['arch'] == 'blackhole' for r in records)} entry points, architecture not modelled.")
+            f"accuracy budget{budget}, {sum(r['checked'] for r in checked)} within it.")
 
 
 def report_md(records: list[dict]) -> str:
