@@ -49,6 +49,13 @@ def point_latest(gtkw: Path) -> None:
         LATEST.write_text(gtkw.read_text())
 
 
+def with_cxx_lines(message: str) -> str:
+    """A run's report with the C++ file and line added wherever it names a
+    line of a listing `sfpu llk` wrote (its `# file:line` comments)."""
+    from tb.llk.frontend import with_cxx_location
+    return "\n".join(with_cxx_location(line) for line in message.splitlines())
+
+
 def cmd_sim(args) -> int:
     from tb.cli import CliError, refuse_rtl
     refuse_rtl(args.arch, "`sfpu sim` runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
@@ -65,7 +72,7 @@ def cmd_sim(args) -> int:
         print(f"{'PASS' if outcome.passed else 'FAIL'}: {shown} on {args.backend} "
               f"({outcome.seconds:.1f} s)")
         if outcome.message:
-            print(outcome.message)
+            print(with_cxx_lines(outcome.message))
     if args.waves:
         from tb.sfpu_env import CLOCK_NS
         from tb.waves import WaveError, write_for_run

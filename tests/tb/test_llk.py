@@ -212,3 +212,15 @@ def test_run_takes_a_header_and_names_the_cxx_line_of_a_hazard(capsys):
     store = line_of(ADD_ONE, "TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP32, ADDR_MOD_2, 0);", 1)
     err = capsys.readouterr().err
     assert f"stopped: {ADD_ONE}:{store}: " in err and "read-in-flight" in err
+
+
+def test_sim_report_names_the_cxx_line_of_a_listing_line(tmp_path):
+    # `sfpu sim` prints the lock-step run's report; a line naming a listing
+    # that `sfpu llk` wrote gets the C++ location of that listing line.
+    from tb.sim import with_cxx_lines
+    listing = tmp_path / "k.s"
+    listing.write_text("# header\nTTI_SFPNOP;  # ckernel_sfpu_x.h:42\n")
+    report = f"mismatch in cycle 3\n{listing}:2:1: TTI_SFPNOP;: cycle 3: read-in-flight: ...\nseed 1"
+    lines = with_cxx_lines(report).splitlines()
+    assert lines[0] == "mismatch in cycle 3" and lines[2] == "seed 1"
+    assert lines[1] == f"ckernel_sfpu_x.h:42: {listing}:2:1: TTI_SFPNOP;: cycle 3: read-in-flight: ..."
