@@ -176,7 +176,7 @@ class TensixRegs(wiring.Component):
                     chosen = word[bit]
                 with m.If(chosen):
                     m.d.sync += [value.eq(val + base), value_cr.eq(val + base)]
-        with m.Else():                 # INCRWC: an ADDR_MOD increment, through Cr or not
+        with m.Elif(word[24:32] == model_tensix.INCRWC):   # an ADDR_MOD increment, through Cr or not
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
                 new_value, new_cr = _step(m, value, value_cr, val, 0, cr[bit], 0, bits, f"incrwc_{name}")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .isa import LlkArg
 from .state import TensixRegs, step_counter
 
-SETRWC, INCRWC, REPLAY, SETC16 = 0x37, 0x38, 0x04, 0xB2
+SETRWC, INCRWC, REPLAY, SETC16, NOP = 0x37, 0x38, 0x04, 0xB2, 0x02
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,10 @@ OPS = {op.mnemonic: op for op in (
     TensixOp("REPLAY", REPLAY, (LlkArg("start_idx", 14, 5), LlkArg("len", 4, 6),
                                 LlkArg("execute_while_loading", 1, 1), LlkArg("load_mode", 0, 1)), {}),
     TensixOp("SETC16", SETC16, (LlkArg("setc16_reg", 16, 8), LlkArg("setc16_value", 0, 16)), {}),
+    # A Tensix NOP: it takes the thread's issue slot for a cycle and does nothing else.
+    TensixOp("NOP", NOP, (), {}),
 )}
-ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC"}     # the ones the thread issues towards the SFPU
+ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC", NOP: "NOP"}     # the ones the thread issues towards the SFPU
 
 DST_BITS, SRC_BITS = 10, 6
 DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
@@ -65,7 +67,9 @@ def args_of(word: int) -> dict[str, int]:
 
 
 def apply(regs: TensixRegs, word: int) -> None:
-    """SETRWC / INCRWC on the thread's counters (tt-isa-documentation's models)."""
+    """SETRWC / INCRWC on the thread's counters (tt-isa-documentation's models); NOP changes nothing."""
+    if word >> 24 == NOP:
+        return
     a = args_of(word)
     cr = a["rwc_cr"]
     if word >> 24 == SETRWC:
@@ -90,7 +94,8 @@ def apply(regs: TensixRegs, word: int) -> None:
 def disassemble(word: int) -> str:
     op = OPS[ISSUED[word >> 24]]
     a = args_of(word)
-    text = f"TTI_{op.mnemonic}({', '.join(str(a[x.name]) for x in op.llk_args)});"
+    text = (f"TTI_{op.mnemonic}({', '.join(str(a[x.name]) for x in op.llk_args)});" if op.llk_args
+            else f"TTI_{op.mnemonic};")
     covered = sum(((1 << x.width) - 1) << x.shift for x in op.llk_args)
     if word & 0xFFFFFF & ~covered:
         return f".word 0x{word:08X}  # {text} with bits 0x{word & 0xFFFFFF & ~covered:06X} set"

@@ -123,11 +123,13 @@ SPECIAL_PROGRAMS = {
                    "sfpconfig vd=15 mod1=1 imm16=0"],
     # The Tensix counters the thread moves between SFPLOAD/SFPSTOREs (model.tensix):
     # SETRWC with each carry mode, INCRWC plain and through Dst_Cr, an ADDR_MOD
-    # written by SETC16, and a recorded sequence replayed.
+    # written by SETC16, a recorded sequence replayed, and Tensix NOPs (an issue
+    # cycle with nothing for the SFPU).
     "tensix_counters": ["TTI_SETC16(ADDR_MOD_DST_SEC2_DestIncr_ADDR32, 4 | (1 << 10))",
                         "TTI_SETC16(ADDR_MOD_AB_SEC2_SrcAIncr_ADDR32, 3 | (2 << 8))",
                         *[f"sfpstore vd={r} mod0=3 imm10={4 * r}" for r in range(8)],
-                        "TTI_INCRWC(0, 2, 1, 1)", "sfpload vd=0 mod0=3 addr_mod=2", "TTI_INCRWC(7, 3, 2, 1)",
+                        "TTI_INCRWC(0, 2, 1, 1)", "TTI_NOP", "sfpload vd=0 mod0=3 addr_mod=2", "TTI_NOP",
+                        "TTI_INCRWC(7, 3, 2, 1)",
                         "sfpload vd=1 mod0=3 addr_mod=0", "TTI_SETRWC(0, 4, 8, 0, 0, 4)",
                         "sfpstore vd=1 mod0=3 addr_mod=2", "TTI_SETRWC(3, 8, 2, 5, 6, 15)",
                         "sfpload vd=2 mod0=3 imm10=2", "TTI_SETRWC(0, 0, 1, 2, 3, 7)", "sfpswap vd=2 vc=0 mod1=1",

@@ -130,7 +130,7 @@ def test_missing_fp32_dest_is_an_error_and_given_it_runs():
 @pytest.mark.parametrize("call, needle, message", [
     ("calculate_fixture_sfpi<false, 8>()", "sfpi::vFloat v = sfpi::dst_reg[0];", "SFPI vector value is not modelled"),
     ("calculate_fixture_bad_register()", "TTI_SFPMOV(0, 17", "argument lreg_c=17 out of range 0..15"),
-    ("calculate_fixture_tensix_nop()", "TTI_NOP;", "TTI_NOP"),
+    ("calculate_fixture_wrcfg()", "TTI_WRCFG(0, 0, 0);", "TTI_WRCFG of a configuration register is not modelled"),
 ])
 def test_unmodelled_constructs_name_the_cxx_line(call, needle, message):
     with pytest.raises(LlkError) as e:
@@ -224,3 +224,15 @@ def test_sim_report_names_the_cxx_line_of_a_listing_line(tmp_path):
     lines = with_cxx_lines(report).splitlines()
     assert lines[0] == "mismatch in cycle 3" and lines[2] == "seed 1"
     assert lines[1] == f"ckernel_sfpu_x.h:42: {listing}:2:1: TTI_SFPNOP;: cycle 3: read-in-flight: ..."
+
+
+def test_tensix_nop_is_one_idle_issue_cycle():
+    listing = compile_fixture("calculate_fixture_tensix_nop()", "fixture_add_one_init<false>()")
+    nop_line = line_of(ADD_ONE, "TTI_NOP;")
+    assert any(line.startswith("TTI_NOP;") and line.endswith(f"ckernel_sfpu_fixture_add_one.h:{nop_line}")
+               for line in listing.text.splitlines())
+    result = run_program(listing.program, SfpuState())
+    nops = [r for r in result.trace if r.issued == 0x02000000]
+    # Once per face: the thread's slot is taken, no sub-unit starts, nothing is written.
+    assert len(nops) == 4 and all(not r.units and not r.lreg_writes for r in nops)
+

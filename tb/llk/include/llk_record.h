@@ -80,7 +80,10 @@ inline void tensix(const char* macro, std::uint32_t, std::initializer_list<Arg> 
         n += std::snprintf(text + n, sizeof text - n, "%s%lld", first ? "" : ", ", a.value);
         first = false;
     }
-    std::snprintf(text + n, sizeof text - n, ");");
+    if (args.size() == 0)
+        std::snprintf(text + n - 1, sizeof text - n + 1, ";");   // TTI_NOP; as tt-llk writes it
+    else
+        std::snprintf(text + n, sizeof text - n, ");");
     emit('T', text, file, line);
 }
 

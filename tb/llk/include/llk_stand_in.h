@@ -171,7 +171,8 @@ inline void init_prng_seed(const std::uint32_t seed, const char* file = __builti
 #define TTI_SEMPOST(...) ::llk_record::note("TTI_SEMPOST: a semaphore post, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMGET(...) ::llk_record::note("TTI_SEMGET: a semaphore get, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMINIT(...) ::llk_record::note("TTI_SEMINIT: a semaphore set-up, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TTI_NOP ::llk_record::stop("TTI_NOP (a Tensix NOP, not SFPNOP) is not modelled", __FILE__, __LINE__)
+// A Tensix NOP (not SFPNOP): one cycle of the thread's issue slot, nothing for the SFPU.
+#define TTI_NOP ::llk_record::tensix("NOP", 0, {}, __FILE__, __LINE__)
 #define TTI_WRCFG(...) ::llk_record::stop("TTI_WRCFG of a configuration register is not modelled", __FILE__, __LINE__)
 #define TTI_RMWCIB0(...) ::llk_record::stop("TTI_RMWCIB0 of a configuration register is not modelled", __FILE__, __LINE__)
 #define TTI_RMWCIB1(...) ::llk_record::stop("TTI_RMWCIB1 of a configuration register is not modelled", __FILE__, __LINE__)

@@ -60,9 +60,16 @@ inline void calculate_fixture_bad_register() {
     TTI_SFPMOV(0, 17, p_sfpu::LREG0, 0);
 }
 
-// A Tensix NOP, which the model does not have.
+// A Tensix NOP between two SFPU instructions: one issue cycle with nothing for the SFPU.
 inline void calculate_fixture_tensix_nop() {
+    TTI_SFPLOADI(p_sfpu::LREG1, 2, 7);
     TTI_NOP;
+    TTI_SFPNOP;
+}
+
+// A configuration write the model does not have.
+inline void calculate_fixture_wrcfg() {
+    TTI_WRCFG(0, 0, 0);
 }
 
 // A replay: one row group recorded while it runs, then replayed seven times.
