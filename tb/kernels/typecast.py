@@ -37,11 +37,13 @@ def bf16_tile(state) -> np.ndarray:
     return (ieee << 16).astype(np.uint32).view(np.float32)
 
 
-def typecast_source(conversion: str, regenerated: str, *, twin: bool = False, fp32_template: bool = False,
+def typecast_source(conversion: str, regenerated: str, *, twin: bool = False, dest_template: bool = False,
                     **caller) -> LlkSource:
     """The C++ call a typecast kernel comes from (with `twin`, its DISABLE_SFPLOADMACRO path):
-    tt-metal's calculate_typecast_<conversion> after its init; `caller` is the caller's set-up."""
-    targs = "false, 8, true" if fp32_template else "false, 8"
+    tt-metal's calculate_typecast_<conversion> after its init; `caller` is the caller's set-up.
+    `dest_template`: the call takes is_fp32_dest_acc_en, given as false, the 16-bit-Dst
+    store these listings follow."""
+    targs = "false, 8, false" if dest_template else "false, 8"
     return LlkSource("ckernel_sfpu_typecast.h", f"calculate_typecast_{conversion}<{targs}>()",
                      f"init_typecast_{conversion}<false>()", ("DISABLE_SFPLOADMACRO",) if twin else (),
                      allow=("swap-mad-nop",), regenerated=regenerated, **caller)
@@ -285,9 +287,9 @@ KERNELS = [
 """,
            timeline=(0, 8),
            llk_source=typecast_source("fp32_to_uint16",
-                                      "the 0.81.1 header no longer uses SFPLOADMACRO with 32-bit Dst and stores with "
-                                      "mode 9 (halves swapped) instead of the 16-bit store this listing follows: "
-                                      "outputs are laid out differently", fp32_template=True)),
+                                      "body words equal; Dst bit-identical (with is_fp32_dest_acc_en true the 0.81.1 "
+                                      "header stores with mode 9, halves swapped, and without SFPLOADMACRO)",
+                                      dest_template=True)),
     Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
            "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
@@ -296,8 +298,8 @@ KERNELS = [
            cycles_per_row=4 * 42 / 32,
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("fp32_to_uint16",
-                                      "the 0.81.1 header stores with mode 9 (halves swapped) instead of mode 6: "
-                                      "outputs are laid out differently", twin=True, fp32_template=True)),
+                                      "body words equal; Dst bit-identical (with is_fp32_dest_acc_en true the 0.81.1 "
+                                      "header stores with mode 9, halves swapped)", twin=True, dest_template=True)),
     Kernel("typecast_uint16_to_fp16b", "typecast_uint16_to_fp16b.s",
            "_calculate_typecast_uint16_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint16_to_fp16b_",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
