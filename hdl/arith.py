@@ -1,7 +1,7 @@
 """Bit-level helpers shared by the arithmetic units: the FP32 fields, a
 leading-zero count, and an instruction field by the ISA table's name."""
 
-from amaranth import Cat, Mux
+from amaranth import Cat, Const, Mux
 from amaranth.lib import data
 
 from model import isa
@@ -34,4 +34,20 @@ def field(word, op: isa.Opcode, name: str):
     """The bits of `op`'s field `name` in `word`, as the ISA table places them."""
     f = op.field_map[name]
     return word[f.lo:f.lo + f.width]
+
+
+def operand(word, op: isa.Opcode, name: str):
+    """`op`'s operand `name` in `word` as the ISA table defines it (model.isa's
+    `Instruction.operand`): a field, an alias of a field's low bits (SFPSHFT2's
+    VB), or a value gathered from several fields (SFPLOADMACRO's VD and Imm10)."""
+    for comp in op.composites + op.derived:
+        if comp.name == name:
+            value = Const(0, comp.width)
+            for part, pos, width in comp.parts:
+                value = value | (field(word, op, part)[0:width] << pos)
+            return value[0:comp.width]
+    for alias in op.aliases:
+        if alias.name == name:
+            return field(word, op, alias.of)[0:alias.width]
+    return field(word, op, name)
 

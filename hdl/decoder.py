@@ -12,7 +12,7 @@ from amaranth import Module
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .arith import field
+from .arith import field, operand
 
 from model import isa, tensix
 
@@ -29,7 +29,7 @@ Decoded = data.StructLayout({
     "two_cycles": 1,       # holds its sub-unit at T+1 as well
     "interlock": 1,        # the thread may issue only SFPNOP at T+1
     "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
-    "has_vd": 1,           # the word has a VD field (VD 12-15 then loads a macro template)
+    "backdoor": 1,         # its VD 12-15 loads a macro template (every VD but SFPCONFIG's; ISA table)
     "counters": 1,         # SETRWC/INCRWC: issued, but for the Tensix counters, not a sub-unit
 })
 
@@ -56,20 +56,14 @@ class Decoder(wiring.Component):
 
     def _operands(self, m: Module, op: isa.Opcode) -> None:
         word, d = self.word, self.decoded
-        if op.mnemonic == "SFPLOADMACRO":
-            vd = word[20:22] | (word[0] << 2)          # VD = (VDHi << 2) | VDLo
-        elif op.has("vd"):
-            vd = field(word, op, "vd")
-        else:
-            vd = None
+        readable = isa.readable_field_names(op)
+        vd = operand(word, op, "vd") if "vd" in readable else None    # SFPLOADMACRO's is VDHi:VDLo
         if vd is not None:
             m.d.comb += d.vd.eq(vd)
-        if op.has("vd"):
-            m.d.comb += d.has_vd.eq(1)
-        if op.has("vb"):
-            m.d.comb += d.vb.eq(field(word, op, "vb"))
-        elif op.mnemonic == "SFPSHFT2":
-            m.d.comb += d.vb.eq(field(word, op, "imm12")[0:4])   # VB shares bits [15:12] with Imm12
+        if op.backdoor and op.has("vd"):
+            m.d.comb += d.backdoor.eq(1)
+        if op.has("vb") or any(a.name == "vb" for a in op.aliases):
+            m.d.comb += d.vb.eq(operand(word, op, "vb"))      # SFPSHFT2's VB shares bits [15:12] with Imm12
         elif op.mnemonic in isa.IMPLICIT_VB_IS_VD:
             m.d.comb += d.vb.eq(vd)
         if op.has("vc"):

@@ -41,6 +41,7 @@ from amaranth.lib.wiring import In, Out
 
 from model import isa
 
+from .arith import operand
 from .config_regs import ConfigRegs, backdoor_write
 from .decoder import Decoder
 from .dst import Dst, DstRowWrite
@@ -254,7 +255,7 @@ class Sfpu(wiring.Component):
                      tensix.counters_valid.eq(accepted & d.counters), tensix.counters_word.eq(word)]
 
         # -- configuration registers: SFPCONFIG and the backdoor, in execution order -----------
-        backdoor = backdoor_write(m, thread_runs & d.has_vd & (d.vd >= 12) & (d.opcode != opcode("SFPCONFIG")),
+        backdoor = backdoor_write(m, thread_runs & d.backdoor & (d.vd >= 12),
                                   word, d.vd, config_regs.lane_config)
         backdoor_first = (d.unit == Unit.LOAD) | (d.unit == Unit.SIMPLE)
         m.d.comb += [config_regs.write[0].eq(Mux(backdoor_first, backdoor, simple.config_write)),
@@ -266,7 +267,8 @@ class Sfpu(wiring.Component):
         m.d.comb += [
             scheduler.issue.eq(thread_runs & (d.opcode == opcode("SFPLOADMACRO"))),
             scheduler.macro.eq(macro_word.macro), scheduler.vd.eq(d.vd[0:3]), scheduler.mod0.eq(macro_word.mod0),
-            scheduler.imm10.eq(Cat(macro_word.vd_hi, macro_word.imm9)), scheduler.address.eq(load.address),
+            scheduler.imm10.eq(operand(word, isa.OPCODES["SFPLOADMACRO"], "imm10")),
+            scheduler.address.eq(load.address),
             scheduler.accepted.eq(accepted & ~d.counters),     # only SFPU instructions count
             scheduler.cycle.eq(cycle),
             scheduler.misc.eq(config_regs.misc[0]),
