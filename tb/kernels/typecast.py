@@ -590,8 +590,9 @@ KERNELS = [
            timeline=(0, 9),
            llk_source=typecast_source("fp32_to_fp16b",
                                       "the 0.81.1 header keeps the result in 32-bit Dst as FP32 without SFPLOADMACRO;"
-                                      " its high half equals this kernel's BF16 result in 1020 of 1024 lanes; not "
-                                      "analysed further")),
+                                      " its high half equals this kernel's BF16 result in 1020 of 1024 lanes; the "
+                                      "other 4 are the denormal inputs, which the header's integer rounding keeps "
+                                      "as BF16 denormals where this kernel's reference flushes them to zero")),
     Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
            "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
            "of (x >> 16) & 1 that the macro version does",
@@ -602,8 +603,9 @@ KERNELS = [
                  "macro version outside the results too.",
            llk_source=typecast_source("fp32_to_fp16b",
                                       "the 0.81.1 header keeps the result in 32-bit Dst as FP32; its high half equals"
-                                      " this kernel's BF16 result in 1020 of 1024 lanes; not analysed further",
-                                      twin=True)),
+                                      " this kernel's BF16 result in 1020 of 1024 lanes; the other 4 are the "
+                                      "denormal inputs, which the header's integer rounding keeps as BF16 denormals "
+                                      "where this kernel's reference flushes them to zero", twin=True)),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.
