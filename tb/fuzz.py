@@ -102,16 +102,20 @@ def problems(outcome: Outcome, source: str | None = None) -> list[str]:
 _LINES = [line for path in SOURCES for line in path.read_text().splitlines() if line.strip()]
 _MNEMONICS = ["SFPLOAD", "SFPLOADI", "SFPSTORE", "SFPMAD", "SFPADD", "SFPMUL", "SFPNOP", "SFPSWAP", "SFPCAST",
               "SFPLOADMACRO", "SFPCONFIG", "SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPIADD", "SFPSHFT2",
-              "SFPLUT", "SFP_STOCH_RND", "SETRWC", "INCRWC", "REPLAY", "SETC16", "SFPXYZ"]
+              "SFPLUT", "SFP_STOCH_RND", "SETRWC", "INCRWC", "REPLAY", "SETC16", "NOP", "SFPXYZ",
+              # Blackhole's (and its changed ones): valid only after `.arch blackhole`.
+              "SFPLE", "SFPGT", "SFPMUL24", "SFPARECIP", "SFPAND", "SFPSHFT", "SFPLUTFP32"]
 _FIELDS = ["vd", "va", "vb", "vc", "mod0", "mod1", "imm16", "imm12", "imm10", "addr_mod", "macro", "offset", "bogus"]
 _DIRECTIVES = ["word", "fp32_dest", "srcb_format", "rwc_dst", "dest_offset", "dest_base", "addr_mod_base",
-               "addr_mod", "prng_seed", "lreg", "allow", "mark", "", "nosuch"]
+               "addr_mod", "prng_seed", "lreg", "allow", "mark", "", "nosuch", "arch", "rwc_sp", "sfpu_stack_incr",
+               "dest_sp_base", "dest_remap_addrs", "dest_swizzle_32b"]
 _NASTY = ["", ".", ". 7", "/*", "*/", "/* a */", "//", "#", "\ufeff", "\xb5", "\x00", "\t", "\r", "\x0c",
           "0o7", "1_0", "1e3", "0x", "0b2", "'", "''", "08", "1'000", "-1", "~0", "1<<64", "1/0", "7%0",
           "(", ")", "((", ",", ";", "=", "==", "p_sfpu::LREG0", "sfpi::", "::", "__import__", "a.b", "1.5",
           "\u2028", "\u0661", "\U0001F600", "9" * 5000, "TTI_", "TTI_SFPNOP", "TTI_SFPNOP()", "TTI_SFPNOP(1)"]
 _OPTIONS = ["--lenient", "--allow", "--trace", "--json", "--csv", "--cycles", "--dst", "--input", "--format",
-            "--output", "--backend", "-o", "--llk", "-f", "--wide", "-h"]
+            "--output", "--backend", "-o", "--llk", "-f", "--wide", "-h", "--arch"]
+_ARCHES = ["blackhole", "wormhole", "bh", "Blackhole", "grayskull", ""]
 
 
 def _value(r: random.Random) -> str:
@@ -157,6 +161,8 @@ def _line(r: random.Random) -> str:
 
 def program_bytes(r: random.Random) -> bytes:
     lines = [_line(r) for _ in range(r.randrange(1, 30))]
+    if r.random() < 0.3:          # a Blackhole program, or an .arch line where it may not be
+        lines.insert(0 if r.random() < 0.8 else r.randrange(len(lines) + 1), f".arch {r.choice(_ARCHES)}")
     if r.random() < 0.3:          # a kernel with a few lines changed
         lines = Path(r.choice(SOURCES)).read_text().splitlines()
         for _ in range(r.randrange(1, 4)):
@@ -232,9 +238,11 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
     if command == "disasm":
         words = tmp / "w.hex"
         words.write_bytes(hex_bytes(r))
+        arch = ["--arch", r.choice(_ARCHES)] if r.random() < 0.3 else []
         if r.random() < 0.5:
-            return ["disasm", "-f", str(words)] + (["--llk"] if r.random() < 0.5 else []), str(words)
-        return ["disasm"] + hex_bytes(r).decode("utf-8", errors="replace").split(), None
+            return ["disasm", "-f", str(words)] + (["--llk"] if r.random() < 0.5 else []) + arch, \
+                (str(words) if not arch else None)
+        return ["disasm"] + arch + hex_bytes(r).decode("utf-8", errors="replace").split(), None
     if command == "options":         # numeric and path options around a known-good kernel
         program = Path(r.choice(SOURCES))
     argv = [r.choice(["run", "timeline"]), str(program)]
@@ -256,6 +264,8 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
             argv.append(r.choice(["swap-mad-nop", "mad-read", "nope", ""]))
         elif option == "--backend":
             argv.append(r.choice(["model", "spice"]))
+        elif option == "--arch":
+            argv.append(r.choice(_ARCHES))
     only_source = command != "options" and len(argv) == 2
     return argv, (str(program) if only_source else None)
 
