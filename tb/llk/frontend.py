@@ -280,6 +280,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     cxx_of_line: dict[int, str] = {}
     notes: list[str] = []
     frontend = "tti"
+    sfpi_lines: set[int] = set()          # listing lines of instructions the SFPI stand-in chose
     body_marked = False
     stop: Record | None = None
     for r in records:
@@ -293,7 +294,10 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         if r.kind == "X":
             stop = r
             break
-        if r.kind == "I":
+        if r.kind in ("I", "V"):
+            if r.kind == "V":
+                frontend = "sfpi"
+                sfpi_lines.add(len(out) + 1)
             word = int(r.text, 16)
             try:
                 text = disassemble(word, "llk", arch)
@@ -324,7 +328,56 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         raise LlkError(f"{where}: {e.message}" if where else str(e)) from None
     listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line)
     check_setup(listing)
+    if sfpi_lines:
+        listing = _schedule_sfpi(listing, out, sfpi_lines, name)
     return listing
+
+
+# Hazards an SFPNOP before the later instruction removes (docs/timing.md).
+_NOP_CURES = frozenset({"read-in-flight", "swap-mad-nop", "shft2-next-cycle"})
+_SCHEDULE_ROUNDS = 8
+
+
+def _schedule_sfpi(listing: Listing, out: list[str], sfpi_lines: set[int], name: str) -> Listing:
+    """SFPI's compiler schedules its instructions; the stand-in records them
+    back to back. Where one it chose would read a result still in flight
+    (or follow an instruction that locks the next cycle), put an SFPNOP
+    before it, at its C++ line, until the model finds no such hazard in
+    the stand-in's instructions. Hazards in the kernel's own TTI_ code stay:
+    those are the kernel's."""
+    from model.machine import UndefinedBehaviour
+    from model.run import run_program
+
+    for _ in range(_SCHEDULE_ROUNDS):
+        try:
+            result = run_program(listing.program, strict=False, keep_trace=False)
+        except UndefinedBehaviour:
+            return listing          # the run the user asks for reports it, at its C++ line
+        before = sorted({result.issued_from[h.cycle].loc.line for h in result.hazards
+                         if h.rule in _NOP_CURES and h.cycle in result.issued_from
+                         and result.issued_from[h.cycle].loc.line in sfpi_lines}, reverse=True)
+        if not before:
+            return listing
+        for line in before:
+            where = listing.cxx_of_line[line]
+            out.insert(line - 1, f"TTI_SFPNOP;  # {where}")
+        cxx_of_line: dict[int, str] = {}
+        for number, text in enumerate(out, 1):
+            m = re.search(r"#\s*(\S+:\d+)\s*$", text)
+            if m and not text.startswith("#"):
+                cxx_of_line[number] = m.group(1)
+        sfpi_lines = _shifted(sfpi_lines, before)
+        text = "\n".join(out) + "\n"
+        program = assemble(text, name)
+        listing = Listing(listing.request, text, program, listing.frontend, listing.notes, listing.caller_setup,
+                          cxx_of_line)
+    return listing
+
+
+def _shifted(lines: set[int], inserted_before: list[int]) -> set[int]:
+    """Listing line numbers after a line was inserted before each of `inserted_before`."""
+    return {line + sum(1 for b in inserted_before if b <= line) for line in lines} | \
+        {b + sum(1 for c in inserted_before if c < b) for b in inserted_before}
 
 
 _DST_ACCESS = ("SFPLOAD", "SFPSTORE", "SFPLOADMACRO")

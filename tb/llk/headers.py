@@ -84,6 +84,8 @@ def llk_names_h(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     out.append("namespace sfpi {")
     out += [f"constexpr unsigned int {n} = {v}u;" for n, v in _unique(sfpi_names)]
     out.append("}  // namespace sfpi")
+    # The SFPI stand-in's choices that differ by architecture (Dst formats, shifts).
+    out.append(f"namespace sfpi_record {{ constexpr bool kBlackhole = {str(arch is isa.Arch.BLACKHOLE).lower()}; }}")
     out.append("namespace ckernel {")
     out += [f"using sfpi::{n};" for n, _ in _unique(sfpi_names)]
     for scope, items in scoped.items():

@@ -4,6 +4,7 @@
 // from. tb/llk/frontend.py turns the records into a listing.
 //
 //   I <word>  <file> <line>   an SFPU instruction word
+//   V <word>  <file> <line>   an SFPU instruction word the SFPI stand-in chose
 //   T <text>  <file> <line>   a Tensix instruction modelled around the SFPU, in its TTI_ spelling
 //   D <text>  <file> <line>   a directive (a Tensix register the SFPU reads)
 //   N <text>  <file> <line>   something recorded as a no-op, with why

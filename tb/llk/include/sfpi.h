@@ -1,325 +1,678 @@
 // Stand-in for the SFPI library, for the `sfpu llk` front end (tb/llk).
 //
-// The front end runs kernels written with TTI_ macros. Their headers also
-// hold SFPI code (helpers, other entry points, a kernel's non-macro path),
-// which must compile but cannot be run here: every SFPI vector value,
-// operator and function below compiles for any operands and, if it is ever
-// executed, stops the run naming the C++ line that used it. Two SFPI
-// constructs are modelled because TTI_ kernels use them around their
-// instructions: `dst_reg++` (INCRWC of the Dst counter by one row group) and
-// the assignment of a constant to a programmable constant register
-// (vConstFloatPrgm0 = 1.5f: SFPLOADI into L0, then SFPCONFIG).
+// SFPI kernels are C++ over vector types; SFPI's own compiler turns them into
+// SFPU instructions. This stand-in runs the kernel's C++ on the host instead
+// and *records* an instruction for every operation as it happens, so that an
+// SFPI kernel becomes a listing like a TTI_ kernel's, each instruction with
+// its C++ line. The machinery (registers, locations, predication depth) is
+// in sfpi_record.h; docs/llk.md says which constructs are modelled.
+//
+// What the recording chooses, where SFPI's compiler may choose otherwise:
+//   - registers: the lowest free of L0-L7; a value is shared by its copies
+//     and split (SFPMOV) only when one of them is written under predication;
+//   - a*b+c is one SFPMAD (never two roundings); a+b is SFPADD with L10 (1.0),
+//     a*b SFPMUL with L9 (0.0), a-b is b*L11(-1.0)+a; a literal that is exact
+//     in BF16 becomes SFPADDI/SFPMULI;
+//   - constants 0, 1.0, -1.0 and 0.8373 are read from L9, L10, L11 and L8,
+//     others are loaded with SFPLOADI each time they are used;
+//   - a comparison computes a difference (SFPMAD, SFPADDI or SFPIADD) and
+//     v_if narrows the lane flags with SFPSETCC on its sign or zero; ||
+//     uses SFPPUSHC/SFPCOMPC/SFPPOPC, ! inverts the tests;
+//   - no scheduling: where an instruction reads a result still in flight the
+//     front end inserts the SFPNOP (tb/llk/frontend.py).
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "llk_names.h"
 #include "llk_record.h"
+#include "sfpi_record.h"
 
 #define sfpi_inline inline
-#define SFPI_STOP(what) \
-    ::llk_record::stop_at("SFPI " what " is not modelled: the front end runs TTI_ kernels", \
-                          __builtin_return_address(0))
 
 namespace sfpi {
 
-struct sfpi_value {};     // everything below that SFPI would turn into instructions
-template <class T>
-using is_sfpi = std::is_base_of<sfpi_value, std::decay_t<T>>;
-template <class... T>
-constexpr bool any_sfpi = (is_sfpi<T>::value || ...);
+using sfpi_record::Slot;
+using sfpi_record::emit;
+using sfpi_record::fail;
 
-template <int Kind>
-struct vec : sfpi_value {
-    vec() {}
-    vec(const vec&) = default;
-    template <class T>
-    __attribute__((noinline)) vec(const T&) { SFPI_STOP("vector value"); }
-    template <class T>
-    __attribute__((noinline)) vec& operator=(const T&) { SFPI_STOP("vector assignment"); }
-    __attribute__((noinline)) vec& operator=(const vec&) { SFPI_STOP("vector assignment"); }
-    template <class T>
-    __attribute__((noinline)) vec& operator+=(const T&) { SFPI_STOP("operator +="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator-=(const T&) { SFPI_STOP("operator -="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator*=(const T&) { SFPI_STOP("operator *="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator&=(const T&) { SFPI_STOP("operator &="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator|=(const T&) { SFPI_STOP("operator |="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator^=(const T&) { SFPI_STOP("operator ^="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator<<=(const T&) { SFPI_STOP("operator <<="); }
-    template <class T>
-    __attribute__((noinline)) vec& operator>>=(const T&) { SFPI_STOP("operator >>="); }
-    __attribute__((noinline)) vec& operator++() { SFPI_STOP("operator ++"); }
-    __attribute__((noinline)) vec operator++(int) { SFPI_STOP("operator ++"); }
-    __attribute__((noinline)) vec& operator--() { SFPI_STOP("operator --"); }
-    __attribute__((noinline)) vec operator--(int) { SFPI_STOP("operator --"); }
-    __attribute__((noinline)) vec operator-() const { SFPI_STOP("operator -"); }
-    __attribute__((noinline)) vec operator~() const { SFPI_STOP("operator ~"); }
-    __attribute__((noinline)) int get() const { SFPI_STOP("get()"); }
-};
-
-using vFloat = vec<0>;
-using vInt = vec<1>;
-using vUInt = vec<2>;
-using vMag = vec<3>;
-using vSMag = vec<4>;
-using vSMag8 = vec<5>;
-using vSMag16 = vec<6>;
-using vUInt8 = vec<7>;
-using vUInt16 = vec<8>;
-using vFloat16a = vec<9>;
-using vFloat16b = vec<10>;
-using vLut8si = vec<11>;
-using vLut16ss = vec<12>;
-using vLut16ii = vec<13>;
-using vLut16 = vec<14>;
-
-struct vCond : sfpi_value {
-    template <class T>
-    __attribute__((noinline)) vCond(const T&) { SFPI_STOP("condition"); }
-    vCond() {}
-};
-using vBool = vCond;
-
-template <class A, class B>
-struct result {
-    using type = vFloat;
-};
-template <int K, class B>
-struct result<vec<K>, B> {
-    using type = vec<K>;
-};
-template <class A, int K>
-struct result<A, vec<K>> {
-    using type = vec<K>;
-};
-template <int K, int J>
-struct result<vec<K>, vec<J>> {
-    using type = vec<K>;
-};
-template <class A, class B>
-using result_t = typename result<std::decay_t<A>, std::decay_t<B>>::type;
-
-#define SFPI_BINARY(op, ...)                                                     \
-    template <class A, class B, std::enable_if_t<any_sfpi<A, B>, int> = 0>       \
-    __attribute__((noinline)) __VA_ARGS__ operator op(const A&, const B&) { SFPI_STOP("operator " #op); }
-SFPI_BINARY(+, result_t<A, B>)
-SFPI_BINARY(-, result_t<A, B>)
-SFPI_BINARY(*, result_t<A, B>)
-SFPI_BINARY(/, result_t<A, B>)
-SFPI_BINARY(&, result_t<A, B>)
-SFPI_BINARY(|, result_t<A, B>)
-SFPI_BINARY(^, result_t<A, B>)
-SFPI_BINARY(<<, result_t<A, B>)
-SFPI_BINARY(>>, result_t<A, B>)
-SFPI_BINARY(<, vCond)
-SFPI_BINARY(>, vCond)
-SFPI_BINARY(<=, vCond)
-SFPI_BINARY(>=, vCond)
-SFPI_BINARY(==, vCond)
-SFPI_BINARY(!=, vCond)
-SFPI_BINARY(&&, vCond)
-SFPI_BINARY(||, vCond)
-#undef SFPI_BINARY
-template <class A, std::enable_if_t<is_sfpi<A>::value, int> = 0>
-__attribute__((noinline)) vCond operator!(const A&) { SFPI_STOP("operator !"); }
-
-// Scalars SFPI turns into immediates: plain values here.
-struct sFloat16b {
-    constexpr sFloat16b(float) {}
-    constexpr sFloat16b(int) {}
-    constexpr sFloat16b(unsigned) {}
-    constexpr sFloat16b(double) {}
-};
-struct sFloat16a {
-    constexpr sFloat16a(float) {}
-    constexpr sFloat16a(int) {}
-    constexpr sFloat16a(double) {}
-};
-using s2vFloat16b = sFloat16b;
-using s2vFloat16a = sFloat16a;
-struct sFloat {
-    constexpr sFloat(float) {}
-};
-
-enum class RoundMode { NearestEven, Nearest = NearestEven, Stochastic, NearestStochastic = Stochastic };
-enum class ExponentMode { Debiased, Biased };
-enum class MantissaMode { ImplicitOne, NoImplicitOne };
+enum class RoundMode { NearestEven, Nearest = NearestEven, NearestAway = NearestEven, Stochastic,
+                       NearestStochastic = Stochastic, Zero };
+enum class ExponentMode { Unbiased, Debiased = Unbiased, Biased, NoDebias = Biased };
+enum class MantissaMode { FractionOnly, WithUnitBit, ImplicitOne = WithUnitBit, NoImplicitOne = FractionOnly };
 enum class ShiftMode { Logical, Arithmetic };
-enum class DataLayout { Default, FSrcB, I32, U16, U32, SM32, TILE, ROW_MAJOR };
+enum class LZMode { All, IgnoreSign };
+enum class RecipMode { All, IfNegative };
+enum class DataLayout { Default, FSrcB, F32, F16a, F16b, I32, U32, U16, SM32, SM16, M32, LO16, HI16, TILE,
+                        ROW_MAJOR };
 enum class LRegs { LReg0, LReg1, LReg2, LReg3, LReg4, LReg5, LReg6, LReg7, LRegCount };
 
-// Functions: any arguments with an SFPI value among them, or a result type named explicitly.
-#define SFPI_FN(name, R)                                                                      \
-    template <class... A, std::enable_if_t<any_sfpi<A...> || sizeof...(A) == 0, int> = 0>     \
-    __attribute__((noinline)) R name(const A&...) { SFPI_STOP("sfpi::" #name); }
-SFPI_FN(abs, vFloat)
-SFPI_FN(min, vFloat)
-SFPI_FN(max, vFloat)
-SFPI_FN(min_max, void)
-SFPI_FN(clamp, vFloat)
-SFPI_FN(symmetric_clamp, vFloat)
-SFPI_FN(exexp, vInt)
-SFPI_FN(exexp_nodebias, vInt)
-SFPI_FN(exman, vMag)
-SFPI_FN(exman8, vInt)
-SFPI_FN(exman9, vInt)
-SFPI_FN(setexp, vFloat)
-SFPI_FN(setman, vFloat)
-SFPI_FN(setsgn, vFloat)
-SFPI_FN(setsgn2, vFloat)
-SFPI_FN(addexp, vFloat)
-SFPI_FN(copysgn, vFloat)
-SFPI_FN(copyman, vFloat)
-SFPI_FN(shft, vInt)
-SFPI_FN(lz, vInt)
-SFPI_FN(lz_nosgn, vInt)
-SFPI_FN(lut, vFloat)
-SFPI_FN(lut_sign, vFloat)
-SFPI_FN(lut2, vFloat)
-SFPI_FN(lut2_sign, vFloat)
-SFPI_FN(is_inf, vCond)
-SFPI_FN(is_nan, vCond)
-SFPI_FN(is_finite, vCond)
-SFPI_FN(is_pos, vCond)
-SFPI_FN(is_neg, vCond)
-SFPI_FN(nearby, vFloat)
-SFPI_FN(int32_to_float, vFloat)
-SFPI_FN(float_to_fp16a, vFloat)
-SFPI_FN(float_to_fp16b, vFloat)
-SFPI_FN(float_to_uint8, vUInt)
-SFPI_FN(float_to_int8, vInt)
-SFPI_FN(float_to_uint16, vUInt)
-SFPI_FN(float_to_int16, vInt)
-SFPI_FN(int32_to_uint8, vUInt)
-SFPI_FN(int32_to_int8, vInt)
-SFPI_FN(subvec_transp, void)
-SFPI_FN(subvec_shflror1, vFloat)
-SFPI_FN(subvec_shflshr1, vFloat)
-SFPI_FN(vec_swap, void)
-SFPI_FN(vec_min_max, void)
-SFPI_FN(reduce_bool4, vCond)
-SFPI_FN(approx_recip, vFloat)
-SFPI_FN(approx_exp, vFloat)
-SFPI_FN(mul_u24, vUInt)
-#undef SFPI_FN
-inline void lreg_pressure(...) {}
+namespace impl_ {
 
-template <class R, class... A>
-__attribute__((noinline)) R as(const A&...) { SFPI_STOP("sfpi::as"); }
-template <class R, class... A>
-__attribute__((noinline)) R reinterpret(const A&...) { SFPI_STOP("sfpi::reinterpret"); }
-template <class R, class... A>
-__attribute__((noinline)) R convert(const A&...) { SFPI_STOP("sfpi::convert"); }
-
-// The Dst window: dst_reg++ moves the Dst counter by one row group, as SFPI's does.
-struct dreg : sfpi_value {
-    template <auto Layout>
-    __attribute__((noinline)) vUInt mode() const { SFPI_STOP("dst_reg view"); }
-    template <class T>
-    __attribute__((noinline)) dreg& operator=(const T&) { SFPI_STOP("dst_reg store"); }
-    __attribute__((noinline)) dreg& operator=(const dreg&) { SFPI_STOP("dst_reg store"); }
+struct Raw {       // a freshly made value, handed to a vector type's constructor
+    Slot* slot;
 };
-struct dst_reg_t {
-    __attribute__((noinline)) dreg operator[](int) const { return dreg{}; }
-    __attribute__((noinline)) void operator++(int) { step(1, __builtin_return_address(0)); }
-    __attribute__((noinline)) void operator++() { step(1, __builtin_return_address(0)); }
-    __attribute__((noinline)) void operator+=(int rows) { step(rows, __builtin_return_address(0)); }
-    static void step(int rows, const void* at) {
-        unsigned increment = rows * SFP_DESTREG_STRIDE;
-        if (rows < 0 || increment > 15) {
-            ::llk_record::stop_at("SFPI dst_reg += n with n outside 0..7 is not modelled", at);
+
+class vVal {
+protected:
+    Slot* s_ = nullptr;
+
+public:
+    vVal() = default;
+    explicit vVal(Raw r) : s_(r.slot) {}
+    vVal(const vVal& o) : s_(o.s_) { sfpi_record::retain(s_); }
+    vVal& operator=(const vVal& o) {
+        SFPI_ENTRY;
+        assign(o);
+        return *this;
+    }
+    ~vVal() { sfpi_record::release(s_); }
+
+    Slot* slot() const {
+        if (s_ == nullptr) fail("a vector variable is read before it is given a value");
+        return s_;
+    }
+    int reg() const { return slot()->reg; }
+    Raw share() const {
+        sfpi_record::retain(slot());
+        return Raw{s_};
+    }
+
+    // x = y. Outside v_if every lane takes the new value, so x just refers to
+    // y's register. Inside, only the enabled lanes do: x keeps its register
+    // (split from any other value sharing it) and the new value moves in.
+    void assign(const vVal& src) {
+        Slot* from = src.slot();
+        if (from == s_) return;
+        if (s_ == nullptr || sfpi_record::state.depth == 0) {
+            sfpi_record::retain(from);
+            sfpi_record::release(s_);
+            s_ = from;
+            return;
         }
-        char text[64];
-        std::snprintf(text, sizeof text, "TTI_INCRWC(0, %u, 0, 0);", increment);
-        ::llk_record::emit_at('S', "dst_reg++: INCRWC by one row group", at);
-        ::llk_record::emit_at('T', text, at);
+        own();
+        sfpi_record::move(from->reg, s_->reg, false);
+    }
+    // Makes this handle the only one on its register, as a write in place needs.
+    void own() {
+        if (s_ == nullptr) fail("a vector variable is updated before it is given a value");
+        if (s_->refs == 1 && !s_->constant) return;
+        Slot* mine = sfpi_record::allocate();
+        sfpi_record::move(s_->reg, mine->reg, true);
+        sfpi_record::release(s_);
+        s_ = mine;
     }
 };
-inline dst_reg_t dst_reg;
 
-struct lreg : sfpi_value {
-    void in_use() const {}     // a register-allocation hint: no instruction
-    template <class T>
-    __attribute__((noinline)) lreg& operator=(const T&) { SFPI_STOP("l_reg assignment"); }
-};
-struct l_reg_t {
-    lreg operator[](LRegs) const { return lreg{}; }
-    lreg operator[](int) const { return lreg{}; }
-};
-inline l_reg_t l_reg;
+// A new register, written by the instruction `make(vd)` returns.
+template <class F>
+Raw fresh(F make) {
+    Slot* s = sfpi_record::allocate();
+    emit(make(s->reg));
+    return Raw{s};
+}
 
-// Constant registers. The programmable ones (L12-L14) can be assigned a
-// constant: SFPLOADI of its two halves into L0, then SFPCONFIG from L0.
-struct vConstReg : sfpi_value {
-    unsigned index;
-    constexpr vConstReg(unsigned i) : index(i) {}
-    __attribute__((noinline)) const vConstReg& operator=(float value) const {
-        std::uint32_t bits;
-        std::memcpy(&bits, &value, 4);
-        load(bits, __builtin_return_address(0));
-        return *this;
+// For instructions that read and write VD: a copy of `v` to work on. (SFPI's
+// compiler can often use `v`'s register itself; the copy keeps every handle
+// on it right without knowing which of them are temporaries.)
+template <class F>
+Raw in_place(const vVal& v, F make) {
+    Slot* s = sfpi_record::allocate();
+    sfpi_record::move(v.reg(), s->reg, false);
+    emit(make(s->reg));
+    return Raw{s};
+}
+
+inline std::uint32_t bits_of(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+// A 32-bit constant in a register: a constant register where one holds it.
+inline Raw constant(std::uint32_t bits, bool is_float) {
+    if (bits == 0) return Raw{sfpi_record::constant_slot(sfpi_record::kZero)};
+    if (is_float && bits == 0x3F800000u) return Raw{sfpi_record::constant_slot(sfpi_record::kOne)};
+    if (is_float && bits == 0xBF800000u) return Raw{sfpi_record::constant_slot(sfpi_record::kMinusOne)};
+    if (is_float && bits == 0x3F56594Bu) return Raw{sfpi_record::constant_slot(8)};
+    Slot* s = sfpi_record::allocate();
+    std::int32_t v = (std::int32_t)bits;
+    if (!is_float && v >= -32768 && v <= 32767) {
+        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_SHORT, bits & 0xFFFF));
+    } else if (!is_float && bits <= 0xFFFF) {
+        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_USHORT, bits));
+    } else if ((bits & 0xFFFF) == 0) {
+        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_FLOATB, bits >> 16));
+    } else {
+        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_UPPER, bits >> 16));
+        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_LOWER, bits & 0xFFFF));
     }
-    __attribute__((noinline)) const vConstReg& operator=(int value) const {
-        load((std::uint32_t)value, __builtin_return_address(0));
-        return *this;
+    return Raw{s};
+}
+
+}  // namespace impl_
+
+class vFloat;
+class vInt;
+class vUInt;
+
+// Every vector type: a handle on a value in an LReg.
+#define SFPI_VECTOR_BASICS(T, Base)                                   \
+    T() = default;                                                    \
+    T(const T&) = default;                                            \
+    explicit T(impl_::Raw r) : Base(r) {}                             \
+    T& operator=(const T& o) {                                        \
+        SFPI_ENTRY;                                                   \
+        assign(o);                                                    \
+        return *this;                                                 \
     }
-    __attribute__((noinline)) const vConstReg& operator=(unsigned value) const {
-        load(value, __builtin_return_address(0));
-        return *this;
+
+class vFloat : public impl_::vVal {
+public:
+    SFPI_VECTOR_BASICS(vFloat, impl_::vVal)
+    template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+    vFloat(T value) : vVal(make_constant((float)value, __builtin_return_address(0))) {}
+    static __attribute__((noinline)) impl_::Raw make_constant(float value, const void* at) {
+        sfpi_record::Entry e(at);
+        return impl_::constant(impl_::bits_of(value), true);
     }
-    __attribute__((noinline)) const vConstReg& operator=(double value) const {
-        float f = (float)value;
-        std::uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        load(bits, __builtin_return_address(0));
-        return *this;
+    vFloat& operator+=(const vFloat& o);
+    vFloat& operator-=(const vFloat& o);
+    vFloat& operator*=(const vFloat& o);
+    vFloat operator++(int);
+    vFloat& operator++();
+    vFloat operator--(int);
+    vFloat& operator--();
+};
+
+class vInt : public impl_::vVal {
+public:
+    SFPI_VECTOR_BASICS(vInt, impl_::vVal)
+    template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+    vInt(T value) : vVal(make_constant((std::uint32_t)(std::int64_t)value, __builtin_return_address(0))) {}
+    explicit vInt(const vUInt& v);
+    static __attribute__((noinline)) impl_::Raw make_constant(std::uint32_t value, const void* at) {
+        sfpi_record::Entry e(at);
+        return impl_::constant(value, false);
     }
-    template <class T>
-    __attribute__((noinline)) const vConstReg& operator=(const T&) const {
-        SFPI_STOP("constant register set from a vector");
+    operator vUInt() const;
+    vInt& operator+=(const vInt& o);
+    vInt& operator-=(const vInt& o);
+    vInt& operator&=(const vInt& o);
+    vInt& operator|=(const vInt& o);
+    vInt& operator^=(const vInt& o);
+    vInt& operator<<=(unsigned n);
+    vInt& operator>>=(unsigned n);
+    vInt& operator++();
+    vInt operator++(int);
+    vInt& operator--();
+    vInt operator--(int);
+};
+
+class vUInt : public impl_::vVal {
+public:
+    SFPI_VECTOR_BASICS(vUInt, impl_::vVal)
+    template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+    vUInt(T value) : vVal(vInt::make_constant((std::uint32_t)value, __builtin_return_address(0))) {}
+    explicit vUInt(const vInt& v) : vVal(v) {}
+    vUInt& operator+=(const vUInt& o);
+    vUInt& operator-=(const vUInt& o);
+    vUInt& operator&=(const vUInt& o);
+    vUInt& operator|=(const vUInt& o);
+    vUInt& operator^=(const vUInt& o);
+    vUInt& operator<<=(unsigned n);
+    vUInt& operator>>=(unsigned n);
+    vUInt& operator++();
+    vUInt operator++(int);
+    vUInt& operator--();
+    vUInt operator--(int);
+};
+
+inline vInt::vInt(const vUInt& v) : vVal(v) {}
+inline vInt::operator vUInt() const { return vUInt(share()); }
+
+class vSMag : public impl_::vVal {
+public:
+    SFPI_VECTOR_BASICS(vSMag, impl_::vVal)
+};
+
+// The narrow types SFPI keeps in the same 32 bits: only the Dst format differs.
+#define SFPI_NARROW(T, Base)                           \
+    class T : public Base {                            \
+    public:                                            \
+        SFPI_VECTOR_BASICS(T, Base)                    \
+        T(const Base& v) : Base(v) {}                  \
+    };
+SFPI_NARROW(vFloat16a, vFloat)
+SFPI_NARROW(vFloat16b, vFloat)
+SFPI_NARROW(vMag, vUInt)
+SFPI_NARROW(vUInt16, vMag)
+SFPI_NARROW(vUInt8, vUInt16)
+SFPI_NARROW(vSMag16, vSMag)
+SFPI_NARROW(vSMag8, vSMag16)
+#undef SFPI_NARROW
+
+// Scalars that SFPI turns into immediates.
+class sFloat16a {
+    std::uint16_t v_;
+public:
+    explicit constexpr sFloat16a(std::uint32_t v) : v_(v) {}
+    explicit constexpr sFloat16a(int v) : v_(v) {}
+    explicit sFloat16a(float f) : v_(0) { fail("sFloat16a from a float is not modelled: give the FP16a bits"); (void)f; }
+    explicit sFloat16a(double f) : sFloat16a((float)f) {}
+    constexpr std::uint32_t get() const { return v_; }
+};
+class sFloat16b {
+    std::uint16_t v_;
+public:
+    explicit sFloat16b(float f) : v_(impl_::bits_of(f) >> 16) {}
+    explicit sFloat16b(double f) : sFloat16b((float)f) {}
+    explicit constexpr sFloat16b(std::uint32_t v) : v_(v) {}
+    explicit constexpr sFloat16b(int v) : v_(v) {}
+    constexpr std::uint32_t get() const { return v_; }
+};
+using s2vFloat16a = sFloat16a;
+using s2vFloat16b = sFloat16b;
+
+// ---------------------------------------------------------------------------
+// Floating-point arithmetic. A product is kept unevaluated until it is used,
+// so that a*b+c becomes one SFPMAD.
+
+class MulExpr {
+public:
+    vFloat a, b;
+    MulExpr(const vFloat& x, const vFloat& y) : a(x), b(y) {}
+    __attribute__((noinline)) operator vFloat() const {
+        SFPI_ENTRY;
+        return vFloat(impl_::fresh(
+            [&](int d) { return TT_OP_SFPMUL(a.reg(), b.reg(), sfpi_record::kZero, d, 0); }));
     }
-    void load(std::uint32_t bits, const void* at) const {
-        if (index < 12 || index > 14) {
-            ::llk_record::stop_at("SFPI assignment to a fixed constant register", at);
+};
+
+namespace impl_ {
+inline vFloat mad(const vFloat& a, const vFloat& b, const vFloat& c) {
+    return vFloat(fresh([&](int d) { return TT_OP_SFPMAD(a.reg(), b.reg(), c.reg(), d, 0); }));
+}
+inline vFloat negate(const vFloat& v) {
+    return vFloat(fresh([&](int d) { return TT_OP_SFPMOV(0, v.reg(), d, SFPMOV_MOD1_NEGATE); }));
+}
+inline bool bf16_exact(float f) { return (bits_of(f) & 0xFFFF) == 0; }
+inline vFloat add(const vFloat& a, const vFloat& b) {
+    return vFloat(fresh([&](int d) { return TT_OP_SFPADD(a.reg(), sfpi_record::kOne, b.reg(), d, 0); }));
+}
+inline vFloat add(const vFloat& a, float f) {
+    if (bf16_exact(f) && f != 0.0f)
+        return vFloat(in_place(a, [&](int d) { return TT_OP_SFPADDI(bits_of(f) >> 16, d, 0); }));
+    return add(a, vFloat(constant(bits_of(f), true)));
+}
+inline vFloat sub(const vFloat& a, const vFloat& b) {      // b * -1.0 + a
+    return vFloat(fresh([&](int d) { return TT_OP_SFPMAD(b.reg(), sfpi_record::kMinusOne, a.reg(), d, 0); }));
+}
+inline MulExpr mul(const vFloat& a, float f) { return MulExpr(a, vFloat(constant(bits_of(f), true))); }
+inline vFloat mul_now(const vFloat& a, float f) {
+    if (bf16_exact(f))
+        return vFloat(in_place(a, [&](int d) { return TT_OP_SFPMULI(bits_of(f) >> 16, d, 0); }));
+    return vFloat(mul(a, f));
+}
+}  // namespace impl_
+
+#define SFPI_OP __attribute__((noinline))
+SFPI_OP inline MulExpr operator*(const vFloat& a, const vFloat& b) { return MulExpr(a, b); }
+SFPI_OP inline vFloat operator*(const vFloat& a, float f) { SFPI_ENTRY; return impl_::mul_now(a, f); }
+SFPI_OP inline vFloat operator*(float f, const vFloat& a) { SFPI_ENTRY; return impl_::mul_now(a, f); }
+SFPI_OP inline vFloat operator+(const vFloat& a, const vFloat& b) { SFPI_ENTRY; return impl_::add(a, b); }
+SFPI_OP inline vFloat operator+(const vFloat& a, float f) { SFPI_ENTRY; return impl_::add(a, f); }
+SFPI_OP inline vFloat operator+(float f, const vFloat& a) { SFPI_ENTRY; return impl_::add(a, f); }
+SFPI_OP inline vFloat operator-(const vFloat& a, const vFloat& b) { SFPI_ENTRY; return impl_::sub(a, b); }
+SFPI_OP inline vFloat operator-(const vFloat& a, float f) { SFPI_ENTRY; return impl_::add(a, -f); }
+SFPI_OP inline vFloat operator-(float f, const vFloat& a) {
+    SFPI_ENTRY;
+    return impl_::sub(vFloat(impl_::constant(impl_::bits_of(f), true)), a);
+}
+SFPI_OP inline vFloat operator-(const vFloat& a) { SFPI_ENTRY; return impl_::negate(a); }
+SFPI_OP inline vFloat operator+(const vFloat& a) { return a; }
+// The fused forms.
+SFPI_OP inline vFloat operator+(const MulExpr& m, const vFloat& c) { SFPI_ENTRY; return impl_::mad(m.a, m.b, c); }
+SFPI_OP inline vFloat operator+(const vFloat& c, const MulExpr& m) { SFPI_ENTRY; return impl_::mad(m.a, m.b, c); }
+SFPI_OP inline vFloat operator+(const MulExpr& m, const MulExpr& n) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, vFloat(n));
+}
+SFPI_OP inline vFloat operator+(const MulExpr& m, float f) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, vFloat(impl_::constant(impl_::bits_of(f), true)));
+}
+SFPI_OP inline vFloat operator+(float f, const MulExpr& m) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, vFloat(impl_::constant(impl_::bits_of(f), true)));
+}
+SFPI_OP inline vFloat operator-(const MulExpr& m, const vFloat& c) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, impl_::negate(c));
+}
+SFPI_OP inline vFloat operator-(const MulExpr& m, float f) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, vFloat(impl_::constant(impl_::bits_of(-f), true)));
+}
+SFPI_OP inline vFloat operator-(const vFloat& c, const MulExpr& m) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, impl_::negate(m.b), c);
+}
+SFPI_OP inline vFloat operator-(float f, const MulExpr& m) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, impl_::negate(m.b), vFloat(impl_::constant(impl_::bits_of(f), true)));
+}
+SFPI_OP inline vFloat operator-(const MulExpr& m, const MulExpr& n) {
+    SFPI_ENTRY;
+    return impl_::mad(m.a, m.b, impl_::negate(vFloat(n)));
+}
+SFPI_OP inline MulExpr operator*(const MulExpr& m, const vFloat& c) { SFPI_ENTRY; return MulExpr(vFloat(m), c); }
+SFPI_OP inline MulExpr operator*(const vFloat& c, const MulExpr& m) { SFPI_ENTRY; return MulExpr(c, vFloat(m)); }
+SFPI_OP inline MulExpr operator*(const MulExpr& m, const MulExpr& n) {
+    SFPI_ENTRY;
+    return MulExpr(vFloat(m), vFloat(n));
+}
+SFPI_OP inline vFloat operator*(const MulExpr& m, float f) { SFPI_ENTRY; return impl_::mul_now(vFloat(m), f); }
+SFPI_OP inline vFloat operator*(float f, const MulExpr& m) { SFPI_ENTRY; return impl_::mul_now(vFloat(m), f); }
+SFPI_OP inline vFloat operator-(const MulExpr& m) {
+    SFPI_ENTRY;
+    return vFloat(impl_::fresh([&](int d) {
+        return TT_OP_SFPMUL(m.a.reg(), impl_::negate(m.b).reg(), sfpi_record::kZero, d, 0);
+    }));
+}
+
+inline vFloat& vFloat::operator+=(const vFloat& o) { SFPI_ENTRY; assign(impl_::add(*this, o)); return *this; }
+inline vFloat& vFloat::operator-=(const vFloat& o) { SFPI_ENTRY; assign(impl_::sub(*this, o)); return *this; }
+inline vFloat& vFloat::operator*=(const vFloat& o) { SFPI_ENTRY; assign(vFloat(MulExpr(*this, o))); return *this; }
+inline vFloat& vFloat::operator++() { SFPI_ENTRY; assign(impl_::add(*this, 1.0f)); return *this; }
+inline vFloat vFloat::operator++(int) { SFPI_ENTRY; vFloat old = *this; assign(impl_::add(*this, 1.0f)); return old; }
+inline vFloat& vFloat::operator--() { SFPI_ENTRY; assign(impl_::add(*this, -1.0f)); return *this; }
+inline vFloat vFloat::operator--(int) { SFPI_ENTRY; vFloat old = *this; assign(impl_::add(*this, -1.0f)); return old; }
+
+// ---------------------------------------------------------------------------
+// Integer arithmetic: SFPIADD, SFPAND/OR/XOR/NOT, SFPSHFT.
+
+template <class T> struct is_int_vector : std::bool_constant<std::is_base_of_v<vInt, T> || std::is_base_of_v<vUInt, T> ||
+                                                             std::is_base_of_v<vSMag, T>> {};
+template <class A, class B> struct int_result {
+    using type = std::conditional_t<std::is_base_of_v<vUInt, A> || std::is_base_of_v<vUInt, B>, vUInt,
+                                    std::conditional_t<std::is_base_of_v<vSMag, A>, vSMag, vInt>>;
+};
+template <class A, class B> using int_result_t = typename int_result<std::decay_t<A>, std::decay_t<B>>::type;
+template <class A, class B>
+using if_ints = std::enable_if_t<is_int_vector<std::decay_t<A>>::value && is_int_vector<std::decay_t<B>>::value, int>;
+template <class A, class S>
+using if_int_scalar = std::enable_if_t<is_int_vector<std::decay_t<A>>::value && std::is_integral_v<S>, int>;
+
+namespace impl_ {
+inline bool fits_imm12(std::int64_t v) { return v >= -2048 && v <= 2047; }
+inline Raw iadd(const vVal& a, const vVal& b, bool subtract) {
+    // SFPIADD: VD = VC + VD, or VC - VD with ARG_2SCOMP_LREG_DST.
+    return in_place(b, [&](int d) {
+        return TT_OP_SFPIADD(0, a.reg(), d, SFPIADD_MOD1_CC_NONE | (subtract ? SFPIADD_MOD1_ARG_2SCOMP_LREG_DST : 0));
+    });
+}
+inline Raw iadd_imm(const vVal& a, std::int64_t k) {
+    if (fits_imm12(k))
+        return fresh([&](int d) {
+            return TT_OP_SFPIADD((std::uint32_t)k & 0xFFF, a.reg(), d, SFPIADD_MOD1_ARG_IMM | SFPIADD_MOD1_CC_NONE);
+        });
+    vInt c(constant((std::uint32_t)k, false));
+    return iadd(a, c, false);
+}
+enum Bitwise { AND, OR, XOR };
+inline Raw bitwise(Bitwise op, const vVal& a, const vVal& b) {
+    return in_place(a, [&](int d) {
+        return op == AND ? TT_OP_SFPAND(0, b.reg(), d, 0)
+             : op == OR  ? TT_OP_SFPOR(0, b.reg(), d, 0)
+                         : TT_OP_SFPXOR(0, b.reg(), d, 0);
+    });
+}
+inline Raw shift_imm(const vVal& a, int amount) {    // positive: left
+    if (!fits_imm12(amount)) fail("shift amount outside -2048..2047");
+    return in_place(a, [&](int d) { return TT_OP_SFPSHFT((std::uint32_t)amount & 0xFFF, 0, d, SFPSHFT_MOD1_ARG_IMM); });
+}
+inline Raw shift_vec(const vVal& a, const vVal& amount) {
+    return in_place(a, [&](int d) { return TT_OP_SFPSHFT(0, amount.reg(), d, 0); });
+}
+}  // namespace impl_
+
+#define SFPI_INT_BINARY(op, body_vec, body_scalar)                                                    \
+    template <class A, class B, if_ints<A, B> = 0>                                                    \
+    SFPI_OP int_result_t<A, B> operator op(const A& a, const B& b) {                                 \
+        SFPI_ENTRY;                                                                                   \
+        return int_result_t<A, B>(body_vec);                                                          \
+    }                                                                                                 \
+    template <class A, class S, if_int_scalar<A, S> = 0>                                              \
+    SFPI_OP int_result_t<A, A> operator op(const A& a, S s) {                                        \
+        SFPI_ENTRY;                                                                                   \
+        std::int64_t k = (std::int64_t)s;                                                             \
+        return int_result_t<A, A>(body_scalar);                                                       \
+    }
+SFPI_INT_BINARY(+, impl_::iadd(a, b, false), impl_::iadd_imm(a, k))
+SFPI_INT_BINARY(-, impl_::iadd(a, b, true), impl_::iadd_imm(a, -k))
+SFPI_INT_BINARY(&, impl_::bitwise(impl_::AND, a, b), impl_::bitwise(impl_::AND, a, vInt(impl_::constant((std::uint32_t)k, false))))
+SFPI_INT_BINARY(|, impl_::bitwise(impl_::OR, a, b), impl_::bitwise(impl_::OR, a, vInt(impl_::constant((std::uint32_t)k, false))))
+SFPI_INT_BINARY(^, impl_::bitwise(impl_::XOR, a, b), impl_::bitwise(impl_::XOR, a, vInt(impl_::constant((std::uint32_t)k, false))))
+SFPI_INT_BINARY(<<, impl_::shift_vec(a, b), impl_::shift_imm(a, (int)k))
+#undef SFPI_INT_BINARY
+template <class S, class B, std::enable_if_t<std::is_integral_v<S> && is_int_vector<B>::value, int> = 0>
+SFPI_OP int_result_t<B, B> operator+(S s, const B& b) { SFPI_ENTRY; return int_result_t<B, B>(impl_::iadd_imm(b, (std::int64_t)s)); }
+template <class S, class B, std::enable_if_t<std::is_integral_v<S> && is_int_vector<B>::value, int> = 0>
+SFPI_OP int_result_t<B, B> operator-(S s, const B& b) {
+    SFPI_ENTRY;
+    vInt c(impl_::constant((std::uint32_t)s, false));
+    return int_result_t<B, B>(impl_::iadd(c, b, true));
+}
+// Right shifts: logical on Wormhole (SFPSHFT with a negative amount).
+template <class A, class S, if_int_scalar<A, S> = 0>
+SFPI_OP int_result_t<A, A> operator>>(const A& a, S s) {
+    SFPI_ENTRY;
+    return int_result_t<A, A>(impl_::shift_imm(a, -(int)s));
+}
+template <class A, class B, if_ints<A, B> = 0>
+SFPI_OP int_result_t<A, A> operator>>(const A& a, const B& b) {
+    SFPI_ENTRY;
+    vInt negated(impl_::iadd(vInt(impl_::constant(0, false)), b, true));
+    return int_result_t<A, A>(impl_::shift_vec(a, negated));
+}
+template <class A, std::enable_if_t<is_int_vector<A>::value, int> = 0>
+SFPI_OP A operator~(const A& a) {
+    SFPI_ENTRY;
+    return A(impl_::fresh([&](int d) { return TT_OP_SFPNOT(0, a.reg(), d, 0); }));
+}
+template <class A, std::enable_if_t<is_int_vector<A>::value, int> = 0>
+SFPI_OP A operator-(const A& a) {
+    SFPI_ENTRY;
+    return A(impl_::iadd(vInt(impl_::constant(0, false)), a, true));
+}
+
+#define SFPI_INT_COMPOUND(T)                                                                        \
+    inline T& T::operator+=(const T& o) { SFPI_ENTRY; assign(T(*this + o)); return *this; }          \
+    inline T& T::operator-=(const T& o) { SFPI_ENTRY; assign(T(*this - o)); return *this; }          \
+    inline T& T::operator&=(const T& o) { SFPI_ENTRY; assign(T(*this & o)); return *this; }          \
+    inline T& T::operator|=(const T& o) { SFPI_ENTRY; assign(T(*this | o)); return *this; }          \
+    inline T& T::operator^=(const T& o) { SFPI_ENTRY; assign(T(*this ^ o)); return *this; }          \
+    inline T& T::operator<<=(unsigned n) { SFPI_ENTRY; assign(T(*this << n)); return *this; }        \
+    inline T& T::operator>>=(unsigned n) { SFPI_ENTRY; assign(T(*this >> n)); return *this; }        \
+    inline T& T::operator++() { SFPI_ENTRY; assign(T(*this + 1)); return *this; }                    \
+    inline T T::operator++(int) { SFPI_ENTRY; T old = *this; assign(T(*this + 1)); return old; }     \
+    inline T& T::operator--() { SFPI_ENTRY; assign(T(*this - 1)); return *this; }                    \
+    inline T T::operator--(int) { SFPI_ENTRY; T old = *this; assign(T(*this - 1)); return old; }
+SFPI_INT_COMPOUND(vInt)
+SFPI_INT_COMPOUND(vUInt)
+#undef SFPI_INT_COMPOUND
+
+// ---------------------------------------------------------------------------
+// Conditions. A vBool is a tree of tests on values already computed; a
+// v_if narrows the lane flags by it (sfpi_record.h's depth counts scopes).
+
+class vBool {
+public:
+    enum Kind { LEAF, AND, OR, NOT };
+    Kind kind;
+    impl_::vVal value;          // LEAF: the value tested
+    unsigned test = 0;          // LEAF: SFPSETCC Mod1 (LT0, NE0, GTE0, EQ0)
+    std::shared_ptr<vBool> l, r;
+    vBool(impl_::vVal v, unsigned t) : kind(LEAF), value(v), test(t) {}
+    vBool(Kind k, const vBool& a, const vBool& b)
+        : kind(k), l(std::make_shared<vBool>(a)), r(std::make_shared<vBool>(b)) {}
+    vBool(const vInt& v);
+    vBool(const vUInt& v);
+};
+
+namespace impl_ {
+inline vBool leaf(const vVal& v, unsigned test) { return vBool(v, test); }
+// "difference < 0" and friends, for a difference d = a - b already computed.
+inline vBool compare(const vVal& d, int cond) {
+    switch (cond) {
+        case 0: return leaf(d, SFPSETCC_MOD1_LREG_LT0);                       // <
+        case 1: return leaf(d, SFPSETCC_MOD1_LREG_GTE0);                      // >=
+        case 2: return leaf(d, SFPSETCC_MOD1_LREG_EQ0);                       // ==
+        case 3: return leaf(d, SFPSETCC_MOD1_LREG_NE0);                       // !=
+        case 4: return vBool(vBool::AND, leaf(d, SFPSETCC_MOD1_LREG_GTE0), leaf(d, SFPSETCC_MOD1_LREG_NE0));  // >
+        default: return vBool(vBool::OR, leaf(d, SFPSETCC_MOD1_LREG_LT0), leaf(d, SFPSETCC_MOD1_LREG_EQ0));   // <=
+    }
+}
+inline vBool compare_float(const vFloat& a, const vFloat& b, int cond) { return compare(sub(a, b), cond); }
+inline vBool compare_float(const vFloat& a, float f, int cond) {
+    if (f == 0.0f) return compare(a, cond);
+    return compare(add(a, -f), cond);
+}
+inline vBool compare_int(const vVal& a, const vVal& b, int cond) { return compare(vInt(iadd(a, b, true)), cond); }
+inline vBool compare_int(const vVal& a, std::int64_t k, int cond) {
+    if (k == 0) return compare(a, cond);
+    return compare(vInt(iadd_imm(a, -k)), cond);
+}
+// Unsigned order: flip both sign bits, then compare as signed.
+inline vBool compare_uint(const vVal& a, const vVal& b, int cond) {
+    if (cond == 2 || cond == 3) return compare_int(a, b, cond);
+    vInt sign(constant(0x80000000u, false));
+    vInt fa(bitwise(XOR, a, sign)), fb(bitwise(XOR, b, sign));
+    return compare_int(fa, fb, cond);
+}
+}  // namespace impl_
+
+inline vBool::vBool(const vInt& v) : vBool(impl_::compare(v, 3)) {}
+inline vBool::vBool(const vUInt& v) : vBool(impl_::compare(v, 3)) {}
+
+#define SFPI_COMPARE(op, cond)                                                                                  \
+    SFPI_OP inline vBool operator op(const vFloat& a, const vFloat& b) { SFPI_ENTRY; return impl_::compare_float(a, b, cond); } \
+    SFPI_OP inline vBool operator op(const vFloat& a, float f) { SFPI_ENTRY; return impl_::compare_float(a, f, cond); }         \
+    template <class A, class B, if_ints<A, B> = 0>                                                              \
+    SFPI_OP vBool operator op(const A& a, const B& b) {                                                        \
+        SFPI_ENTRY;                                                                                             \
+        if constexpr (std::is_base_of_v<vUInt, A>) return impl_::compare_uint(a, b, cond);                      \
+        else return impl_::compare_int(a, b, cond);                                                             \
+    }                                                                                                           \
+    template <class A, class S, if_int_scalar<A, S> = 0>                                                        \
+    SFPI_OP vBool operator op(const A& a, S s) {                                                               \
+        SFPI_ENTRY;                                                                                             \
+        if constexpr (std::is_base_of_v<vUInt, A>)                                                              \
+            return impl_::compare_uint(a, vInt(impl_::constant((std::uint32_t)s, false)), cond);               \
+        else return impl_::compare_int(a, (std::int64_t)s, cond);                                               \
+    }
+SFPI_COMPARE(<, 0)
+SFPI_COMPARE(>=, 1)
+SFPI_COMPARE(==, 2)
+SFPI_COMPARE(!=, 3)
+SFPI_COMPARE(>, 4)
+SFPI_COMPARE(<=, 5)
+#undef SFPI_COMPARE
+SFPI_OP inline vBool operator<(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 4); }
+SFPI_OP inline vBool operator>(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 0); }
+SFPI_OP inline vBool operator<=(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 1); }
+SFPI_OP inline vBool operator>=(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 5); }
+SFPI_OP inline vBool operator==(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 2); }
+SFPI_OP inline vBool operator!=(float f, const vFloat& a) { SFPI_ENTRY; return impl_::compare_float(a, f, 3); }
+inline vBool operator&&(const vBool& a, const vBool& b) { return vBool(vBool::AND, a, b); }
+inline vBool operator||(const vBool& a, const vBool& b) { return vBool(vBool::OR, a, b); }
+inline vBool operator!(const vBool& a) { return vBool(vBool::NOT, a, a); }
+
+namespace impl_ {
+
+// Narrows the enabled lanes to those where `c` holds (negated: where it does
+// not). And is one test after the other. Or(a, b) is not(not a and not b): a
+// stack entry keeps the lanes from before, SFPCOMPC complements within them,
+// and the entry goes again with the result kept in a register (1.0 where
+// enabled), so that an enclosing || or v_else finds its own entry on top.
+inline void narrow(const vBool& c, bool negated) {
+    switch (c.kind) {
+        case vBool::LEAF: {
+            unsigned test = c.test;
+            if (negated) {   // LT0 <-> GTE0, NE0 <-> EQ0
+                test = test == SFPSETCC_MOD1_LREG_LT0 ? SFPSETCC_MOD1_LREG_GTE0
+                     : test == SFPSETCC_MOD1_LREG_GTE0 ? SFPSETCC_MOD1_LREG_LT0
+                     : test == SFPSETCC_MOD1_LREG_NE0 ? SFPSETCC_MOD1_LREG_EQ0
+                                                      : SFPSETCC_MOD1_LREG_NE0;
+            }
+            emit(TT_OP_SFPSETCC(0, c.value.reg(), 0, test));
+            return;
         }
-        char text[96];
-        std::snprintf(text, sizeof text, "vConst L%u = 0x%08X: SFPLOADI L0 (low, high), SFPCONFIG L%u", index,
-                      bits, index);
-        ::llk_record::emit_at('S', text, at);
-        std::snprintf(text, sizeof text, "0x%08X", (0x71u << 24) | (SFPLOADI_MOD0_LOWER << 16) | (bits & 0xFFFF));
-        ::llk_record::emit_at('I', text, at);
-        std::snprintf(text, sizeof text, "0x%08X", (0x71u << 24) | (SFPLOADI_MOD0_UPPER << 16) | (bits >> 16));
-        ::llk_record::emit_at('I', text, at);
-        std::snprintf(text, sizeof text, "0x%08X", (0x91u << 24) | (index << 4));
-        ::llk_record::emit_at('I', text, at);
+        case vBool::NOT:
+            narrow(*c.l, !negated);
+            return;
+        case vBool::AND:
+        case vBool::OR:
+            if ((c.kind == vBool::AND) != negated) {
+                narrow(*c.l, negated);
+                narrow(*c.r, negated);
+                return;
+            }
+            emit(TT_OP_SFPPUSHC(0, 0, 0, 0));
+            narrow(*c.l, !negated);
+            narrow(*c.r, !negated);
+            emit(TT_OP_SFPCOMPC(0, 0, 0, 0));
+            vFloat keep(fresh([&](int d) {
+                return TT_OP_SFPMOV(0, sfpi_record::kZero, d, SFPMOV_MOD1_ALL_LANES_ENABLED);
+            }));
+            emit(TT_OP_SFPMOV(0, sfpi_record::kOne, keep.reg(), 0));
+            emit(TT_OP_SFPPOPC(0, 0, 0, 0));
+            emit(TT_OP_SFPSETCC(0, keep.reg(), 0, SFPSETCC_MOD1_LREG_NE0));
+            return;
     }
+}
+
+}  // namespace impl_
+
+// The scope of a v_if / v_block: one SFPPUSHC per level, popped at the end.
+class CCScope {
+    int depth_ = 0;
+public:
+    __attribute__((noinline)) CCScope() {}
+    __attribute__((noinline)) ~CCScope() {
+        SFPI_ENTRY;
+        for (int i = 0; i < depth_; ++i) emit(TT_OP_SFPPOPC(0, 0, 0, 0));
+        sfpi_record::state.depth -= depth_ > 0 ? 1 : 0;
+    }
+    __attribute__((noinline)) void push() {
+        SFPI_ENTRY;
+        if (depth_ == 0) ++sfpi_record::state.depth;
+        ++depth_;
+        emit(TT_OP_SFPPUSHC(0, 0, 0, 0));
+    }
+    __attribute__((noinline)) void cond(const vBool& c) {
+        SFPI_ENTRY;
+        impl_::narrow(c, false);
+    }
+    __attribute__((noinline)) void else_() {
+        SFPI_ENTRY;
+        emit(TT_OP_SFPCOMPC(0, 0, 0, 0));
+    }
+
 };
-inline const vConstReg vConst0p8373{8}, vConst0{9}, vConst1{10}, vConstNeg1{11}, vConstFloatPrgm0{12},
-    vConstFloatPrgm1{13}, vConstFloatPrgm2{14}, vConstIntPrgm0{12}, vConstIntPrgm1{13}, vConstIntPrgm2{14},
-    vConstTileId{15};
 
 }  // namespace sfpi
 
-#define v_if(c) { ::sfpi::cc_scope sfpi_cc_(__builtin_FILE(), __builtin_LINE()); sfpi_cc_.test(c); {
-#define v_elseif(c) } sfpi_cc_.test(c); {
-#define v_else } sfpi_cc_.otherwise(); {
+#define v_if(c) { ::sfpi::CCScope sfpi_cc_; sfpi_cc_.push(); sfpi_cc_.cond(c); {
+#define v_elseif(c) } sfpi_cc_.else_(); sfpi_cc_.push(); sfpi_cc_.cond(c); {
+#define v_else } sfpi_cc_.else_(); {
 #define v_endif } }
-#define v_block { ::sfpi::cc_scope sfpi_cc_(__builtin_FILE(), __builtin_LINE()); {
+#define v_block { ::sfpi::CCScope sfpi_cc_; sfpi_cc_.push(); {
+#define v_and(c) sfpi_cc_.cond(c)
 #define v_endblock } }
-#define v_and(c) sfpi_cc_.test(c)
 
-namespace sfpi {
-struct cc_scope {
-    cc_scope(const char* file, int line) { ::llk_record::stop("SFPI v_if/v_block is not modelled: the front end runs TTI_ kernels", file, line); }
-    template <class T>
-    void test(const T&) {}
-    void otherwise() {}
-};
-}  // namespace sfpi
+#include "sfpi_lib.h"

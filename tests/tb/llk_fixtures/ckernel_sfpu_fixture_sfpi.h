@@ -1,0 +1,86 @@
+// Fixture kernels in the style of tt-llk's and tt-metal's SFPI kernels,
+// written for the project's tests of the recording SFPI stand-in. Each
+// computes something numpy can check independently.
+#pragma once
+
+#include "ckernel.h"
+#include "ckernel_defs.h"
+#include "sfpi.h"
+
+namespace ckernel {
+namespace sfpu {
+
+// y = x * 0.75 + 0.25: one fused SFPMAD, as SFPI's compiler emits.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_axpb() {
+    sfpi::vFloat a = 0.75f;
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::dst_reg[0] = x * a + 0.25f;
+        sfpi::dst_reg++;
+    }
+}
+
+// relu with a threshold and a default: v_if / v_elseif / v_else.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_piecewise() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat y;
+        v_if (x < 0.0f) {
+            y = 0.0f;
+        }
+        v_elseif (x >= 4.0f) {
+            y = 4.0f;
+        }
+        v_else {
+            y = x * x;
+        }
+        v_endif;
+        sfpi::dst_reg[0] = y;
+        sfpi::dst_reg++;
+    }
+}
+
+// Outside the band [-1, 1] the value is negated: an || condition.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_outside_band() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        v_if (x < -1.0f || x > 1.0f) {
+            x = -x;
+        }
+        v_endif;
+        sfpi::dst_reg[0] = x;
+        sfpi::dst_reg++;
+    }
+}
+
+// Integer work on the exponent: 2^floor(log2|x|) for normal x, through
+// exexp, setexp and a comparison on integers.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_exponent() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vInt e = sfpi::exexp(x);
+        sfpi::vFloat r = sfpi::setexp(sfpi::vFloat(1.0f), e + 127);
+        v_if (e < -10) {
+            r = 0.0f;
+        }
+        v_endif;
+        sfpi::dst_reg[0] = sfpi::setsgn(r, 0);
+        sfpi::dst_reg++;
+    }
+}
+
+// Nine values live at once: more than the eight LRegs.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_too_many_values() {
+    sfpi::vFloat x = sfpi::dst_reg[0];
+    sfpi::vFloat a = x * 2.0f, b = x * 3.0f, c = x * 5.0f, e = x * 7.0f, f = x * 9.0f, g = x * 11.0f,
+                 h = x * 13.0f, i = x * 17.0f;
+    sfpi::dst_reg[0] = a + b + c + e + f + g + h + i;
+}
+
+}  // namespace sfpu
+}  // namespace ckernel
