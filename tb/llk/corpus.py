@@ -123,7 +123,12 @@ def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
 
 
 def tti_headers(tree) -> list[Path]:
-    return [h for d in tree.kernel_dirs for h in sorted(d.glob("ckernel_sfpu_*.h")) if TTI.search(h.read_text())]
+    return [h for h in sfpu_headers(tree) if TTI.search(h.read_text())]
+
+
+def sfpu_headers(tree) -> list[Path]:
+    """Every SFPU kernel header of the tree: TTI_ kernels and SFPI kernels alike."""
+    return [h for d in tree.kernel_dirs for h in sorted(d.glob("ckernel_sfpu_*.h"))]
 
 
 def _inputs() -> np.ndarray:
@@ -266,7 +271,7 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
     for arch, arch_tree in (("wormhole", tree), ("blackhole", bh)):
         if arch_tree is None:
             continue
-        for header in tti_headers(arch_tree):
+        for header in sfpu_headers(arch_tree):
             name = str(header.relative_to(arch_tree.root))
             for entry in entries(header):
                 if only and only not in entry.name:

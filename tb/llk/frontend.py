@@ -101,7 +101,11 @@ def compile_call(request: Request, name: str = "<llk>") -> Listing:
     with tempfile.TemporaryDirectory(prefix="sfpu-llk-") as tmp:
         work = Path(tmp)
         exe, shadows = _build(request, work, compiler)
-        records = _run(exe)
+        survey = work / "sfpi-survey"
+        records = _run(exe, {"SFPI_SURVEY": str(survey)})
+        if any(r.kind == "V" for r in records):
+            # SFPI code ran: again, with each value's register freed after its last use.
+            records = _run(exe, {"SFPI_LAST_USE": str(survey)})
         for r in records:
             r.where = unshadow(r.where, shadows)
     return _listing(request, records, name)
@@ -210,9 +214,10 @@ def _compile_error(stderr: str, work: Path) -> str:
     return f"{where}: C++ compile error: {m.group('msg')}"
 
 
-def _run(exe: Path) -> list[Record]:
+def _run(exe: Path, env: dict[str, str]) -> list[Record]:
     try:
-        done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_SECONDS)
+        done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_SECONDS,
+                              env={**os.environ, **env})
     except subprocess.TimeoutExpired:
         raise LlkError(f"the kernel ran for more than {RUN_SECONDS} s without finishing") from None
     records: list[Record] = []
@@ -319,7 +324,9 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         out.append(f"{text}  # {where}")
         cxx_of_line[len(out)] = where
     if stop is not None:
-        raise LlkError(f"{short(stop.where, tree)}: {stop.text}")
+        live = [f"{n.text[6:]} from {short(n.where, tree)}" for n in records if n.kind == "N" and
+                n.text.startswith("live: ")]
+        raise LlkError(f"{short(stop.where, tree)}: {stop.text}" + (f" (live: {', '.join(live)})" if live else ""))
     text = "\n".join(out) + "\n"
     try:
         program = assemble(text, name)

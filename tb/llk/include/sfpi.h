@@ -75,11 +75,13 @@ public:
         if (s_ == nullptr) fail("a vector variable is read before it is given a value");
         return s_;
     }
-    int reg() const { return slot()->reg; }
+    int reg() const { return sfpi_record::use(slot()); }
     Raw share() const {
         sfpi_record::retain(slot());
         return Raw{s_};
     }
+    // SFPI's raw handle, for kernels that call the compiler's builtins.
+    struct sfpu_t get() const;
 
     // x = y. Outside v_if every lane takes the new value, so x just refers to
     // y's register. Inside, only the enabled lanes do: x keeps its register
@@ -94,24 +96,30 @@ public:
             return;
         }
         own();
-        sfpi_record::move(from->reg, s_->reg, false);
+        sfpi_record::copy(from, s_, false);
     }
     // Makes this handle the only one on its register, as a write in place needs.
     void own() {
         if (s_ == nullptr) fail("a vector variable is updated before it is given a value");
-        if (s_->refs == 1 && !s_->constant) return;
+        if (s_->refs == 1 && s_->value >= 0) return;
         Slot* mine = sfpi_record::allocate();
-        sfpi_record::move(s_->reg, mine->reg, true);
+        sfpi_record::copy(s_, mine, true);
         sfpi_record::release(s_);
         s_ = mine;
     }
 };
 
+// A value as the compiler's builtins pass it.
+struct sfpu_t {
+    vVal value;
+};
+inline sfpu_t vVal::get() const { return sfpu_t{*this}; }
+
 // A new register, written by the instruction `make(vd)` returns.
 template <class F>
 Raw fresh(F make) {
     Slot* s = sfpi_record::allocate();
-    emit(make(s->reg));
+    emit(make(sfpi_record::use(s)));
     return Raw{s};
 }
 
@@ -121,8 +129,8 @@ Raw fresh(F make) {
 template <class F>
 Raw in_place(const vVal& v, F make) {
     Slot* s = sfpi_record::allocate();
-    sfpi_record::move(v.reg(), s->reg, false);
-    emit(make(s->reg));
+    sfpi_record::copy(v.slot(), s, false);
+    emit(make(sfpi_record::use(s)));
     return Raw{s};
 }
 
@@ -141,14 +149,14 @@ inline Raw constant(std::uint32_t bits, bool is_float) {
     Slot* s = sfpi_record::allocate();
     std::int32_t v = (std::int32_t)bits;
     if (!is_float && v >= -32768 && v <= 32767) {
-        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_SHORT, bits & 0xFFFF));
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_SHORT, bits & 0xFFFF));
     } else if (!is_float && bits <= 0xFFFF) {
-        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_USHORT, bits));
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_USHORT, bits));
     } else if ((bits & 0xFFFF) == 0) {
-        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_FLOATB, bits >> 16));
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_FLOATB, bits >> 16));
     } else {
-        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_UPPER, bits >> 16));
-        emit(TT_OP_SFPLOADI(s->reg, SFPLOADI_MOD0_LOWER, bits & 0xFFFF));
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_UPPER, bits >> 16));
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_LOWER, bits & 0xFFFF));
     }
     return Raw{s};
 }
@@ -158,12 +166,16 @@ inline Raw constant(std::uint32_t bits, bool is_float) {
 class vFloat;
 class vInt;
 class vUInt;
+class vMag;
+class sFloat16a;
+class sFloat16b;
 
 // Every vector type: a handle on a value in an LReg.
 #define SFPI_VECTOR_BASICS(T, Base)                                   \
     T() = default;                                                    \
     T(const T&) = default;                                            \
     explicit T(impl_::Raw r) : Base(r) {}                             \
+    T(const impl_::sfpu_t& raw) : Base(raw.value.share()) {}          \
     T& operator=(const T& o) {                                        \
         SFPI_ENTRY;                                                   \
         assign(o);                                                    \
@@ -175,6 +187,8 @@ public:
     SFPI_VECTOR_BASICS(vFloat, impl_::vVal)
     template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
     vFloat(T value) : vVal(make_constant((float)value, __builtin_return_address(0))) {}
+    vFloat(const sFloat16a& h);
+    vFloat(const sFloat16b& h);
     static __attribute__((noinline)) impl_::Raw make_constant(float value, const void* at) {
         sfpi_record::Entry e(at);
         return impl_::constant(impl_::bits_of(value), true);
@@ -194,6 +208,7 @@ public:
     template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
     vInt(T value) : vVal(make_constant((std::uint32_t)(std::int64_t)value, __builtin_return_address(0))) {}
     explicit vInt(const vUInt& v);
+    vInt(const vMag& v);
     static __attribute__((noinline)) impl_::Raw make_constant(std::uint32_t value, const void* at) {
         sfpi_record::Entry e(at);
         return impl_::constant(value, false);
@@ -254,6 +269,7 @@ SFPI_NARROW(vUInt8, vUInt16)
 SFPI_NARROW(vSMag16, vSMag)
 SFPI_NARROW(vSMag8, vSMag16)
 #undef SFPI_NARROW
+inline vInt::vInt(const vMag& v) : vVal(v) {}
 
 // Scalars that SFPI turns into immediates.
 class sFloat16a {
@@ -276,6 +292,17 @@ public:
 };
 using s2vFloat16a = sFloat16a;
 using s2vFloat16b = sFloat16b;
+
+namespace impl_ {
+__attribute__((noinline)) inline Raw load_half(std::uint32_t bits, unsigned mod0, const void* at) {
+    sfpi_record::Entry e(at);
+    return fresh([&](int d) { return TT_OP_SFPLOADI(d, mod0, bits); });
+}
+}  // namespace impl_
+inline vFloat::vFloat(const sFloat16a& h)
+    : vVal(impl_::load_half(h.get(), SFPLOADI_MOD0_FLOATA, __builtin_return_address(0))) {}
+inline vFloat::vFloat(const sFloat16b& h)
+    : vVal(impl_::load_half(h.get(), SFPLOADI_MOD0_FLOATB, __builtin_return_address(0))) {}
 
 // ---------------------------------------------------------------------------
 // Floating-point arithmetic. A product is kept unevaluated until it is used,
@@ -467,6 +494,13 @@ SFPI_OP int_result_t<B, B> operator-(S s, const B& b) {
     vInt c(impl_::constant((std::uint32_t)s, false));
     return int_result_t<B, B>(impl_::iadd(c, b, true));
 }
+#define SFPI_INT_SCALAR_FIRST(op)                                                                  \
+    template <class S, class B, std::enable_if_t<std::is_integral_v<S> && is_int_vector<B>::value, int> = 0> \
+    SFPI_OP int_result_t<B, B> operator op(S s, const B& b) { return b op s; }
+SFPI_INT_SCALAR_FIRST(&)
+SFPI_INT_SCALAR_FIRST(|)
+SFPI_INT_SCALAR_FIRST(^)
+#undef SFPI_INT_SCALAR_FIRST
 // Right shifts: logical on Wormhole (SFPSHFT with a negative amount).
 template <class A, class S, if_int_scalar<A, S> = 0>
 SFPI_OP int_result_t<A, A> operator>>(const A& a, S s) {

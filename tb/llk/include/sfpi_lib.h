@@ -113,10 +113,9 @@ public:
     }
     SFPI_OP const LReg& operator=(const impl_::vVal& v) const {
         SFPI_ENTRY;
-        Slot* s = v.slot();
-        if (s->reg == reg_) return *this;
-        sfpi_record::evict(reg_);
-        sfpi_record::move(v.reg(), reg_, false);
+        Slot* t = sfpi_record::claim(reg_);
+        sfpi_record::copy(v.slot(), t, false);
+        sfpi_record::release(t);
         return *this;
     }
     void in_use() const {}     // a register-allocation hint: no instruction
@@ -126,7 +125,18 @@ struct LRegFile {
     constexpr LReg operator[](int r) const { return LReg(r); }
 };
 inline constexpr LRegFile l_reg;
-inline void lreg_pressure(...) {}
+struct lreg_pressure {     // a register-allocation hint: no instruction
+    lreg_pressure() {}
+};
+
+// The compiler builtin kernels call directly.
+SFPI_OP inline impl_::sfpu_t __builtin_rvtt_sfpmad(const impl_::sfpu_t& a, const impl_::sfpu_t& b,
+                                                   const impl_::sfpu_t& c, unsigned mod1) {
+    SFPI_ENTRY;
+    return impl_::sfpu_t{impl_::vVal(impl_::fresh([&](int d) {
+        return TT_OP_SFPMAD(a.value.reg(), b.value.reg(), c.value.reg(), d, mod1);
+    }))};
+}
 
 // ---------------------------------------------------------------------------
 // Constant registers. Reading one costs nothing; the programmable ones
@@ -135,25 +145,22 @@ inline void lreg_pressure(...) {}
 namespace impl_ {
 inline void set_constant(int index, const vVal& v) {
     if (index < 11 || index > 14) fail("assignment to a constant register that is not programmable");
-    if (v.reg() != 0) {
-        Slot* l0 = sfpi_record::claim(0);
-        sfpi_record::move(v.reg(), 0, false);
-        emit(TT_OP_SFPCONFIG(0, index, 0));
-        sfpi_record::release(l0);
-    } else {
-        emit(TT_OP_SFPCONFIG(0, index, 0));
-    }
+    Slot* l0 = sfpi_record::claim(0);
+    sfpi_record::copy(v.slot(), l0, false);
+    sfpi_record::use(l0);            // SFPCONFIG reads L0
+    emit(TT_OP_SFPCONFIG(0, index, 0));
+    sfpi_record::release(l0);
 }
 }  // namespace impl_
 
 template <class T>
-class vConstReg {
+class vConstReg : public T {
     int index_;
 public:
-    constexpr explicit vConstReg(int i) : index_(i) {}
-    operator T() const { return T(impl_::Raw{sfpi_record::constant_slot(index_)}); }
-    int get() const { return index_; }
+    explicit vConstReg(int i) : T(impl_::Raw{sfpi_record::constant_slot(i)}), index_(i) {}
+    int get_index() const { return index_; }
     SFPI_OP void operator=(const T& v) const { SFPI_ENTRY; impl_::set_constant(index_, v); }
+    SFPI_OP void operator=(const MulExpr& m) const { SFPI_ENTRY; impl_::set_constant(index_, vFloat(m)); }
     template <class S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>
     SFPI_OP void operator=(S s) const {
         SFPI_ENTRY;
@@ -163,9 +170,9 @@ public:
             impl_::set_constant(index_, vInt(impl_::constant((std::uint32_t)s, false)));
     }
 };
-inline constexpr vConstReg<vFloat> vConst0p8373(8), vConst0(9), vConst1(10), vConstNeg1(11), vConstFloatPrgm0(12),
+inline const vConstReg<vFloat> vConst0p8373(8), vConst0(9), vConst1(10), vConstNeg1(11), vConstFloatPrgm0(12),
     vConstFloatPrgm1(13), vConstFloatPrgm2(14);
-inline constexpr vConstReg<vInt> vConstIntPrgm0(12), vConstIntPrgm1(13), vConstIntPrgm2(14), vConstTileId(15);
+inline const vConstReg<vInt> vConstIntPrgm0(12), vConstIntPrgm1(13), vConstIntPrgm2(14), vConstTileId(15);
 
 // ---------------------------------------------------------------------------
 // Reinterpreting: the same register, another type.
@@ -424,13 +431,22 @@ namespace impl_ {
 template <class T>
 std::pair<T, T> min_max(const T& a, const T& b) {
     Slot* x = sfpi_record::allocate();
-    sfpi_record::move(a.reg(), x->reg, false);
+    sfpi_record::copy(a.slot(), x, false);
     Slot* y = sfpi_record::allocate();
-    sfpi_record::move(b.reg(), y->reg, false);
-    emit(TT_OP_SFPSWAP(0, y->reg, x->reg, SFPSWAP_MOD1_VEC_MIN_MAX));
+    sfpi_record::copy(b.slot(), y, false);
+    int c = sfpi_record::use(y), d = sfpi_record::use(x);
+    emit(TT_OP_SFPSWAP(0, c, d, SFPSWAP_MOD1_VEC_MIN_MAX));
     return {T(Raw{x}), T(Raw{y})};
 }
 }  // namespace impl_
+template <class T, std::enable_if_t<std::is_base_of_v<vFloat, T> || std::is_base_of_v<vSMag, T>, int> = 0>
+SFPI_OP std::pair<T, T> min_max(const T& a, const T& b, std::uint32_t mask = 0) {
+    SFPI_ENTRY;
+    if (mask != 0 && mask != 0xF && mask != 0xFFFFFFFFu) fail("min_max with a per-subvector mask is not modelled");
+    auto r = impl_::min_max(a, b);
+    if (mask == 0) return r;
+    return {r.second, r.first};
+}
 template <class T, std::enable_if_t<std::is_base_of_v<vFloat, T> || std::is_base_of_v<vSMag, T>, int> = 0>
 SFPI_OP T min(const T& a, const T& b) { SFPI_ENTRY; return impl_::min_max(a, b).first; }
 template <class T, std::enable_if_t<std::is_base_of_v<vFloat, T> || std::is_base_of_v<vSMag, T>, int> = 0>
@@ -465,18 +481,16 @@ SFPI_OP void vec_swap(T& a, T& b) { SFPI_ENTRY; swap(a, b); }
 enum class LutSign { Update, Retain };
 namespace impl_ {
 inline Slot* place(const vVal& v, int reg) {
-    Slot* s = v.slot();
-    if (s->reg == reg) {
-        sfpi_record::retain(s);
-        return s;
-    }
     Slot* t = sfpi_record::claim(reg);
-    sfpi_record::move(v.reg(), reg, true);
+    sfpi_record::copy(v.slot(), t, true);
     return t;
 }
 inline vFloat lut(const vVal& v, const vVal& l0, const vVal& l1, const vVal& l2, bool retain_sign) {
     Slot* p[4] = {place(l0, 0), place(l1, 1), place(l2, 2), place(v, 3)};
-    vFloat r(fresh([&](int d) { return TT_OP_SFPLUT(d, retain_sign ? SFPLUT_MOD0_SGN_RETAIN : 0, 0); }));
+    vFloat r(fresh([&](int d) {
+        for (Slot* s : p) sfpi_record::use(s);     // SFPLUT reads L0-L3
+        return TT_OP_SFPLUT(d, retain_sign ? SFPLUT_MOD0_SGN_RETAIN : 0, 0);
+    }));
     for (Slot* s : p) sfpi_record::release(s);
     return r;
 }
@@ -533,7 +547,6 @@ SFPI_NOT_MODELLED(approx_exp, vFloat)
 SFPI_NOT_MODELLED(mul_u24, vUInt)
 SFPI_NOT_MODELLED(int32_to_uint8, vUInt)
 SFPI_NOT_MODELLED(int32_to_int8, vInt)
-SFPI_NOT_MODELLED(min_max, void)
 #undef SFPI_NOT_MODELLED
 
 // The LUT value types SFPI offers for lut2's coefficients.

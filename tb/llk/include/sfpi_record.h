@@ -8,12 +8,18 @@
 // (a library function built on operators) keeps the outermost address.
 //
 // Registers. A vector value lives in one of L0-L7. Values are shared, not
-// copied: every handle to a value counts as one reference, and the register
-// is free again when the last one goes (C++ destroys temporaries at the end
-// of their full expression, as SFPI's compiler frees them). A value is a
-// `Slot`, so a value can move to another register (to make room for an
-// instruction with fixed registers) without its handles noticing. The
-// constant registers L8-L15 are slots that are never freed or written.
+// copied: every handle to a value counts as one reference (a `Slot`), and a
+// value is split off (SFPMOV) only when one handle writes it under
+// predication. A register is free again right after the last instruction
+// that refers to its value, as a compiler's register allocator frees it.
+// The C++ cannot know that moment while it runs, so the front end runs the
+// kernel twice: the survey run (SFPI_SURVEY=FILE) numbers every value and
+// writes the index of the last instruction naming each; the second run
+// (SFPI_LAST_USE=FILE) frees each register there. Both runs issue the same
+// instructions in the same order: nothing the stand-in decides depends on
+// which register a value got, only the moves that make room for an
+// instruction with fixed registers (SFPLUT, SFPCONFIG, l_reg), which are not
+// counted. The constant registers L8-L15 are slots never freed or written.
 //
 // Predication. `depth` counts the v_if/v_block scopes open; inside one, an
 // instruction writes only the enabled lanes, so a variable that already has
@@ -21,7 +27,9 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "ckernel_ops.h"
 #include "llk_names.h"
@@ -32,9 +40,10 @@ namespace sfpi_record {
 constexpr int kGeneral = 8;       // L0-L7: what the allocator hands out
 
 struct Slot {
-    int reg;        // the LReg holding the value
+    int reg;        // the LReg holding the value; -1 once its last instruction has passed
+    int value;      // the value's number, the same in both runs (-1: a constant register)
     int refs;       // handles to it; constants are never freed
-    bool constant;  // L8-L15, or a fixed register read through l_reg
+    const void* at; // the kernel line that made it
 };
 
 struct State {
@@ -42,22 +51,81 @@ struct State {
     int entries = 0;
     Slot* owner[kGeneral] = {};   // which value each general register holds
     int depth = 0;                // open v_if / v_block scopes
+    int values = 0;               // values numbered so far
+    int index = 0;                // instructions issued so far (moves that make room excluded)
+    std::vector<int> named;       // the values the instruction being built names
+    std::vector<int> last_use;    // per value: the index of the last instruction naming it
+    bool survey = false;
+    const char* survey_file = nullptr;
+    bool loaded = false;
 };
 inline State state;
-
-// An instruction the stand-in chose ('V': the front end may add SFPNOPs around it).
-inline void emit(std::uint32_t word) {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08X", word);
-    ::llk_record::emit_at('V', text, state.at);
-}
-
-inline void note(const char* text) { ::llk_record::emit_at('S', text, state.at); }
 
 [[noreturn]] inline void fail(const char* text) {
     char message[320];
     std::snprintf(message, sizeof message, "SFPI: %s", text);
     ::llk_record::stop_at(message, state.at);
+}
+
+inline void write_survey() {
+    if (FILE* f = std::fopen(state.survey_file, "w")) {
+        for (int v : state.last_use) std::fprintf(f, "%d\n", v);
+        std::fclose(f);
+    }
+}
+
+inline void load() {
+    if (state.loaded) return;
+    state.loaded = true;
+    if (const char* path = std::getenv("SFPI_SURVEY")) {
+        state.survey = true;
+        state.survey_file = path;
+        std::atexit(write_survey);
+    } else if (const char* path = std::getenv("SFPI_LAST_USE")) {
+        if (FILE* f = std::fopen(path, "r")) {
+            int v;
+            while (std::fscanf(f, "%d", &v) == 1) state.last_use.push_back(v);
+            std::fclose(f);
+        }
+    }
+}
+
+inline void print(char kind, std::uint32_t word) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08X", word);
+    ::llk_record::emit_at(kind, text, state.at);
+}
+
+// The register of `s` for the instruction being built, noting the reference.
+inline int use(Slot* s) {
+    if (s->value < 0) return s->reg;
+    if (s->reg < 0) fail("internal: a value is used after its last use in the survey run");
+    state.named.push_back(s->value);
+    return s->reg;
+}
+
+// An instruction the stand-in chose ('V': the front end may add SFPNOPs
+// around it). Afterwards the registers whose values it named for the last
+// time are free.
+inline void emit(std::uint32_t word) {
+    load();
+    print('V', word);
+    for (int v : state.named) {
+        if (state.survey) {
+            if ((int)state.last_use.size() <= v) state.last_use.resize(v + 1, -1);
+            state.last_use[v] = state.index;
+        } else if (v < (int)state.last_use.size() && state.last_use[v] == state.index) {
+            for (int r = 0; r < kGeneral; ++r) {
+                Slot* s = state.owner[r];
+                if (s != nullptr && s->value == v) {
+                    state.owner[r] = nullptr;
+                    s->reg = -1;
+                }
+            }
+        }
+    }
+    state.named.clear();
+    ++state.index;
 }
 
 // Marks an entry point: `Entry e(__builtin_return_address(0));` first thing.
@@ -75,23 +143,37 @@ struct Entry {
 inline Slot* constant_slot(int reg) {
     static Slot slots[16];
     Slot* s = &slots[reg];
-    s->reg = reg;
-    s->refs = 1;
-    s->constant = true;
+    *s = Slot{reg, -1, 1, nullptr};
     return s;
 }
 constexpr int kZero = 9, kOne = 10, kMinusOne = 11;
 
+inline Slot* take(int reg) {
+    load();
+    Slot* s = new Slot{reg, state.values++, 1, state.at};
+    if (!state.survey) state.owner[reg] = s;
+    return s;
+}
+
 inline Slot* allocate() {
+    load();
+    if (state.survey) return take(0);
     for (int r = 0; r < kGeneral; ++r) {
-        if (state.owner[r] == nullptr) {
-            Slot* s = new Slot{r, 1, false};
-            state.owner[r] = s;
-            return s;
-        }
+        if (state.owner[r] == nullptr) return take(r);
     }
-    fail("more than 8 vector values are live at once (L0-L7): the kernel needs more registers than the "
-         "SFPU has; SFPI's compiler would spill nothing either");
+    // A register whose value the instruction being built reads for the last
+    // time: the instruction reads it before it writes its result.
+    for (int r = 0; r < kGeneral; ++r) {
+        int v = state.owner[r]->value;
+        if (v < (int)state.last_use.size() && state.last_use[v] == state.index) return take(r);
+    }
+    // Where each live value was made, for the message (the front end adds them to it).
+    for (int r = 0; r < kGeneral; ++r) {
+        char text[32];
+        std::snprintf(text, sizeof text, "live: L%d", r);
+        ::llk_record::emit_at('N', text, state.owner[r]->at);
+    }
+    fail("more than 8 vector values are live at once (L0-L7), which the SFPU's registers cannot hold");
 }
 
 inline void retain(Slot* s) {
@@ -99,43 +181,44 @@ inline void retain(Slot* s) {
 }
 
 inline void release(Slot* s) {
-    if (s == nullptr || s->constant) return;
+    if (s == nullptr || s->value < 0) return;
     if (--s->refs == 0) {
-        if (state.owner[s->reg] == s) state.owner[s->reg] = nullptr;
+        if (s->reg >= 0 && state.owner[s->reg] == s) state.owner[s->reg] = nullptr;
         delete s;
     }
 }
 
-// SFPMOV, the copy the allocator uses. All lanes (Mod1 2) when a value moves
-// or is split from a shared register, so that no lane's old value is lost.
-inline void move(int from, int to, bool all_lanes) {
-    emit(TT_OP_SFPMOV(0, from, to, all_lanes ? sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED : 0));
+// SFPMOV between two values. All lanes (Mod1 2) when a value is split from
+// a shared register or placed for an instruction, so that no lane is lost.
+inline void copy(Slot* from, Slot* to, bool all_lanes) {
+    int c = use(from);
+    int d = use(to);
+    emit(TT_OP_SFPMOV(0, c, d, all_lanes ? sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED : 0));
 }
 
-// Empties general register `reg` by moving its value elsewhere (for an
-// instruction with fixed registers).
+// Empties general register `reg` (second run only) by moving its value to a
+// free one: a move the survey run does not see, so it is not counted.
 inline void evict(int reg) {
+    if (state.survey) return;
     Slot* s = state.owner[reg];
     if (s == nullptr) return;
-    state.owner[reg] = nullptr;
     for (int r = 0; r < kGeneral; ++r) {
         if (r != reg && state.owner[r] == nullptr) {
-            move(reg, r, true);
+            print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
+            state.owner[reg] = nullptr;
             s->reg = r;
             state.owner[r] = s;
             return;
         }
     }
-    state.owner[reg] = s;
     fail("no free register to move a live value to, for an instruction that needs fixed registers");
 }
 
-// Claims general register `reg` for a new value, moving what it holds away.
+// A new value in general register `reg`, moving what it holds away.
 inline Slot* claim(int reg) {
+    load();
     evict(reg);
-    Slot* s = new Slot{reg, 1, false};
-    state.owner[reg] = s;
-    return s;
+    return take(reg);
 }
 
 }  // namespace sfpi_record

@@ -79,7 +79,7 @@ inline void calculate_fixture_too_many_values() {
     sfpi::vFloat x = sfpi::dst_reg[0];
     sfpi::vFloat a = x * 2.0f, b = x * 3.0f, c = x * 5.0f, e = x * 7.0f, f = x * 9.0f, g = x * 11.0f,
                  h = x * 13.0f, i = x * 17.0f;
-    sfpi::dst_reg[0] = a + b + c + e + f + g + h + i;
+    sfpi::dst_reg[0] = a + b + c + e + f + g + h + i + x;
 }
 
 }  // namespace sfpu
