@@ -18,6 +18,7 @@ reference with denormals flushed (as Dst does), the helpers' definition.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 import types
@@ -43,8 +44,71 @@ def _trunc(x):
     return np.where(np.isfinite(x), np.trunc(x), x)
 
 
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _erfc(x):
+    return np.vectorize(math.erfc, otypes=[np.float64])(x)
+
+
+def _lgamma(x):
+    return np.vectorize(lambda v: math.lgamma(v) if v > 0 or v != math.floor(v) else math.inf,
+                        otypes=[np.float64])(x)
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
 # entry point -> (the budget's op name, the reference on float64 inputs)
 OPS = {
+    # SFPI kernels (tt-metal's llk_sfpu and tt-llk's sfpu folders)
+    "calculate_log": ("Log", np.log),
+    "_calculate_log_": ("Log", np.log),
+    "calculate_reciprocal": ("Reciprocal", lambda x: 1.0 / x),
+    "calculate_sqrt": ("Sqrt", np.sqrt),
+    "calculate_rsqrt": ("Rsqrt", lambda x: 1.0 / np.sqrt(x)),
+    "calculate_sigmoid": ("Sigmoid", _sigmoid),
+    "calculate_sigmoid_appx": ("SigmoidAppx", _sigmoid),
+    "calculate_tanh": ("Tanh", np.tanh),
+    "calculate_gelu": ("Gelu", lambda x: 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))),
+    "calculate_gelu_tanh": ("GeluTanh", lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) *
+                                                                         (x + 0.044715 * x ** 3)))),
+    "calculate_silu": ("Silu", lambda x: x * _sigmoid(x)),
+    "calculate_square": ("Square", np.square),
+    "calculate_sign": ("Sign", np.sign),
+    "calculate_sine": ("Sin", np.sin),
+    "calculate_cosine": ("Cos", np.cos),
+    "calculate_tangent": ("Tan", np.tan),
+    "calculate_atan": ("Atan", np.arctan),
+    "calculate_asin": ("Asin", np.arcsin),
+    "calculate_acos": ("Acos", np.arccos),
+    "calculate_sinh": ("Sinh", np.sinh),
+    "calculate_cosh": ("Cosh", np.cosh),
+    "calculate_asinh": ("Asinh", np.arcsinh),
+    "calculate_acosh": ("Acosh", np.arccosh),
+    "calculate_atanh": ("Atanh", np.arctanh),
+    "calculate_erf": ("Erf", _erf),
+    "calculate_erfc": ("Erfc", _erfc),
+    "calculate_exp2": ("Exp2", np.exp2),
+    "calculate_expm1": ("Expm1", np.expm1),
+    "calculate_log1p": ("Log1p", np.log1p),
+    "calculate_cube_root": ("Cbrt", np.cbrt),
+    "calculate_softsign": ("Softsign", lambda x: x / (1.0 + np.abs(x))),
+    "calculate_mish": ("Mish", lambda x: x * np.tanh(_softplus(x))),
+    "calculate_tanhshrink": ("Tanhshrink", lambda x: x - np.tanh(x)),
+    "calculate_tanh_derivative": ("TanhDerivative", lambda x: 1.0 - np.tanh(x) ** 2),
+    "calculate_add1": ("Add1", lambda x: x + 1.0),
+    "calculate_identity": ("Identity", lambda x: x),
+    "_calculate_negative_": ("Neg", np.negative),
+    "calculate_lgamma_stirling_fp32": ("Lgamma", _lgamma),
+    "calculate_i0": ("I0", np.i0),
+    # TTI_ kernels
     "calculate_exponential": ("Exp", np.exp),
     "_calculate_floor_": ("Floor", _floor),
     "_calculate_ceil_": ("Ceil", _ceil),

@@ -169,8 +169,8 @@ def _depends_on_arguments(error: str) -> bool:
 def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str], helpers) -> list[str]:
     """The entry's max ULP over its op's domain against the budget row's (fills the record)."""
     from tb.dst_io import get_tile_fp32
-    if isinstance(helpers, str):
-        return [f"accuracy not checked: {helpers}"]
+    if helpers is None or isinstance(helpers, str):
+        return [f"accuracy not checked: {helpers or 'no test helpers'}"]
     op = accuracy.OPS[entry.name][0]
     approx = {"true": True, "false": False}.get(chosen.get("APPROXIMATION_MODE", chosen.get("APPROX", "")))
     row = accuracy.budget_row(helpers, op, approx)

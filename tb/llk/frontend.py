@@ -30,6 +30,7 @@ from pathlib import Path
 
 from model import isa
 from model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
+from model.hazards import interlocks_next, stall_reads, stall_writes
 
 from . import headers
 from .sources import SourceTree
@@ -286,6 +287,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     notes: list[str] = []
     frontend = "tti"
     sfpi_lines: set[int] = set()          # listing lines of instructions the SFPI stand-in chose
+    decoded: dict[int, isa.Instruction] = {}
     body_marked = False
     stop: Record | None = None
     for r in records:
@@ -306,6 +308,8 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
             word = int(r.text, 16)
             try:
                 text = disassemble(word, "llk", arch)
+                if word >> 24 in isa.ISA[arch].by_opcode:
+                    decoded[len(out) + 1] = isa.decode(word, arch)
             except isa.DecodeError as e:
                 raise LlkError(f"{where}: {e}") from None
         elif r.kind in ("T", "D"):
@@ -323,6 +327,10 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
             continue
         out.append(f"{text}  # {where}")
         cxx_of_line[len(out)] = where
+    if sfpi_lines:
+        out = _schedule_sfpi(out, decoded, sfpi_lines)
+        cxx_of_line = {n: t.rsplit("  # ", 1)[1] for n, t in enumerate(out, 1)
+                       if not t.startswith("#") and "  # " in t}
     if stop is not None:
         live = [f"{n.text[6:]} from {short(n.where, tree)}" for n in records if n.kind == "N" and
                 n.text.startswith("live: ")]
@@ -335,56 +343,42 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         raise LlkError(f"{where}: {e.message}" if where else str(e)) from None
     listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line)
     check_setup(listing)
-    if sfpi_lines:
-        listing = _schedule_sfpi(listing, out, sfpi_lines, name)
     return listing
 
 
-# Hazards an SFPNOP before the later instruction removes (docs/timing.md).
-_NOP_CURES = frozenset({"read-in-flight", "swap-mad-nop", "shft2-next-cycle"})
-_SCHEDULE_ROUNDS = 8
+def _needs_nop(before: isa.Instruction, after: isa.Instruction) -> bool:
+    """Whether `after`, issued the cycle after `before`, would break a timing
+    rule that an SFPNOP between them prevents: only SFPNOP may follow an
+    interlocking instruction, and a MAD-class result lands a cycle late, so
+    reading (or writing) its register at once is too early. Decided from the
+    words alone, whatever the lanes hold; a register field counts as read."""
+    if interlocks_next(before):
+        return True
+    if before.op.unit is not isa.Unit.MAD:
+        return False
+    named = {after.get(f) for f in ("va", "vb", "vc", "vd")} - {None}
+    if after.mnemonic == "SFPCONFIG":
+        named.add(0)
+    return bool(stall_writes(before) & (stall_reads(after) | named))
 
 
-def _schedule_sfpi(listing: Listing, out: list[str], sfpi_lines: set[int], name: str) -> Listing:
+def _schedule_sfpi(out: list[str], decoded: dict[int, isa.Instruction], sfpi_lines: set[int]) -> list[str]:
     """SFPI's compiler schedules its instructions; the stand-in records them
-    back to back. Where one it chose would read a result still in flight
-    (or follow an instruction that locks the next cycle), put an SFPNOP
-    before it, at its C++ line, until the model finds no such hazard in
-    the stand-in's instructions. Hazards in the kernel's own TTI_ code stay:
-    those are the kernel's."""
-    from model.machine import UndefinedBehaviour
-    from model.run import run_program
-
-    for _ in range(_SCHEDULE_ROUNDS):
-        try:
-            result = run_program(listing.program, strict=False, keep_trace=False)
-        except UndefinedBehaviour:
-            return listing          # the run the user asks for reports it, at its C++ line
-        before = sorted({result.issued_from[h.cycle].loc.line for h in result.hazards
-                         if h.rule in _NOP_CURES and h.cycle in result.issued_from
-                         and result.issued_from[h.cycle].loc.line in sfpi_lines}, reverse=True)
-        if not before:
-            return listing
-        for line in before:
-            where = listing.cxx_of_line[line]
-            out.insert(line - 1, f"TTI_SFPNOP;  # {where}")
-        cxx_of_line: dict[int, str] = {}
-        for number, text in enumerate(out, 1):
-            m = re.search(r"#\s*(\S+:\d+)\s*$", text)
-            if m and not text.startswith("#"):
-                cxx_of_line[number] = m.group(1)
-        sfpi_lines = _shifted(sfpi_lines, before)
-        text = "\n".join(out) + "\n"
-        program = assemble(text, name)
-        listing = Listing(listing.request, text, program, listing.frontend, listing.notes, listing.caller_setup,
-                          cxx_of_line)
-    return listing
-
-
-def _shifted(lines: set[int], inserted_before: list[int]) -> set[int]:
-    """Listing line numbers after a line was inserted before each of `inserted_before`."""
-    return {line + sum(1 for b in inserted_before if b <= line) for line in lines} | \
-        {b + sum(1 for c in inserted_before if c < b) for b in inserted_before}
+    back to back. Where one side of two consecutive SFPU instructions is the
+    stand-in's and the later would be too early (`_needs_nop`), an SFPNOP
+    goes between them at the later one's C++ line. Hazards between two of the
+    kernel's own TTI_ instructions stay: those are the kernel's."""
+    scheduled: list[str] = []
+    previous: tuple[int, isa.Instruction] | None = None
+    for number, text in enumerate(out, 1):
+        ins = decoded.get(number)
+        if ins is not None:
+            if previous is not None and (number in sfpi_lines or previous[0] in sfpi_lines) \
+                    and _needs_nop(previous[1], ins):
+                scheduled.append("TTI_SFPNOP;  # " + text.rsplit("  # ", 1)[1])
+            previous = (number, ins)
+        scheduled.append(text)
+    return scheduled
 
 
 _DST_ACCESS = ("SFPLOAD", "SFPSTORE", "SFPLOADMACRO")

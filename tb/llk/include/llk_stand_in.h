@@ -118,6 +118,9 @@ enum class DataFormat : std::uint8_t {
 enum class DstTileShape { Tile32x32 = 0, Tile32x16 = 1, Tile16x16 = 2 };
 enum class UnpackDestination { SrcRegs = 0, DestReg = 1 };
 enum class StochRndType { None = 0, Fpu = 1, Pack = 2, All = 0xf };
+enum class ActivationType { Celu = 0, Elu = 1, Gelu = 2, Hardtanh = 3, Hardsigmoid = 4 };
+enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
+enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
 // Template selectors of the binary kernels: only their names matter here.
 enum class BinaryOp : std::uint8_t {
     ADD, SUB, MUL, DIV, RSUB, POW, XLOGY, RSHFT, LSHFT, LOGICAL_RSHFT, ADD_TOP_ROW, LT, GT, LE, GE, EQ, NE, MAX,

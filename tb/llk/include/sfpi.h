@@ -161,6 +161,36 @@ inline Raw constant(std::uint32_t bits, bool is_float) {
     return Raw{s};
 }
 
+// Values in the fixed registers an instruction reads them from, each its own
+// value moved there (an instruction that only reads them leaves them intact),
+// or a copy where one value is wanted in two registers or is a constant.
+class Placed {
+    Slot* slots_[8] = {};
+public:
+    void at(int reg, const vVal& v) {
+        Slot* s = v.slot();
+        bool twice = false;
+        for (Slot* t : slots_) twice = twice || t == s;
+        if (twice || s->value < 0) {
+            s = sfpi_record::claim(reg);
+            sfpi_record::copy(v.slot(), s, true);
+        } else {
+            sfpi_record::retain(s);
+        }
+        slots_[reg] = s;
+    }
+    // Just before the instruction: everything where it belongs, and named.
+    void settle() {
+        for (int r = 0; r < 8; ++r)
+            if (slots_[r] != nullptr) sfpi_record::relocate(slots_[r], r);
+        for (Slot* s : slots_)
+            if (s != nullptr) sfpi_record::use(s);
+    }
+    ~Placed() {
+        for (Slot* s : slots_) sfpi_record::release(s);
+    }
+};
+
 }  // namespace impl_
 
 class vFloat;
@@ -424,9 +454,13 @@ inline vFloat vFloat::operator--(int) { SFPI_ENTRY; vFloat old = *this; assign(i
 
 template <class T> struct is_int_vector : std::bool_constant<std::is_base_of_v<vInt, T> || std::is_base_of_v<vUInt, T> ||
                                                              std::is_base_of_v<vSMag, T>> {};
+// As SFPI: vInt with vInt or vMag is vInt; with vUInt, vUInt; vUInt with vUInt or vMag, vUInt.
 template <class A, class B> struct int_result {
-    using type = std::conditional_t<std::is_base_of_v<vUInt, A> || std::is_base_of_v<vUInt, B>, vUInt,
-                                    std::conditional_t<std::is_base_of_v<vSMag, A>, vSMag, vInt>>;
+    static constexpr bool signed_a = std::is_base_of_v<vInt, A>, signed_b = std::is_base_of_v<vInt, B>;
+    static constexpr bool mag_a = std::is_base_of_v<vMag, A>, mag_b = std::is_base_of_v<vMag, B>;
+    using type = std::conditional_t<
+        std::is_base_of_v<vSMag, A>, vSMag,
+        std::conditional_t<(signed_a && (signed_b || mag_b)) || (signed_b && mag_a), vInt, vUInt>>;
 };
 template <class A, class B> using int_result_t = typename int_result<std::decay_t<A>, std::decay_t<B>>::type;
 template <class A, class B>

@@ -129,15 +129,6 @@ struct lreg_pressure {     // a register-allocation hint: no instruction
     lreg_pressure() {}
 };
 
-// The compiler builtin kernels call directly.
-SFPI_OP inline impl_::sfpu_t __builtin_rvtt_sfpmad(const impl_::sfpu_t& a, const impl_::sfpu_t& b,
-                                                   const impl_::sfpu_t& c, unsigned mod1) {
-    SFPI_ENTRY;
-    return impl_::sfpu_t{impl_::vVal(impl_::fresh([&](int d) {
-        return TT_OP_SFPMAD(a.value.reg(), b.value.reg(), c.value.reg(), d, mod1);
-    }))};
-}
-
 // ---------------------------------------------------------------------------
 // Constant registers. Reading one costs nothing; the programmable ones
 // (L12-L14) are set with SFPCONFIG from L0 (lanes 0-7 of L0 to every lane).
@@ -145,11 +136,10 @@ SFPI_OP inline impl_::sfpu_t __builtin_rvtt_sfpmad(const impl_::sfpu_t& a, const
 namespace impl_ {
 inline void set_constant(int index, const vVal& v) {
     if (index < 11 || index > 14) fail("assignment to a constant register that is not programmable");
-    Slot* l0 = sfpi_record::claim(0);
-    sfpi_record::copy(v.slot(), l0, false);
-    sfpi_record::use(l0);            // SFPCONFIG reads L0
+    Placed p;                        // SFPCONFIG reads L0
+    p.at(0, v);
+    p.settle();
     emit(TT_OP_SFPCONFIG(0, index, 0));
-    sfpi_record::release(l0);
 }
 }  // namespace impl_
 
@@ -480,31 +470,88 @@ SFPI_OP void vec_swap(T& a, T& b) { SFPI_ENTRY; swap(a, b); }
 // SFPLUT: the table in L0-L2, the input in L3.
 enum class LutSign { Update, Retain };
 namespace impl_ {
-inline Slot* place(const vVal& v, int reg) {
-    Slot* t = sfpi_record::claim(reg);
-    sfpi_record::copy(v.slot(), t, true);
-    return t;
-}
 inline vFloat lut(const vVal& v, const vVal& l0, const vVal& l1, const vVal& l2, bool retain_sign) {
-    Slot* p[4] = {place(l0, 0), place(l1, 1), place(l2, 2), place(v, 3)};
-    vFloat r(fresh([&](int d) {
-        for (Slot* s : p) sfpi_record::use(s);     // SFPLUT reads L0-L3
+    Placed p;
+    p.at(0, l0);
+    p.at(1, l1);
+    p.at(2, l2);
+    p.at(3, v);
+    return vFloat(fresh([&](int d) {
+        p.settle();
         return TT_OP_SFPLUT(d, retain_sign ? SFPLUT_MOD0_SGN_RETAIN : 0, 0);
     }));
-    for (Slot* s : p) sfpi_record::release(s);
-    return r;
+}
+// SFPLUTFP32 with six FP16 entries: slopes in L0-L2, intercepts in L4-L6, the input in L3.
+inline vFloat lut6(const vVal& v, const vVal& s01, const vVal& i01, const vVal& s23, const vVal& i23,
+                   const vVal& s45, const vVal& i45, bool retain_sign) {
+    Placed p;
+    p.at(0, s01);
+    p.at(1, s23);
+    p.at(2, s45);
+    p.at(4, i01);
+    p.at(5, i23);
+    p.at(6, i45);
+    p.at(3, v);
+    unsigned mod1 = SFPLUTFP32_MOD1_FP16_6ENTRY_TABLE1 | (retain_sign ? SFPLUTFP32_MOD1_SGN_RETAIN : 0);
+    return vFloat(fresh([&](int d) {
+        p.settle();
+        return TT_OP_SFPLUTFP32(d, mod1);
+    }));
 }
 }  // namespace impl_
-SFPI_OP inline vFloat lut(const vFloat& v, const vUInt& l0, const vUInt& l1, const vUInt& l2, int offset = 0) {
+SFPI_OP inline vFloat lut(const vFloat& v, const vUInt& l0, const vUInt& l1, const vUInt& l2,
+                          LutSign sign = LutSign::Retain) {
     SFPI_ENTRY;
-    vFloat r = impl_::lut(v, l0, l1, l2, true);
-    return offset == 0 ? r : impl_::add(r, offset == 1 ? 0.5f : (float)offset);
+    return impl_::lut(v, l0, l1, l2, sign == LutSign::Retain);
 }
-SFPI_OP inline vFloat lut_sign(const vFloat& v, const vUInt& l0, const vUInt& l1, const vUInt& l2, int offset = 0) {
+SFPI_OP inline vFloat lut_sign(const vFloat& v, const vUInt& l0, const vUInt& l1, const vUInt& l2) {
     SFPI_ENTRY;
-    vFloat r = impl_::lut(v, l0, l1, l2, false);
-    return offset == 0 ? r : impl_::add(r, offset == 1 ? 0.5f : (float)offset);
+    return impl_::lut(v, l0, l1, l2, false);
 }
+SFPI_OP inline vFloat lut(const vFloat& v, const vUInt& s01, const vUInt& i01, const vUInt& s23, const vUInt& i23,
+                          const vUInt& s45, const vUInt& i45, LutSign sign = LutSign::Retain) {
+    SFPI_ENTRY;
+    return impl_::lut6(v, s01, i01, s23, i23, s45, i45, sign == LutSign::Retain);
+}
+
+// LUT coefficients. SFPLUT's byte format: sign, 3-bit exponent e, 4-bit
+// mantissa m for (1 + m/16) * 2^-e, 0xFF for zero; converted as SFPI does
+// (mantissa truncated, too large saturating, too small to zero). Slope in
+// the high byte, intercept in the low one.
+namespace impl_ {
+inline std::uint32_t lut8(float f) {
+    std::uint32_t b = bits_of(f);
+    int e = 127 - (int)((b >> 23) & 0xFF);
+    std::uint32_t byte = e < 0 ? 0x0F : e >= 8 ? 0xFF : ((std::uint32_t)e << 4) | ((b >> 19) & 0xF);
+    return (b >> 31) << 7 | byte;
+}
+// SFPLUTFP32's 16-bit format, FP16 read without denormals: the FP32 to FP16a
+// rounding of SFPI's scalar converter.
+inline std::uint32_t lut16(float f) {
+    std::uint32_t b = bits_of(f) + 0x1000;
+    std::uint32_t e = (b >> 23) & 0xFF, m = b & 0x7FFFFF;
+    std::uint32_t out = (b >> 16) & 0x8000;
+    if (e > 143) return out | 0x7FFF;
+    if (e > 112) return out | (((e - 112) << 10) & 0x7C00) | (m >> 13);
+    if (e > 101) return out | ((((0x7FF000 + m) >> (125 - e)) + 1) >> 1);
+    return out;
+}
+}  // namespace impl_
+struct vLut8si : vUInt {
+    vLut8si(const vUInt& v) : vUInt(v) {}
+    explicit vLut8si(impl_::Raw r) : vUInt(r) {}
+    vLut8si(float slope, float intercept)
+        : vUInt(vInt::make_constant(impl_::lut8(slope) << 8 | impl_::lut8(intercept), __builtin_return_address(0))) {}
+};
+// Two entries of the six-entry table: the first for the lower half of a range (low 16 bits).
+struct vLut16 : vUInt {
+    vLut16(const vUInt& v) : vUInt(v) {}
+    explicit vLut16(impl_::Raw r) : vUInt(r) {}
+    vLut16(float lower, float upper)
+        : vUInt(vInt::make_constant(impl_::lut16(upper) << 16 | impl_::lut16(lower), __builtin_return_address(0))) {}
+};
+using vLut16ss = vLut16;
+using vLut16ii = vLut16;
 
 namespace impl_ {
 inline vSMag int_to_smag(const vInt& v) {
@@ -527,6 +574,16 @@ inline vInt smag_to_int(const vSMag& v) {
 }
 }  // namespace impl_
 
+// A hint to SFPI's compiler about where to evaluate a condition: nothing here.
+inline vBool nearby(const vBool& c) { return c; }
+template <class T, class S, std::enable_if_t<std::is_base_of_v<impl_::vVal, T> && std::is_base_of_v<impl_::vVal, S>, int> = 0>
+SFPI_OP T setsgn2(const T& v, const S& sign) {      // the sign from bit 0 of `sign`
+    SFPI_ENTRY;
+    return copysgn(v, as<vSMag>(as<vUInt>(sign) << 31));
+}
+template <class S, std::enable_if_t<std::is_base_of_v<impl_::vVal, S>, int> = 0>
+SFPI_OP vFloat copysgn(const MulExpr& m, const S& sign) { SFPI_ENTRY; return copysgn(vFloat(m), sign); }
+
 // Everything else SFPI offers compiles, and stops the run where it is used.
 #define SFPI_NOT_MODELLED(name, R)                                                              \
     template <class... A>                                                                       \
@@ -535,9 +592,6 @@ inline vInt smag_to_int(const vSMag& v) {
         fail("sfpi::" #name " is not modelled yet");                                            \
     }
 SFPI_NOT_MODELLED(lut2, vFloat)
-SFPI_NOT_MODELLED(lut2_sign, vFloat)
-SFPI_NOT_MODELLED(setsgn2, vFloat)
-SFPI_NOT_MODELLED(nearby, vFloat)
 SFPI_NOT_MODELLED(subvec_transp, void)
 SFPI_NOT_MODELLED(subvec_shflror1, vFloat)
 SFPI_NOT_MODELLED(subvec_shflshr1, vFloat)
@@ -549,10 +603,14 @@ SFPI_NOT_MODELLED(int32_to_uint8, vUInt)
 SFPI_NOT_MODELLED(int32_to_int8, vInt)
 #undef SFPI_NOT_MODELLED
 
-// The LUT value types SFPI offers for lut2's coefficients.
-using vLut8si = vUInt;
-using vLut16ss = vUInt;
-using vLut16ii = vUInt;
-using vLut16 = vUInt;
 
 }  // namespace sfpi
+
+// The compiler builtin kernels call directly (unqualified, from any namespace).
+SFPI_OP inline sfpi::impl_::sfpu_t __builtin_rvtt_sfpmad(const sfpi::impl_::sfpu_t& a, const sfpi::impl_::sfpu_t& b,
+                                                         const sfpi::impl_::sfpu_t& c, unsigned mod1) {
+    SFPI_ENTRY;
+    return sfpi::impl_::sfpu_t{sfpi::impl_::vVal(sfpi::impl_::fresh([&](int d) {
+        return TT_OP_SFPMAD(a.value.reg(), b.value.reg(), c.value.reg(), d, mod1);
+    }))};
+}

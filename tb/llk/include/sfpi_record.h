@@ -221,4 +221,29 @@ inline Slot* claim(int reg) {
     return take(reg);
 }
 
+// Moves value `s` itself into general register `reg` for an instruction that
+// reads it there (second run only, not counted): the value there moves to a
+// free register, or, with none free, the two swap (SFPSWAP Mod1 0).
+inline void relocate(Slot* s, int reg) {
+    if (state.survey || s->reg == reg) return;
+    if (state.owner[reg] != nullptr) {
+        bool free = false;
+        for (int r = 0; r < kGeneral; ++r) free = free || (r != s->reg && state.owner[r] == nullptr);
+        if (!free) {
+            Slot* other = state.owner[reg];
+            print('V', TT_OP_SFPSWAP(0, s->reg, reg, sfpi::SFPSWAP_MOD1_SWAP));
+            other->reg = s->reg;
+            state.owner[s->reg] = other;
+            s->reg = reg;
+            state.owner[reg] = s;
+            return;
+        }
+        evict(reg);
+    }
+    print('V', TT_OP_SFPMOV(0, s->reg, reg, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
+    state.owner[s->reg] = nullptr;
+    s->reg = reg;
+    state.owner[reg] = s;
+}
+
 }  // namespace sfpi_record
