@@ -492,12 +492,21 @@ inline Raw bitwise(Bitwise op, const vVal& a, const vVal& b) {
                          : TT_OP_SFPXOR(0, b.reg(), d, 0);
     });
 }
-inline Raw shift_imm(const vVal& a, int amount) {    // positive: left
-    if (!fits_imm12(amount)) fail("shift amount outside -2048..2047");
-    return in_place(a, [&](int d) { return TT_OP_SFPSHFT((std::uint32_t)amount & 0xFFF, 0, d, SFPSHFT_MOD1_ARG_IMM); });
+// SFPSHFT: left for a positive amount, right for a negative one; the right
+// shift copies the sign bit where `arithmetic` (Blackhole's Mod1 bit 1).
+constexpr unsigned kArithmetic = 2;
+inline unsigned shift_mode(bool arithmetic) {
+    if (arithmetic && !sfpi_record::kBlackhole) fail("arithmetic shifts are Blackhole's; Wormhole's SFPSHFT is logical");
+    return arithmetic ? kArithmetic : 0;
 }
-inline Raw shift_vec(const vVal& a, const vVal& amount) {
-    return in_place(a, [&](int d) { return TT_OP_SFPSHFT(0, amount.reg(), d, 0); });
+inline Raw shift_imm(const vVal& a, int amount, bool arithmetic = false) {
+    if (!fits_imm12(amount)) fail("shift amount outside -2048..2047");
+    unsigned mod1 = SFPSHFT_MOD1_ARG_IMM | shift_mode(arithmetic);
+    return in_place(a, [&](int d) { return TT_OP_SFPSHFT((std::uint32_t)amount & 0xFFF, 0, d, mod1); });
+}
+inline Raw shift_vec(const vVal& a, const vVal& amount, bool arithmetic = false) {
+    unsigned mod1 = shift_mode(arithmetic);
+    return in_place(a, [&](int d) { return TT_OP_SFPSHFT(0, amount.reg(), d, mod1); });
 }
 }  // namespace impl_
 
@@ -535,17 +544,20 @@ SFPI_INT_SCALAR_FIRST(&)
 SFPI_INT_SCALAR_FIRST(|)
 SFPI_INT_SCALAR_FIRST(^)
 #undef SFPI_INT_SCALAR_FIRST
-// Right shifts: logical on Wormhole (SFPSHFT with a negative amount).
+// Right shifts: SFPSHFT by a negative amount; logical, except a vInt's on
+// Blackhole, which is arithmetic as SFPI's (Wormhole's SFPI has no vInt >>).
+template <class A>
+constexpr bool arithmetic_right = sfpi_record::kBlackhole && std::is_base_of_v<vInt, A>;
 template <class A, class S, if_int_scalar<A, S> = 0>
 SFPI_OP int_result_t<A, A> operator>>(const A& a, S s) {
     SFPI_ENTRY;
-    return int_result_t<A, A>(impl_::shift_imm(a, -(int)s));
+    return int_result_t<A, A>(impl_::shift_imm(a, -(int)s, arithmetic_right<A>));
 }
 template <class A, class B, if_ints<A, B> = 0>
 SFPI_OP int_result_t<A, A> operator>>(const A& a, const B& b) {
     SFPI_ENTRY;
     vInt negated(impl_::iadd(vInt(impl_::constant(0, false)), b, true));
-    return int_result_t<A, A>(impl_::shift_vec(a, negated));
+    return int_result_t<A, A>(impl_::shift_vec(a, negated, arithmetic_right<A>));
 }
 template <class A, std::enable_if_t<is_int_vector<A>::value, int> = 0>
 SFPI_OP A operator~(const A& a) {

@@ -301,14 +301,12 @@ SFPI_OP vInt lz_nosgn(const T& v) {
 template <class T, class A, std::enable_if_t<is_int_vector<T>::value && is_int_vector<A>::value, int> = 0>
 SFPI_OP T shft(const T& v, const A& amount, ShiftMode mode = ShiftMode::Logical) {
     SFPI_ENTRY;
-    if (mode != ShiftMode::Logical) fail("arithmetic shifts are Blackhole's; Wormhole's SFPSHFT is logical");
-    return T(impl_::shift_vec(v, amount));
+    return T(impl_::shift_vec(v, amount, mode == ShiftMode::Arithmetic));
 }
 template <class T, std::enable_if_t<is_int_vector<T>::value, int> = 0>
 SFPI_OP T shft(const T& v, int amount, ShiftMode mode = ShiftMode::Logical) {
     SFPI_ENTRY;
-    if (mode != ShiftMode::Logical) fail("arithmetic shifts are Blackhole's; Wormhole's SFPSHFT is logical");
-    return T(impl_::shift_imm(v, amount));
+    return T(impl_::shift_imm(v, amount, mode == ShiftMode::Arithmetic));
 }
 
 // Tests on floating-point values.
@@ -333,8 +331,8 @@ SFPI_OP inline vBool is_pos(const vFloat& v) { SFPI_ENTRY; return impl_::compare
 // Rounding and conversion: SFPSTOCHRND and SFPCAST.
 namespace impl_ {
 inline unsigned rnd(RoundMode mode) {
-    if (mode == RoundMode::Zero) fail("RoundMode::Zero is Blackhole's");
-    return mode == RoundMode::Nearest ? SFPSTOCHRND_RND_EVEN : SFPSTOCHRND_RND_STOCH;
+    if (mode == RoundMode::Zero && !sfpi_record::kBlackhole) fail("RoundMode::Zero is Blackhole's");
+    return mode == RoundMode::Nearest ? SFPSTOCHRND_RND_EVEN : mode == RoundMode::Zero ? 2 : SFPSTOCHRND_RND_STOCH;
 }
 inline Raw stochrnd(const vVal& v, unsigned mod1, RoundMode mode) {
     unsigned r = rnd(mode);
@@ -555,6 +553,8 @@ using vLut16ii = vLut16;
 
 namespace impl_ {
 inline vSMag int_to_smag(const vInt& v) {
+    if constexpr (sfpi_record::kBlackhole)       // SFPCAST INT32_SM32, Blackhole's
+        return vSMag(fresh([&](int d) { return TT_OP_SFPCAST(v.reg(), d, 3); }));
     vSMag res = as<vSMag>(v);
     CCScope cc;
     cc.push();
@@ -584,6 +584,27 @@ SFPI_OP T setsgn2(const T& v, const S& sign) {      // the sign from bit 0 of `s
 template <class S, std::enable_if_t<std::is_base_of_v<impl_::vVal, S>, int> = 0>
 SFPI_OP vFloat copysgn(const MulExpr& m, const S& sign) { SFPI_ENTRY; return copysgn(vFloat(m), sign); }
 
+// Blackhole's SFPARECIP: approximate 1/x, or e^x.
+namespace impl_ {
+inline vFloat arecip(const vFloat& v, unsigned mod1, const char* name) {
+#ifdef TT_OP_SFPARECIP
+    return vFloat(fresh([&](int d) { return TT_OP_SFPARECIP(0, v.reg(), d, mod1); }));
+#else
+    (void)v, (void)mod1;
+    char why[96];
+    std::snprintf(why, sizeof why, "sfpi::%s is Blackhole's (SFPARECIP)", name);
+    fail(why);
+#endif
+}
+}  // namespace impl_
+template <bool unconditional = true>
+SFPI_OP vFloat approx_recip(const vFloat& v, RecipMode mode = RecipMode::All) {
+    SFPI_ENTRY;
+    if (!unconditional || mode == RecipMode::IfNegative) fail("approx_recip of negative lanes only is not modelled");
+    return impl_::arecip(v, 0, "approx_recip");
+}
+SFPI_OP inline vFloat approx_exp(const vFloat& v) { SFPI_ENTRY; return impl_::arecip(v, 2, "approx_exp"); }
+
 // Everything else SFPI offers compiles, and stops the run where it is used.
 #define SFPI_NOT_MODELLED(name, R)                                                              \
     template <class... A>                                                                       \
@@ -596,8 +617,6 @@ SFPI_NOT_MODELLED(subvec_transp, void)
 SFPI_NOT_MODELLED(subvec_shflror1, vFloat)
 SFPI_NOT_MODELLED(subvec_shflshr1, vFloat)
 SFPI_NOT_MODELLED(reduce_bool4, vBool)
-SFPI_NOT_MODELLED(approx_recip, vFloat)
-SFPI_NOT_MODELLED(approx_exp, vFloat)
 SFPI_NOT_MODELLED(mul_u24, vUInt)
 SFPI_NOT_MODELLED(int32_to_uint8, vUInt)
 SFPI_NOT_MODELLED(int32_to_int8, vInt)
