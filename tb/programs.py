@@ -4,7 +4,7 @@ one environment variable (SFPU_PROGRAMS) or on the command line.
     directed:NAME          a program of tb.directed (NAME `*` for all of them)
     macro:SEED             a random SFPLOADMACRO program of tb.directed
     example:FILE           examples/FILE
-    file:PATH              an assembly file
+    file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
     random:KIND:SEEDS[:CYCLES]   tb.generator programs; SEEDS is N or A-B
     kernel:NAME[:SEED]     a kernel of tb.kernels on its inputs (NAME `*` for all)
 
@@ -53,6 +53,18 @@ def seeds(text: str) -> list[int]:
         raise SpecError(f"{text!r} is not a seed or a range of seeds A-B") from None
 
 
+def _dst(spec: str, path: Path) -> np.ndarray:
+    """Dst before a `file:PATH@DST` program: raw uint16 rows saved with numpy.save."""
+    from model.state import DST_COLS, DST_ROWS
+    try:
+        dst = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as e:
+        raise SpecError(f"{spec}: cannot read {path} as .npy: {e}") from None
+    if not isinstance(dst, np.ndarray) or dst.shape != (DST_ROWS, DST_COLS) or dst.dtype != np.uint16:
+        raise SpecError(f"{spec}: {path} must hold one uint16 array of shape ({DST_ROWS}, {DST_COLS})")
+    return dst
+
+
 def _cycles(spec: str, text: str) -> int:
     if not text.isdigit() or int(text) < 10:
         raise SpecError(f"{spec}: CYCLES {text!r} is not a whole number of at least 10")
@@ -82,11 +94,13 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         return [ProgramSpec(f"macro:{s}", p, s, kind="macro-break")
                 for s, p in zip(seeds(rest), macro_programs(seeds(rest)).values())]
     if kind in ("example", "file"):
+        rest, _, dst_file = rest.partition("@") if kind == "file" else (rest, "", "")
         path = EXAMPLES / rest if kind == "example" else Path(rest)
         if not path.is_file():
             raise SpecError(f"{spec}: no such file {path}")
+        dst = _dst(spec, Path(dst_file)) if dst_file else None
         try:
-            return [ProgramSpec(spec, assemble_file(str(path)), kind=kind)]
+            return [ProgramSpec(spec, assemble_file(str(path)), kind=kind, dst=dst)]
         except AsmError as e:
             raise SpecError(str(e)) from None
     if kind == "random":

@@ -1,11 +1,12 @@
 """The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
-every SFPU entry point of the TTI_-based Wormhole and Blackhole kernel headers
-under DIR, compiled by the front end for its architecture, run on that
-architecture's model over a tile of inputs, each SFPLOADMACRO kernel compared
-bit for bit with its non-macro path (`-D DISABLE_SFPLOADMACRO`), and each op
+every SFPU entry point of the Wormhole and Blackhole kernel headers under DIR
+(TTI_ kernels, and SFPI kernels through the recording SFPI stand-in),
+compiled by the front end for its architecture, run on that architecture's model over a tile of inputs, each SFPLOADMACRO kernel compared
+bit for bit with its non-macro path (`-D DISABLE_SFPLOADMACRO`), each op
 with an FP32 row in tt-llk's accuracy budget checked over its domain
 (tb/llk/accuracy.py; the budget rows are Wormhole's, so a Blackhole record
-sets its max ULP against Wormhole's hardware figure). Writes
+sets its max ULP against Wormhole's hardware figure), and with `--rtl BACKEND`
+each Wormhole SFPI entry point that ran in lock-step on the RTL. Writes
 build/llk-corpus/report.json (one record per entry point) and report.md.
 
 Template arguments, as callers would choose them: a parameter's default where
@@ -136,6 +137,13 @@ def _inputs() -> np.ndarray:
     return rng.uniform(-4.0, 4.0, 1024).astype(np.float32)
 
 
+def _input_dst(x: np.ndarray) -> np.ndarray:
+    from tb.dst_io import put_tile_bits32
+    state = SfpuState()
+    put_tile_bits32(state, x.view(np.uint32))
+    return state.dst.copy()
+
+
 def _run(listing, x: np.ndarray):
     from tb.dst_io import put_tile_bits32
     state = SfpuState(arch=listing.program.arch)
@@ -196,7 +204,32 @@ def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str],
     return notes
 
 
-def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "wormhole") -> dict:
+def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], backend: str, out: Path) -> None:
+    """Each Wormhole SFPI entry point that ran, in lock-step on the RTL: its
+    listing and the Dst it ran on written under `out`/rtl and run as
+    `file:LISTING@DST` (`sfpu sim`); the record says whether the RTL and the
+    model agreed on every cycle."""
+    from tb import runner
+    folder = out / "rtl"
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, (text, dst) in kept.items():
+        r = records[index]
+        stem = f"{Path(r['header']).stem}.{r['entry']}"
+        listing, dst_file = folder / f"{stem}.s", folder / f"{stem}.dst.npy"
+        listing.write_text(text)
+        np.save(dst_file, dst)
+        try:
+            outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"file:{listing}@{dst_file}"})
+        except runner.RunnerError as e:
+            r["rtl"], r["rtl_note"] = False, str(e)
+            continue
+        r["rtl"] = bool(outcomes) and all(o.passed for o in outcomes)
+        r["rtl_note"] = "; ".join(o.message for o in outcomes if o.message)[:400]
+        print(f"rtl {backend} {stem}: {'PASS' if r['rtl'] else 'FAIL'}", file=sys.stderr)
+
+
+def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "wormhole",
+              keep: list | None = None) -> dict:
     record = {"arch": arch, "header": header_name, "entry": entry.name, "call": None, "init": None,
               "frontend": None,
               "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None,
@@ -232,6 +265,8 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
         return record
     reasons = [note] if note else []
     record["ran"] = True
+    if keep is not None:
+        keep.append((listing.text, _input_dst(x)))
     if entry.name in accuracy.OPS:
         reasons += _check_accuracy(record, entry, listing, chosen, helpers)
     if result.hazards:
@@ -255,7 +290,8 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
     return record
 
 
-def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]:
+def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | None = None,
+               rtl_limit: int | None = None) -> list[dict]:
     tree = find_tree(src, "wormhole")
     try:
         helpers = accuracy.load_helpers(tree.helpers) if tree.helpers else "no tests/python_tests/helpers in the tree"
@@ -264,6 +300,7 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
     if not isinstance(helpers, str) and helpers.note:
         print(f"llk-corpus: {helpers.note}", file=sys.stderr)
     records = []
+    kept: dict[int, tuple[str, np.ndarray]] = {}
     try:
         bh = find_tree(src, "blackhole")
     except SourceError:
@@ -276,11 +313,17 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None) -> list[dict]
             for entry in entries(header):
                 if only and only not in entry.name:
                     continue
-                records.append(run_entry(entry, arch_tree, name, helpers, arch))
+                keep: list = []
+                wanted = rtl is not None and arch == "wormhole" and (rtl_limit is None or len(kept) < rtl_limit)
+                records.append(run_entry(entry, arch_tree, name, helpers, arch, keep if wanted else None))
                 r = records[-1]
+                if keep and r["frontend"] == "sfpi":
+                    kept[len(records) - 1] = keep[0]
                 print(f"{arch} {name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
                       f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
+    if rtl is not None:
+        rtl_lockstep(records, kept, rtl, out)
     (out / "report.json").write_text(json.dumps(records, indent=1))
     (out / "report.md").write_text(report_md(records))
     return records
@@ -305,8 +348,13 @@ def _arch_summary(records: list[dict], arch: str) -> str:
     pct = 100 * ran / len(wh) if wh else 0
     budget = ("" if arch == "wormhole" else
               " (the budget's figures were measured on Wormhole hardware)")
-    return (f"{arch.capitalize()}: {len(headers)} TTI_ headers, {len(wh)} entry points; {compiled} compile, {ran} run "
-            f"({pct:.0f}%), {tti} purely from TTI_ macros. Of the {len(own)} entry points whose own body issues "
+    sfpi = [r for r in wh if r["frontend"] == "sfpi"]
+    rtl = [r for r in wh if r.get("rtl") is not None]
+    rtl_text = (f" {sum(r['rtl'] for r in rtl)} of {len(rtl)} SFPI entry points run in lock-step on the RTL with no "
+                f"mismatch." if rtl else "")
+    return (f"{arch.capitalize()}: {len(headers)} SFPU headers, {len(wh)} entry points; {compiled} compile, {ran} run "
+            f"({pct:.0f}%), {tti} purely from TTI_ macros, {len(sfpi)} through the SFPI stand-in "
+            f"({sum(r['ran'] for r in sfpi)} of them run).{rtl_text} Of the {len(own)} entry points whose own body issues "
             f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
             f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
             f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
@@ -317,8 +365,8 @@ def _arch_summary(records: list[dict], arch: str) -> str:
 def report_md(records: list[dict]) -> str:
     lines = ["# LLK corpus run", "", summary(records), "",
              "| arch | header | entry | front end | compiled | ran | within budget | max ULP (ours / hardware) "
-             "| macro = fallback | reason |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| macro = fallback | RTL lock-step | reason |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         reason = r["reason"].replace("|", "\\|")[:240]
         lines.append(f"| {r['arch']} | {Path(r['header']).name} | {r['entry']} | {r['frontend'] or ''} | "
@@ -327,7 +375,7 @@ def report_md(records: list[dict]) -> str:
                      f"{'' if r['max_ulp'] is None else r['max_ulp']} / "
                      f"{'' if r['hw_max_ulp'] is None else r['hw_max_ulp']} | "
                      f"{'' if r['macro_equals_fallback'] is None else ('yes' if r['macro_equals_fallback'] else 'NO')}"
-                     f" | {reason} |")
+                     f" | {'' if r.get('rtl') is None else ('pass' if r['rtl'] else 'FAIL')} | {reason} |")
     return "\n".join(lines) + "\n"
 
 
@@ -336,10 +384,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("src", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--only", metavar="TEXT", help="only the entry points whose name contains TEXT")
+    p.add_argument("--rtl", metavar="BACKEND", choices=("amaranth", "icarus", "verilator"),
+                   help="also run each Wormhole SFPI entry point that ran in lock-step on the RTL")
+    p.add_argument("--rtl-limit", metavar="N", type=int, help="at most N of them")
     args = p.parse_args(argv)
     start = time.time()
     try:
-        records = run_corpus(args.src, Path(args.out), args.only)
+        records = run_corpus(args.src, Path(args.out), args.only, args.rtl, args.rtl_limit)
     except SourceError as e:
         print(f"llk-corpus: error: {e}", file=sys.stderr)
         return 2
