@@ -140,7 +140,10 @@ def absolute(spec: str) -> str:
     """`spec` with a `file:` path made absolute, so that it names the same file
     for a simulator that runs in another folder (tb.runner)."""
     kind, _, rest = spec.partition(":")
-    return f"file:{Path(rest).resolve()}" if kind == "file" else spec
+    if kind != "file":
+        return spec
+    listing, at, dst = rest.partition("@")
+    return f"file:{Path(listing).resolve()}" + (f"@{Path(dst).resolve()}" if at else "")
 
 
 def resolve_all(specs: str) -> list[ProgramSpec]:

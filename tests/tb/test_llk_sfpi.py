@@ -13,6 +13,7 @@ from model import isa
 from model.run import run_program
 from model.state import SfpuState
 from tb.dst_io import get_tile_fp32, put_tile_bits32
+from tb import runner
 from tb.llk.frontend import LlkError, Request, compile_call
 
 SFPI = Path(__file__).resolve().parent / "llk_fixtures" / "ckernel_sfpu_fixture_sfpi.h"
@@ -110,3 +111,20 @@ def test_too_many_live_values_is_an_error_at_the_line():
         compile_sfpi("calculate_fixture_too_many_values<false, 1>()")
     assert f"ckernel_sfpu_fixture_sfpi.h:{line_of('h = x * 13.0f')}:" in str(e.value)
     assert "more than 8 vector values are live" in str(e.value)
+
+
+def test_sfpi_kernels_run_in_lock_step_on_the_rtl(tmp_path):
+    """Streams the stand-in chose (predication, an || on the flag stack, integer
+    work on exponents) on Verilator against the model, on one face of data."""
+    specs = []
+    for call in ("calculate_fixture_piecewise<false, 2>()", "calculate_fixture_outside_band<false, 2>()",
+                 "calculate_fixture_exponent<false, 2>()"):
+        listing = compile_call(Request(SFPI, call, fp32_dest=1, vector_mode="none"))
+        state = SfpuState()
+        put_tile_bits32(state, X.view(np.uint32))
+        name = call.split("<")[0]
+        (tmp_path / f"{name}.s").write_text(listing.text)
+        np.save(tmp_path / f"{name}.npy", state.dst)
+        specs.append(f"file:{tmp_path / name}.s@{tmp_path / name}.npy")
+    outcomes = runner.run("verilator", ["lockstep"], {"SFPU_PROGRAMS": " ".join(specs)}, work=tmp_path / "run")
+    assert outcomes and all(o.passed for o in outcomes), [o.message for o in outcomes]

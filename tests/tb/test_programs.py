@@ -1,6 +1,7 @@
 """Program specs (tb/programs.py): what they name, and a clear error naming
 the spec when one names nothing."""
 
+import numpy as np
 import pytest
 
 from tb.programs import SpecError, absolute, resolve, resolve_all
@@ -34,5 +35,20 @@ def test_bad_specs_say_what_is_wrong(spec, message):
 def test_absolute_makes_file_specs_independent_of_the_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert absolute("file:progs/a.s") == f"file:{tmp_path / 'progs' / 'a.s'}"
+    assert absolute("file:a.s@d/dst.npy") == f"file:{tmp_path / 'a.s'}@{tmp_path / 'd' / 'dst.npy'}"
     for spec in ("example:macro_example_a.s", "directed:flags", "random:legal:1:40", "kernel:exp_fast"):
         assert absolute(spec) == spec
+
+
+def test_a_file_spec_takes_the_dst_it_starts_from(tmp_path):
+    listing = tmp_path / "p.s"
+    listing.write_text("SFPNOP\n")
+    dst = np.arange(1024 * 16, dtype=np.uint32).astype(np.uint16).reshape(1024, 16)
+    np.save(tmp_path / "dst.npy", dst)
+    [spec] = resolve(f"file:{listing}@{tmp_path / 'dst.npy'}")
+    assert np.array_equal(spec.dst, dst)
+    np.save(tmp_path / "bad.npy", dst.astype(np.float32))
+    with pytest.raises(SpecError, match="must hold one uint16 array of shape"):
+        resolve(f"file:{listing}@{tmp_path / 'bad.npy'}")
+    with pytest.raises(SpecError, match="cannot read"):
+        resolve(f"file:{listing}@{tmp_path / 'missing.npy'}")
