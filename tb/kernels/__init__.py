@@ -125,6 +125,15 @@ def all_kernels() -> dict[str, Kernel]:
     return table
 
 
+def issue_slots_per_row(source: str, rows: int = TILE_ROW_GROUPS) -> float:
+    """Our own count for a listing without stalls (Wormhole's thread never
+    stalls; the SFPNOPs are written out): one issue cycle per instruction
+    after `.mark body`, over the row groups it processes."""
+    lines = (KERNEL_DIR / source).read_text().splitlines()
+    body = lines[lines.index(".mark body") + 1:]
+    return sum(1 for line in body if line.strip() and not line.startswith(("#", "."))) / rows
+
+
 @cache
 def _program(path: Path) -> Program:
     return assemble_file(str(path))
@@ -185,5 +194,5 @@ def _bits(values: np.ndarray) -> np.ndarray:
     return values.view(f"u{values.dtype.itemsize}") if values.dtype.kind == "f" else values
 
 
-__all__ = ["Accuracy", "Kernel", "LlkSource", "KernelRun", "all_kernels", "prepared", "run_kernel", "check_accuracy",
+__all__ = ["Accuracy", "Kernel", "LlkSource", "KernelRun", "issue_slots_per_row", "all_kernels", "prepared", "run_kernel", "check_accuracy",
            "KERNEL_DIR", "TILE_ROW_GROUPS"]

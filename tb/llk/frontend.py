@@ -359,7 +359,9 @@ def _needs_nop(before: isa.Instruction, after: isa.Instruction) -> bool:
     named = {after.get(f) for f in ("va", "vb", "vc", "vd")} - {None}
     if after.mnemonic == "SFPCONFIG":
         named.add(0)
-    return bool(stall_writes(before) & (stall_reads(after) | named))
+    # SFPLUTFP32 reads up to L0-L6 (its Blackhole stall view needs a field Wormhole lacks).
+    read = set(range(8)) if after.mnemonic == "SFPLUTFP32" else stall_reads(after)
+    return bool(stall_writes(before) & (read | named))
 
 
 def _schedule_sfpi(out: list[str], decoded: dict[int, isa.Instruction], sfpi_lines: set[int]) -> list[str]:

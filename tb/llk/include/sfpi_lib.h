@@ -116,6 +116,7 @@ public:
         Slot* t = sfpi_record::claim(reg_);
         sfpi_record::copy(v.slot(), t, false);
         sfpi_record::release(t);
+        sfpi_record::keep(reg_);
         return *this;
     }
     void in_use() const {}     // a register-allocation hint: no instruction
@@ -524,8 +525,10 @@ inline std::uint32_t lut8(float f) {
     return (b >> 31) << 7 | byte;
 }
 // SFPLUTFP32's 16-bit format, FP16 read without denormals: the FP32 to FP16a
-// rounding of SFPI's scalar converter.
+// rounding of SFPI's scalar converter, except that zero is the format's own
+// zero (exponent 31), as 0x0000 would read as 2^-15.
 inline std::uint32_t lut16(float f) {
+    if ((bits_of(f) & 0x7FFFFFFF) == 0) return (bits_of(f) >> 16) | 0x7C00;
     std::uint32_t b = bits_of(f) + 0x1000;
     std::uint32_t e = (b >> 23) & 0xFF, m = b & 0x7FFFFF;
     std::uint32_t out = (b >> 16) & 0x8000;

@@ -50,6 +50,7 @@ struct State {
     const void* at = nullptr;     // the kernel line of the outermost entry point
     int entries = 0;
     Slot* owner[kGeneral] = {};   // which value each general register holds
+    bool kept[kGeneral] = {};     // written through l_reg, held for a later l_reg read
     int depth = 0;                // open v_if / v_block scopes
     int values = 0;               // values numbered so far
     int index = 0;                // instructions issued so far (moves that make room excluded)
@@ -159,19 +160,20 @@ inline Slot* allocate() {
     load();
     if (state.survey) return take(0);
     for (int r = 0; r < kGeneral; ++r) {
-        if (state.owner[r] == nullptr) return take(r);
+        if (state.owner[r] == nullptr && !state.kept[r]) return take(r);
     }
     // A register whose value the instruction being built reads for the last
     // time: the instruction reads it before it writes its result.
     for (int r = 0; r < kGeneral; ++r) {
+        if (state.owner[r] == nullptr) continue;
         int v = state.owner[r]->value;
         if (v < (int)state.last_use.size() && state.last_use[v] == state.index) return take(r);
     }
     // Where each live value was made, for the message (the front end adds them to it).
     for (int r = 0; r < kGeneral; ++r) {
-        char text[32];
-        std::snprintf(text, sizeof text, "live: L%d", r);
-        ::llk_record::emit_at('N', text, state.owner[r]->at);
+        char text[48];
+        std::snprintf(text, sizeof text, state.owner[r] ? "live: L%d" : "live: L%d, kept for l_reg", r);
+        ::llk_record::emit_at('N', text, state.owner[r] ? state.owner[r]->at : state.at);
     }
     fail("more than 8 vector values are live at once (L0-L7), which the SFPU's registers cannot hold");
 }
@@ -203,7 +205,7 @@ inline void evict(int reg) {
     Slot* s = state.owner[reg];
     if (s == nullptr) return;
     for (int r = 0; r < kGeneral; ++r) {
-        if (r != reg && state.owner[r] == nullptr) {
+        if (r != reg && state.owner[r] == nullptr && !state.kept[r]) {
             print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
             state.owner[reg] = nullptr;
             s->reg = r;
@@ -218,8 +220,13 @@ inline void evict(int reg) {
 inline Slot* claim(int reg) {
     load();
     evict(reg);
+    state.kept[reg] = false;
     return take(reg);
 }
+
+// After an l_reg write: the register keeps that value for a later l_reg read
+// (the kernel's init sets LUT coefficients that its calculation reads back).
+inline void keep(int reg) { state.kept[reg] = true; }
 
 // Moves value `s` itself into general register `reg` for an instruction that
 // reads it there (second run only, not counted): the value there moves to a
@@ -228,7 +235,7 @@ inline void relocate(Slot* s, int reg) {
     if (state.survey || s->reg == reg) return;
     if (state.owner[reg] != nullptr) {
         bool free = false;
-        for (int r = 0; r < kGeneral; ++r) free = free || (r != s->reg && state.owner[r] == nullptr);
+        for (int r = 0; r < kGeneral; ++r) free = free || (r != s->reg && state.owner[r] == nullptr && !state.kept[r]);
         if (!free) {
             Slot* other = state.owner[reg];
             print('V', TT_OP_SFPSWAP(0, s->reg, reg, sfpi::SFPSWAP_MOD1_SWAP));
