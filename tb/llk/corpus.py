@@ -12,8 +12,10 @@ build/llk-corpus/report.json (one record per entry point) and report.md.
 Template arguments, as callers would choose them: a parameter's default where
 it has one (a default naming an earlier parameter takes its value); for an
 enum the values the header itself names; each bool both ways
-(`is_fp32_dest_acc_en` true first); ITERATIONS 8, `scale` 1.0, other integers
-0. The combinations are tried in that order until one compiles and runs.
+(one whose name says fp32, such as `is_fp32_dest_acc_en`, true first even
+where its default is false: the corpus runs with Fp32 Dst mode on); ITERATIONS 8, `scale` 1.0, other integers
+0. The combinations are tried in that order until one compiles and runs. The
+init is the header's init sharing the entry's stem, or one named in INIT_OF.
 Function arguments are 0. The caller's set-up is Fp32 Dst mode on; an ADDR_MOD
 slot the kernel uses without programming it is given as one step of a row
 group (dst_incr=2, as tt-llk's binary and ternary callers program ADDR_MOD_6)
@@ -56,11 +58,13 @@ def _options(ptype: str, name: str, default: str | None, named: dict[str, list[s
     enum the values the header itself names (`named`), else a value by type."""
     base = ptype.replace("const", "").replace("std::", "").strip()
     enum = base.split("::")[-1]
+    if base == "bool" and "fp32" in name.lower():
+        return ["true", "false"]           # the caller's Fp32 Dst mode, which the corpus sets
     if default:
         others = [v for v in (named or {}).get(enum, []) if v != default]
         return [default] + others       # an enum's other values too: callers do not all take the default
     if base == "bool":
-        return ["true", "false"] if "fp32" in name.lower() else ["false", "true"]
+        return ["false", "true"]
     if name.lower() == "iterations":
         return ["8"]
     if name.lower() == "scale":
@@ -151,8 +155,21 @@ def _run(listing, x: np.ndarray):
     return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
 
 
+# Inits the name rule (the one sharing the entry's stem) does not find.
+INIT_OF = {"calculate_acosh": "init_inverse_hyperbolic", "calculate_asinh": "init_inverse_hyperbolic"}
+
+
+def _init(entry: Entry):
+    wanted = INIT_OF.get(entry.function.name)
+    for f in entry.inits:
+        if f.name == wanted:
+            return f
+    return entry.inits[0] if entry.inits else None
+
+
 def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str = "wormhole") -> tuple[object, str]:
-    init = call_expr(entry.inits[0], chosen) if entry.inits else None
+    init_function = _init(entry)
+    init = call_expr(init_function, chosen) if init_function else None
     setup: tuple[str, ...] = ()
     note = ""
     for _ in range(3):
@@ -238,7 +255,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
     x = _inputs()
     first_error = None
     result = None
-    init = entry.inits[0] if entry.inits else None
+    init = _init(entry)
     for attempt, chosen in enumerate(variants(entry.function, named_values(entry.header), init)):
         try:
             listing, note = _compile(entry, tree, chosen, arch=arch)

@@ -113,7 +113,8 @@ def _common_prefix(a: str, b: str) -> int:
 def entries(path: Path) -> list[Entry]:
     funcs = functions(path)
     code = _COMMENT.sub("", path.read_text(errors="replace"))
-    inits = [f for f in funcs if "init" in f.name]
+    # An init, not a body that skips one (`_calculate_log_body_no_init_`).
+    inits = [f for f in funcs if "init" in f.name and "no_init" not in f.name]
     chosen = [f for f in funcs if re.match(r"_?calculate_", f.name) and not f.name.endswith("_body")
               and "init" not in f.name]
     if not chosen:

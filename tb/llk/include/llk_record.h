@@ -64,9 +64,14 @@ inline bool fits(const char* macro, std::initializer_list<Arg> args, const char*
     return true;
 }
 
+// Told of every TTI_ SFPU instruction's arguments (the SFPI stand-in's
+// register allocator keeps its values out of the LRegs they name).
+inline void (*on_issue)(std::initializer_list<Arg> args) = nullptr;
+
 inline void issue(const char* macro, std::uint32_t word, std::initializer_list<Arg> args, const char* file,
                   int line) {
     fits(macro, args, file, line);
+    if (on_issue != nullptr) on_issue(args);
     char text[16];
     std::snprintf(text, sizeof text, "0x%08X", word);
     emit('I', text, file, line);

@@ -109,17 +109,20 @@ public:
     template <class T, std::enable_if_t<std::is_base_of_v<impl_::vVal, T>, int> = 0>
     SFPI_OP operator T() const {
         SFPI_ENTRY;
+        sfpi_record::named_fixed(reg_);
         return T(impl_::Raw{sfpi_record::claim(reg_)});
     }
     SFPI_OP const LReg& operator=(const impl_::vVal& v) const {
         SFPI_ENTRY;
+        sfpi_record::named_fixed(reg_);
         Slot* t = sfpi_record::claim(reg_);
         sfpi_record::copy(v.slot(), t, false);
         sfpi_record::release(t);
         sfpi_record::keep(reg_);
         return *this;
     }
-    void in_use() const {}     // a register-allocation hint: no instruction
+    // A register-allocation hint: no instruction, but no value lives in the register across it.
+    void in_use() const { sfpi_record::load(); sfpi_record::named_fixed(reg_); }
 };
 struct LRegFile {
     constexpr LReg operator[](LRegs r) const { return LReg((int)r); }
@@ -608,6 +611,21 @@ SFPI_OP vFloat approx_recip(const vFloat& v, RecipMode mode = RecipMode::All) {
 }
 SFPI_OP inline vFloat approx_exp(const vFloat& v) { SFPI_ENTRY; return impl_::arecip(v, 2, "approx_exp"); }
 
+// Blackhole's SFPMUL24: the low 23 bits of a * b, or (High) bits 45:23 of the
+// product of their low 23 bits.
+enum class FractionalHalf { Low, High };
+template <class A, class B, std::enable_if_t<is_int_vector<A>::value && is_int_vector<B>::value, int> = 0>
+SFPI_OP vMag fractional_mul(const A& a, const B& b, FractionalHalf half = FractionalHalf::Low) {
+    SFPI_ENTRY;
+#ifdef TT_OP_SFPMUL24
+    unsigned mod1 = half == FractionalHalf::High ? 1 : 0;
+    return vMag(impl_::fresh([&](int d) { return TT_OP_SFPMUL24(a.reg(), b.reg(), sfpi_record::kZero, d, mod1); }));
+#else
+    (void)a, (void)b, (void)half;
+    fail("sfpi::fractional_mul is Blackhole's (SFPMUL24)");
+#endif
+}
+
 // Everything else SFPI offers compiles, and stops the run where it is used.
 #define SFPI_NOT_MODELLED(name, R)                                                              \
     template <class... A>                                                                       \
@@ -620,7 +638,6 @@ SFPI_NOT_MODELLED(subvec_transp, void)
 SFPI_NOT_MODELLED(subvec_shflror1, vFloat)
 SFPI_NOT_MODELLED(subvec_shflshr1, vFloat)
 SFPI_NOT_MODELLED(reduce_bool4, vBool)
-SFPI_NOT_MODELLED(mul_u24, vUInt)
 SFPI_NOT_MODELLED(int32_to_uint8, vUInt)
 SFPI_NOT_MODELLED(int32_to_int8, vInt)
 #undef SFPI_NOT_MODELLED
@@ -636,3 +653,20 @@ SFPI_OP inline sfpi::impl_::sfpu_t __builtin_rvtt_sfpmad(const sfpi::impl_::sfpu
         return TT_OP_SFPMAD(a.value.reg(), b.value.reg(), c.value.reg(), d, mod1);
     }))};
 }
+
+#ifdef TT_OP_SFPGT
+// Blackhole's comparisons as builtins: VD = (a > b) or (a <= b) as -1 or 0
+// (SET_VD), a in VD (a copy), b in VC, on the FP32 total order.
+SFPI_OP inline sfpi::impl_::sfpu_t __builtin_rvtt_sfpgt(const sfpi::impl_::sfpu_t& a, const sfpi::impl_::sfpu_t& b,
+                                                        unsigned mod1) {
+    SFPI_ENTRY;
+    return sfpi::impl_::sfpu_t{sfpi::impl_::vVal(sfpi::impl_::in_place(
+        a.value, [&](int d) { return TT_OP_SFPGT(0, b.value.reg(), d, mod1); }))};
+}
+SFPI_OP inline sfpi::impl_::sfpu_t __builtin_rvtt_sfple(const sfpi::impl_::sfpu_t& a, const sfpi::impl_::sfpu_t& b,
+                                                        unsigned mod1) {
+    SFPI_ENTRY;
+    return sfpi::impl_::sfpu_t{sfpi::impl_::vVal(sfpi::impl_::in_place(
+        a.value, [&](int d) { return TT_OP_SFPLE(0, b.value.reg(), d, mod1); }))};
+}
+#endif

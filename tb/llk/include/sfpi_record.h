@@ -21,6 +21,14 @@
 // instruction with fixed registers (SFPLUT, SFPCONFIG, l_reg), which are not
 // counted. The constant registers L8-L15 are slots never freed or written.
 //
+// Fixed registers. Kernels mix TTI_ instructions, which name LRegs directly,
+// with SFPI values; as SFPI's compiler keeps a value out of a register that
+// an `l_reg[]` access or `in_use()` names while the value is live, the
+// allocator keeps it out of every register a TTI_ instruction, `l_reg[]` or
+// `in_use()` names while it is live: the survey run notes where each of
+// those falls among the stand-in's instructions. After `l_reg[N] = v`, LN
+// keeps v for a later `l_reg[N]` read.
+//
 // Predication. `depth` counts the v_if/v_block scopes open; inside one, an
 // instruction writes only the enabled lanes, so a variable that already has
 // a value is updated in its own register rather than rebound.
@@ -56,6 +64,7 @@ struct State {
     int index = 0;                // instructions issued so far (moves that make room excluded)
     std::vector<int> named;       // the values the instruction being built names
     std::vector<int> last_use;    // per value: the index of the last instruction naming it
+    std::vector<int> fixed[kGeneral];  // per register: where TTI_, l_reg or in_use name it
     bool survey = false;
     const char* survey_file = nullptr;
     bool loaded = false;
@@ -68,27 +77,69 @@ inline State state;
     ::llk_record::stop_at(message, state.at);
 }
 
+// The survey: the number of values and each one's last instruction, then per
+// register the number of places it is named and those places.
 inline void write_survey() {
     if (FILE* f = std::fopen(state.survey_file, "w")) {
+        std::fprintf(f, "%zu\n", state.last_use.size());
         for (int v : state.last_use) std::fprintf(f, "%d\n", v);
+        for (const auto& at : state.fixed) {
+            std::fprintf(f, "%zu\n", at.size());
+            for (int i : at) std::fprintf(f, "%d\n", i);
+        }
         std::fclose(f);
     }
+}
+
+inline void read_list(FILE* f, std::vector<int>& into) {
+    std::size_t n = 0;
+    int v;
+    if (std::fscanf(f, "%zu", &n) != 1) return;
+    for (std::size_t i = 0; i < n && std::fscanf(f, "%d", &v) == 1; ++i) into.push_back(v);
+}
+
+inline void named_fixed(int reg) {
+    if (state.survey && reg >= 0 && reg < kGeneral) state.fixed[reg].push_back(state.index);
+}
+
+inline void tti_issued(std::initializer_list<::llk_record::Arg> args) {
+    for (const auto& a : args)
+        if (a.name[0] == 'l' && a.name[1] == 'r' && a.name[2] == 'e' && a.name[3] == 'g') named_fixed((int)a.value);
 }
 
 inline void load() {
     if (state.loaded) return;
     state.loaded = true;
+    ::llk_record::on_issue = tti_issued;
     if (const char* path = std::getenv("SFPI_SURVEY")) {
         state.survey = true;
         state.survey_file = path;
         std::atexit(write_survey);
     } else if (const char* path = std::getenv("SFPI_LAST_USE")) {
         if (FILE* f = std::fopen(path, "r")) {
-            int v;
-            while (std::fscanf(f, "%d", &v) == 1) state.last_use.push_back(v);
+            read_list(f, state.last_use);
+            for (auto& at : state.fixed) read_list(f, at);
             std::fclose(f);
         }
     }
+}
+
+// Whether register `reg` is named by TTI_, l_reg or in_use while value
+// `value` is live: after now and up to its last instruction.
+inline bool named_while_live(int reg, int value) {
+    int last = value < (int)state.last_use.size() ? state.last_use[value] : -1;
+    for (int i : state.fixed[reg])
+        if (i > state.index && i <= last) return true;
+    return false;
+}
+
+// A register for value `value`: free, not kept for l_reg, not named while it lives.
+inline int free_register(int value, int except = -1) {
+    for (int r = 0; r < kGeneral; ++r)
+        if (r != except && state.owner[r] == nullptr && !state.kept[r] && !named_while_live(r, value)) return r;
+    for (int r = 0; r < kGeneral; ++r)       // none such: any free one
+        if (r != except && state.owner[r] == nullptr && !state.kept[r]) return r;
+    return -1;
 }
 
 inline void print(char kind, std::uint32_t word) {
@@ -159,9 +210,8 @@ inline Slot* take(int reg) {
 inline Slot* allocate() {
     load();
     if (state.survey) return take(0);
-    for (int r = 0; r < kGeneral; ++r) {
-        if (state.owner[r] == nullptr && !state.kept[r]) return take(r);
-    }
+    int r0 = free_register(state.values);
+    if (r0 >= 0) return take(r0);
     // A register whose value the instruction being built reads for the last
     // time: the instruction reads it before it writes its result.
     for (int r = 0; r < kGeneral; ++r) {
@@ -204,16 +254,12 @@ inline void evict(int reg) {
     if (state.survey) return;
     Slot* s = state.owner[reg];
     if (s == nullptr) return;
-    for (int r = 0; r < kGeneral; ++r) {
-        if (r != reg && state.owner[r] == nullptr && !state.kept[r]) {
-            print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
-            state.owner[reg] = nullptr;
-            s->reg = r;
-            state.owner[r] = s;
-            return;
-        }
-    }
-    fail("no free register to move a live value to, for an instruction that needs fixed registers");
+    int r = free_register(s->value, reg);
+    if (r < 0) fail("no free register to move a live value to, for an instruction that needs fixed registers");
+    print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
+    state.owner[reg] = nullptr;
+    s->reg = r;
+    state.owner[r] = s;
 }
 
 // A new value in general register `reg`, moving what it holds away.
