@@ -177,3 +177,19 @@ def test_exp_accuracy_and_clamp(exp_macro):
         assert np.all(np.abs(y[finite] - ref[finite]) <= 0.05 * ref[finite])
     y0 = get_bits32(result.state, 0).view(np.float32)
     assert y0[0] == y0[1]              # -100 is clamped to -88.5 before exp
+
+
+def test_a_run_without_its_trace_keeps_nothing_per_cycle_and_the_same_result():
+    """Example B's fast exp with and without `keep_trace`: the same final
+    state and counts; without, no trace and no cycle-to-instruction map, and
+    the Dst rows written are those the traced run's records name."""
+    program = assemble_file(str(EXAMPLES / "exp_fast_macro.s"))
+    traced = run_program(program, SfpuState())
+    lean = run_program(program, SfpuState(), keep_trace=False)
+    assert lean.trace == [] and lean.issued_from == {}
+    assert (lean.cycles, lean.issue_cycles, lean.instructions) == (traced.cycles, traced.issue_cycles,
+                                                                   traced.instructions)
+    assert np.array_equal(lean.state.dst, traced.state.dst) and np.array_equal(lean.state.lregs, traced.state.lregs)
+    assert lean.hazards == traced.hazards
+    rows = {w.row for record in traced.trace for w in record.dst_writes}
+    assert rows and lean.dst_rows_written == rows == traced.dst_rows_written
