@@ -14,6 +14,7 @@ docs/decisions.md describes.
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,10 +83,11 @@ class Effects:
         return bool(self.config_writes)
 
 
-def apply_effects(state: SfpuState, effects: Effects) -> None:
-    """Replay `effects` onto `state`, in the order they happened."""
+def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True) -> None:
+    """Replay `effects` onto `state`, in the order they happened (without
+    the LReg writes if not `lregs`: the cycle model lands those itself)."""
     lr = state.lregs
-    for w in effects.lreg_writes:
+    for w in effects.lreg_writes if lregs else ():
         lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
     for w in effects.dst_writes:
         cols = [c for c in range(16) if w.col_mask >> c & 1]
@@ -126,6 +128,12 @@ def regular_operands(ins: Instruction) -> Operands:
     return Operands(ins, vd, vb, vc)
 
 
+@functools.lru_cache(maxsize=65536)
+def word_operands(word: int, arch: Arch) -> Operands:
+    """`regular_operands` of a thread's instruction word, resolved once per word."""
+    return regular_operands(decode(word, arch))
+
+
 class Machine:
     def __init__(self, state: SfpuState | None = None, strict: bool = True):
         self.state = state if state is not None else SfpuState()
@@ -152,7 +160,7 @@ class Machine:
             self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
         if ins.backdoor_index is not None:
             self._backdoor_template_write(ins.backdoor_index, word)
-        SEMANTICS[ins.mnemonic](self, regular_operands(ins))
+        SEMANTICS[ins.mnemonic](self, word_operands(word, self.state.arch))
         return self.effects
 
     def execute_operands(self, x: Operands) -> Effects:
@@ -181,13 +189,15 @@ class Machine:
         (`constant=True`) may write L11-L14; the caller filters other indices."""
         if not constant:
             assert reg < 8 or reg == 16, f"semantics tried to write L{reg}"
-        mask = np.asarray(mask, dtype=bool)
+        mask = np.array(mask, dtype=bool)            # a copy: the log keeps it
         if not mask.any():
             return
-        values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,))
+        values = np.array(values, dtype=U32)         # a copy too
+        if values.shape != (LANES,):
+            values = np.broadcast_to(values, (LANES,)).copy()
         lr = self.state.lregs
         lr[reg] = np.where(mask, values, lr[reg])
-        self.effects.lreg_writes.append(LRegWrite(reg, mask.copy(), values.copy()))
+        self.effects.lreg_writes.append(LRegWrite(reg, mask, values))
 
     def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
         st = self.state
