@@ -100,6 +100,10 @@ class CycleModel:
     pending: list[Pending] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
     context: str = ""                 # where the presented word comes from, for error messages
+    # False: a cycle's record holds only what the run itself needs (issue,
+    # stall, hazards, Dst writes), not the sub-units' work, the LReg writes or
+    # the flags. For runs that keep no trace and look at no record.
+    full_records: bool = True
 
     def __post_init__(self):
         # The machine only reports undefined behaviour; whether it stops the run
@@ -155,7 +159,8 @@ class CycleModel:
         executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
         for e in executions:
             e.reads = lreg_reads(e.x, start)
-            rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
+            if self.full_records:
+                rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
 
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
         config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
@@ -287,11 +292,13 @@ class CycleModel:
             self._backdoor_changed = False
             return
         after = _Observed(st)
+        self._backdoor_changed = after.backdoor != before.backdoor
+        if not self.full_records:
+            return
         if after.flags_changed(before):
             rec.flags = FlagsRecord(*after.flags)
         if after.stack_changed(before):
             rec.stack = tuple(FlagsRecord(*entry) for entry in after.stack)
-        self._backdoor_changed = after.backdoor != before.backdoor
 
     def _land_lreg_writes(self, writes: list[tuple[Execution, LRegWrite]], apply: bool) -> None:
         """Apply LReg writes in order, flag two instructions writing one lane,
@@ -309,9 +316,10 @@ class CycleModel:
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
             lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
-        self._record.lreg_writes = [
-            LRegWriteRecord(reg, lane_mask(mask), tuple(np.where(mask, lr[reg], 0).tolist()))
-            for reg, mask in sorted(lanes_by_reg.items())]
+        if self.full_records:
+            self._record.lreg_writes = [
+                LRegWriteRecord(reg, lane_mask(mask), tuple(np.where(mask, lr[reg], 0).tolist()))
+                for reg, mask in sorted(lanes_by_reg.items())]
 
     def _count_down(self, accepted: bool) -> None:
         if accepted or not self._instruction_kind_pending():
@@ -451,7 +459,7 @@ class _Observed:
 
     def __init__(self, state: SfpuState):
         self.lane_flags, self.use_flags, self.stack_list = state.lane_flags, state.use_flags, state.flag_stack
-        self.backdoor = lane_mask(state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
+        self.backdoor = state.lane_config_mask(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
     @property
     def flags(self) -> tuple[int, int]:

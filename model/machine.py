@@ -13,7 +13,6 @@ docs/decisions.md describes.
 
 from __future__ import annotations
 
-import copy
 import functools
 from dataclasses import dataclass, field
 
@@ -23,7 +22,7 @@ from . import dst_format as dfmt
 from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
-from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs
+from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs, shallow_copy
 
 U32 = np.uint32
 
@@ -104,7 +103,7 @@ def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True) -> Non
     if effects.prng is not None:
         state.prng = effects.prng
     if effects.tensix is not None:
-        state.tensix = copy.copy(effects.tensix)
+        state.tensix = shallow_copy(effects.tensix)
     if effects.shft2_captured_vc is not None:
         state.shft2_captured_vc = effects.shft2_captured_vc
 
@@ -258,7 +257,7 @@ class Machine:
             t.apply_partial_addr_mod(addr_mod, base=False)
         else:
             t.apply_partial_addr_mod(addr_mod)
-        self.effects.tensix = copy.copy(self.state.tensix)
+        self.effects.tensix = shallow_copy(self.state.tensix)
 
     def set_stack_pointer(self, value: int) -> None:
         """Blackhole's RWC Sp, moved by SFPLOAD/SFPSTORE with MOD0_FMT_INT32_ALL."""
@@ -266,7 +265,7 @@ class Machine:
         value &= 0x3FF
         if value != t.rwc_sp:
             t.rwc_sp = value
-            self.effects.tensix = copy.copy(t)
+            self.effects.tensix = shallow_copy(t)
 
     def capture_shft2_vc(self, values: np.ndarray) -> None:
         self.state.shft2_captured_vc = values
@@ -314,9 +313,15 @@ class Machine:
             self._dst_write16(lo, cols, (values & U32(0xFFFF)).astype(np.uint16), mask)
 
     def _dst_write16(self, rows, cols, values, mask) -> None:
+        """One write per lane of `mask` (a later lane wins a shared cell), logged per row."""
         dst = self.state.dst
-        for row in np.unique(rows[mask]):
-            sel = mask & (rows == row)
-            dst[row, cols[sel]] = values[sel]
-            col_mask = int(np.bitwise_or.reduce(1 << cols[sel].astype(np.int64)))
-            self.effects.dst_writes.append(DstWrite(int(row), col_mask, dst[row].copy()))
+        rows, cols = rows[mask], cols[mask]
+        if rows.size == 0:
+            return
+        dst[rows, cols] = values[mask]
+        col_bits = (1 << cols.astype(np.int64)).tolist()
+        col_masks: dict[int, int] = {}
+        for row, bit in zip(rows.tolist(), col_bits):
+            col_masks[row] = col_masks.get(row, 0) | bit
+        for row in sorted(col_masks):
+            self.effects.dst_writes.append(DstWrite(row, col_masks[row], dst[row].copy()))

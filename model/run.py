@@ -88,7 +88,7 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
         state = SfpuState(arch=program.arch)
     elif state.arch is not program.arch:
         raise ValueError(f"the program is for {program.arch.title} but the state is {state.arch.title}")
-    model = CycleModel(state, strict=strict, allow=set(allow))
+    model = CycleModel(state, strict=strict, allow=set(allow), full_records=keep_trace or on_cycle is not None)
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
     issue_cycles = 0

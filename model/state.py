@@ -146,7 +146,7 @@ def lane_bits(mask) -> int:
     return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool), bitorder="little"), "little")
 
 
-def _shallow_copy(obj):
+def shallow_copy(obj):
     """copy.copy of a plain dataclass instance, without copy's generic protocol (a fork per cycle)."""
     twin = object.__new__(type(obj))
     twin.__dict__.update(obj.__dict__)
@@ -182,15 +182,19 @@ class SfpuState:
         """A copy for one instruction to execute on. Only the arrays the write
         helpers of `model.machine.Machine` modify in place are duplicated; the
         others are replaced, never mutated, so they can be shared."""
-        twin = _shallow_copy(self)
+        twin = shallow_copy(self)
         for name in _FORKED_ARRAYS:
             setattr(twin, name, getattr(self, name).copy())
-        twin.tensix = _shallow_copy(self.tensix)     # its counters change in place
+        twin.tensix = shallow_copy(self.tensix)     # its counters change in place
         return twin
 
     def lane_config_bit(self, bit: int) -> np.ndarray:
         """LaneConfig bit `bit` of every lane, as bool[32] (read-only)."""
         return _decoded_lane_config(self.lane_config.tobytes()).bits[bit]
+
+    def lane_config_mask(self, bit: int) -> int:
+        """LaneConfig bit `bit` of every lane, as a lane mask (bit i: lane i)."""
+        return _decoded_lane_config(self.lane_config.tobytes()).bit_masks[bit]
 
     def lane_enabled(self) -> np.ndarray:
         """LaneEnabled for all 32 lanes: ROW_MASK (from LaneConfig[lane & 7]) then the flags."""
@@ -205,6 +209,7 @@ class _DecodedLaneConfig:
     def __init__(self, config: bytes):
         values = np.frombuffer(config, dtype=np.uint32)
         self.bits = [_read_only(((values >> bit) & 1).astype(bool)) for bit in range(18)]
+        self.bit_masks = [lane_bits(b) for b in self.bits]
         lanes = np.arange(LANES)
         row_mask = (values[lanes & 7] >> LaneConfigBit.ROW_MASK_LO) & 0xF
         self.row_enabled = _read_only(~((row_mask >> (lanes // 8)) & 1).astype(bool))
