@@ -115,6 +115,7 @@ class CycleModel:
         self._mad: Instruction | None = None        # Blackhole: the thread's MAD-class instruction of last cycle
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
         self._last_record: CycleRecord | None = None
+        self._blackhole = self.state.arch is Arch.BLACKHOLE     # the state's architecture never changes
         for rule in self.allow:
             if rule not in RULES:
                 raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
@@ -156,7 +157,8 @@ class CycleModel:
                 thread = None
             else:
                 executions.append(thread)
-        executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
+        if len(executions) > 1:
+            executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
         for e in executions:
             e.reads = lreg_reads(e.x, start)
             if self.full_records:
@@ -211,7 +213,7 @@ class CycleModel:
 
     @property
     def blackhole(self) -> bool:
-        return self.state.arch is Arch.BLACKHOLE
+        return self._blackhole
 
     def _stall_reason(self, word: int, ins: Instruction | None) -> str | None:
         """Why the thread's word is held this cycle, or None if it is accepted."""
@@ -226,6 +228,8 @@ class CycleModel:
 
     def _take_due(self) -> dict[Unit, Pending]:
         due: dict[Unit, Pending] = {}
+        if not self.pending:
+            return due
         for p in [p for p in self.pending if p.counter == 0]:
             self.pending.remove(p)
             # The forget rule keeps this from happening: all counters count

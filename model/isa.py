@@ -54,6 +54,11 @@ class Unit(enum.Enum):
     ROUND = "round"
     STORE = "store"
 
+    # Members are singletons that compare by identity, so the identity hash is
+    # a valid one, and cheaper than Enum's (the cycle model keys dicts by unit
+    # several times a cycle).
+    __hash__ = object.__hash__
+
 
 class Kind(enum.Enum):
     REG = "reg"      # an LReg index
@@ -406,17 +411,18 @@ class Instruction:
     def mnemonic(self) -> str:
         return self.op.mnemonic
 
+    @functools.cached_property
+    def _by_name(self) -> dict[str, int]:
+        return dict(self.values)
+
     def __getitem__(self, name: str) -> int:
-        for k, v in self.values:
-            if k == name:
-                return v
-        raise KeyError(f"{self.op.mnemonic} has no field {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"{self.op.mnemonic} has no field {name!r}") from None
 
     def get(self, name: str, default: int | None = None) -> int | None:
-        for k, v in self.values:
-            if k == name:
-                return v
-        return default
+        return self._by_name.get(name, default)
 
     def operand(self, name: str) -> int:
         """A value by its table name, whether a raw field, an alias (SFPSHFT2's
@@ -440,12 +446,12 @@ class Instruction:
     def fields(self) -> dict[str, int]:
         return dict(self.values)
 
-    @property
+    @functools.cached_property
     def latency(self) -> int:
         """Cycles from issue until the LReg result can be read."""
         return 2 if self.get("mod1") in self.op.two_cycle_mod1 else self.op.latency
 
-    @property
+    @functools.cached_property
     def two_cycles(self) -> bool:
         """Holds its sub-unit at T+1 as well (SFPSWAP, SFPSHFT2 modes 2-4)."""
         return self.op.two_cycles or self.get("mod1") in self.op.two_cycle_mod1
