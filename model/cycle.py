@@ -101,9 +101,10 @@ class CycleModel:
     hazards: list[Hazard] = field(default_factory=list)
     context: str = ""                 # where the presented word comes from, for error messages
     # False: a cycle's record holds only what the run itself needs (issue,
-    # stall, hazards, Dst writes), not the sub-units' work, the LReg writes or
-    # the flags. For runs that keep no trace and look at no record.
+    # stall, hazards), not the sub-units' work, the LReg and Dst writes or the
+    # flags. For runs that keep no trace and look at no record.
     full_records: bool = True
+    dst_rows_written: set[int] = field(default_factory=set)     # 16-bit Dst rows, records or not
 
     def __post_init__(self):
         # The machine only reports undefined behaviour; whether it stops the run
@@ -252,7 +253,7 @@ class CycleModel:
         start = self.state
         direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
         for e in executions:
-            m.state = start if direct else start.fork()
+            m.state = start if direct else start.fork(writes_dst=e.unit is Unit.STORE)
             if self._reads_in_second_cycle(e) and self._landing:
                 # Its reads happen at T+1, after last cycle's MAD results land.
                 for land in self._landing:
@@ -291,7 +292,10 @@ class CycleModel:
                 apply_effects(st, e.effects, lregs=False)
 
         rec = self._record
-        rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
+        for e in executions:
+            self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
+        if self.full_records:
+            rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
         if before is None:
             self._backdoor_changed = False
             return

@@ -92,12 +92,10 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
     issue_cycles = 0
-    dst_rows: set[int] = set()
 
     def keep(record: CycleRecord) -> None:
         if keep_trace:
             trace.append(record)
-        dst_rows.update(w.row for w in record.dst_writes)
         if on_cycle is not None:
             on_cycle(model, record)
         if max_cycles is not None and model.cycle > max_cycles:
@@ -126,7 +124,7 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     model.context = "after the last instruction"
     model.drain(on_cycle=lambda _, record: keep(record))
     return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
-                     model.hazards, issued_from, marks, dst_rows)
+                     model.hazards, issued_from, marks, model.dst_rows_written)
 
 
 def state_to_json(state: SfpuState) -> dict:

@@ -153,7 +153,7 @@ def shallow_copy(obj):
     return twin
 
 
-_FORKED_ARRAYS = ("lregs", "dst", "lane_config", "macro_templates", "macro_sequences", "macro_misc")
+_FORKED_ARRAYS = ("lregs", "lane_config", "macro_templates", "macro_sequences", "macro_misc")
 
 
 @dataclass
@@ -178,13 +178,20 @@ class SfpuState:
     def copy(self) -> "SfpuState":
         return copy.deepcopy(self)
 
-    def fork(self) -> "SfpuState":
+    def fork(self, writes_dst: bool = True) -> "SfpuState":
         """A copy for one instruction to execute on. Only the arrays the write
         helpers of `model.machine.Machine` modify in place are duplicated; the
-        others are replaced, never mutated, so they can be shared."""
+        others are replaced, never mutated, so they can be shared. Without
+        `writes_dst` (only SFPSTORE writes Dst) Dst is shared read-only, so a
+        write would raise instead of reaching the original."""
         twin = shallow_copy(self)
         for name in _FORKED_ARRAYS:
             setattr(twin, name, getattr(self, name).copy())
+        if writes_dst:
+            twin.dst = self.dst.copy()
+        else:
+            twin.dst = self.dst.view()
+            twin.dst.flags.writeable = False
         twin.tensix = shallow_copy(self.tensix)     # its counters change in place
         return twin
 
