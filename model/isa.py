@@ -27,6 +27,8 @@ class Arch(enum.Enum):
     WORMHOLE = "wormhole"
     BLACKHOLE = "blackhole"
 
+    __hash__ = object.__hash__      # as Unit's, below
+
     @property
     def title(self) -> str:
         return {"wormhole": "Wormhole B0", "blackhole": "Blackhole A0"}[self.value]
@@ -411,9 +413,9 @@ class Instruction:
     def mnemonic(self) -> str:
         return self.op.mnemonic
 
-    @functools.cached_property
-    def _by_name(self) -> dict[str, int]:
-        return dict(self.values)
+    def __post_init__(self):
+        # Looked up on every cycle: made once per decoded word (`decode` keeps them).
+        object.__setattr__(self, "_by_name", dict(self.values))
 
     def __getitem__(self, name: str) -> int:
         try:
