@@ -259,11 +259,11 @@ class CycleModel:
                 for land in self._landing:
                     for w in land.writes:
                         m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
-            m.where = f"{e.source + ': ' if e.source else ''}cycle {self.cycle}, {e.label()}"
+            # The machine's `where` stays empty: the hazard names the cycle, unit and line.
             n_warnings = len(m.warnings)
             e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
             for message in m.warnings[n_warnings:]:
-                self._hazard("undefined", e.unit, message.removeprefix(m.where + ": "), e.source)
+                self._hazard("undefined", e.unit, message, e.source)
         m.state = start
         return direct
 

@@ -416,6 +416,7 @@ class Instruction:
     def __post_init__(self):
         # Looked up on every cycle: made once per decoded word (`decode` keeps them).
         object.__setattr__(self, "_by_name", dict(self.values))
+        object.__setattr__(self, "_operands", {})
 
     def __getitem__(self, name: str) -> int:
         try:
@@ -430,6 +431,12 @@ class Instruction:
         """A value by its table name, whether a raw field, an alias (SFPSHFT2's
         VB), a composite (SFPLOADMACRO's VD) or a derived operand
         (SFPLOADMACRO's Imm10). KeyError if the instruction has none."""
+        known = self._operands.get(name)
+        if known is None:
+            known = self._operands[name] = self._operand(name)
+        return known
+
+    def _operand(self, name: str) -> int:
         for comp in self.op.composites + self.op.derived:
             if comp.name == name:
                 return comp.join(self.fields)
