@@ -163,3 +163,25 @@ def test_slurm_array_of_two_shards_and_the_merge(tmp_path):
     assert merged["programs"] == 16 and merged["failures"] == []
     assert merged["cycles"] == reports[0]["cycles"] + reports[1]["cycles"]
     assert (out / "merged" / "coverage.md").read_text().startswith("# Functional coverage")
+
+
+def test_the_model_backend_reports_a_break_program_its_checker_misses(monkeypatch):
+    """A chunk on the model alone fails when the hazard checker does not
+    report the rule a `break` program breaks: here the rule expected is
+    swapped for another, which the program never breaks."""
+    from tb import programs
+    real = programs.resolve_all
+
+    def expecting_the_wrong_rule(text):
+        specs = real(text)
+        for spec in specs:
+            spec.expect_rule = "macro-select-reserved" if spec.expect_rule != "macro-select-reserved" else "discarded"
+        return specs
+    monkeypatch.setattr(programs, "resolve_all", expecting_the_wrong_rule)
+    result = regress.run_chunk_on_model(Chunk(0, [2], ("break",), 60))
+    assert not result.passed and result.programs == 0
+    assert "random:break:2:60: the hazard checker did not report" in result.failure
+    monkeypatch.undo()
+    clean = regress.run_chunk_on_model(Chunk(0, [2], ("legal", "break"), 60))
+    assert clean.passed and clean.programs == 2 and clean.cycles > 60
+    assert Coverage.from_json(clean.coverage).hits["hazard rules"]      # the broken rule, sampled
