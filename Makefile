@@ -39,13 +39,14 @@ test-all: $(SIM_STAMP)
 	$(PY) -m pytest -q -n 2
 
 ## A lock-step regression of random programs on every core (docs/verification.md):
-## make regress BACKEND=verilator SEEDS=200 CYCLES=200 [SHARD=i/n]
+## make regress BACKEND=verilator SEEDS=200 CYCLES=200 [SHARD=i/n]; without SHARD, the
+## shard comes from a Slurm job array, GitLab's parallel or SFPU_SHARD, else 0/1.
 BACKEND ?= verilator
 SEEDS   ?= 200
 CYCLES  ?= 200
-SHARD   ?= 0/1
+SHARD   ?=
 regress: $(SIM_STAMP)
-	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) --shard $(SHARD)
+	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) $(if $(SHARD),--shard $(SHARD))
 
 ## Random and hostile inputs through every command (tb/fuzz.py): exit 0, 2 or 3, never a
 ## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.

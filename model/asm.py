@@ -518,7 +518,7 @@ def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: 
 
 
 REPLAY_ENTRIES = 32
-MAX_INSTRUCTIONS = 100_000     # in a program, after REPLAY expansion
+MAX_INSTRUCTIONS = 250_000     # in a program, after REPLAY expansion
 
 
 def expand_replay(items: list) -> list[Instr | Directive]:

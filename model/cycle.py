@@ -22,7 +22,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import functools
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from . import isa, tensix
 from .hazards import (RULES, Hazard, HazardError, gap_rule, interlocks_next, stall_reads, stall_writes,
                       stalls_after_mad)
 from .isa import Arch, Instruction, Unit, decode
-from .machine import Effects, LRegWrite, Machine, apply_effects, regular_operands
+from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
 from .semantics import Operands
 from .state import LANES, LaneConfigBit, SfpuState
@@ -99,6 +100,11 @@ class CycleModel:
     pending: list[Pending] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
     context: str = ""                 # where the presented word comes from, for error messages
+    # False: a cycle's record holds only what the run itself needs (issue,
+    # stall, hazards), not the sub-units' work, the LReg and Dst writes or the
+    # flags. For runs that keep no trace and look at no record.
+    full_records: bool = True
+    dst_rows_written: set[int] = field(default_factory=set)     # 16-bit Dst rows, records or not
 
     def __post_init__(self):
         # The machine only reports undefined behaviour; whether it stops the run
@@ -110,6 +116,7 @@ class CycleModel:
         self._mad: Instruction | None = None        # Blackhole: the thread's MAD-class instruction of last cycle
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
         self._last_record: CycleRecord | None = None
+        self._blackhole = self.state.arch is Arch.BLACKHOLE     # the state's architecture never changes
         for rule in self.allow:
             if rule not in RULES:
                 raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
@@ -143,7 +150,7 @@ class CycleModel:
             rec.issued = word
             self.issued_instructions += 1
         if accepted and ins is not None:
-            thread = Execution(ins.op.unit, regular_operands(ins), "thread", source=self.context)
+            thread = Execution(ins.op.unit, word_operands(word, self.state.arch), "thread", source=self.context)
             if ins.op.unit in due:
                 self._hazard("discarded", ins.op.unit, f"{ins.mnemonic} from the thread was discarded: "
                              f"{due[ins.op.unit].x.ins.mnemonic} from the SFPLOADMACRO of cycle "
@@ -151,13 +158,15 @@ class CycleModel:
                 thread = None
             else:
                 executions.append(thread)
-        executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
+        if len(executions) > 1:
+            executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
         for e in executions:
             e.reads = lreg_reads(e.x, start)
-            rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
+            if self.full_records:
+                rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
 
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
-        config = _MacroConfig(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
+        config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
         # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
         before = _Observed(start) if any(e.unit is Unit.SIMPLE for e in executions) else None
@@ -205,7 +214,7 @@ class CycleModel:
 
     @property
     def blackhole(self) -> bool:
-        return self.state.arch is Arch.BLACKHOLE
+        return self._blackhole
 
     def _stall_reason(self, word: int, ins: Instruction | None) -> str | None:
         """Why the thread's word is held this cycle, or None if it is accepted."""
@@ -220,6 +229,8 @@ class CycleModel:
 
     def _take_due(self) -> dict[Unit, Pending]:
         due: dict[Unit, Pending] = {}
+        if not self.pending:
+            return due
         for p in [p for p in self.pending if p.counter == 0]:
             self.pending.remove(p)
             # The forget rule keeps this from happening: all counters count
@@ -242,17 +253,17 @@ class CycleModel:
         start = self.state
         direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
         for e in executions:
-            m.state = start if direct else start.fork()
+            m.state = start if direct else start.fork(writes_dst=e.unit is Unit.STORE)
             if self._reads_in_second_cycle(e) and self._landing:
                 # Its reads happen at T+1, after last cycle's MAD results land.
                 for land in self._landing:
                     for w in land.writes:
                         m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
-            m.where = f"{e.source + ': ' if e.source else ''}cycle {self.cycle}, {e.label()}"
+            # The machine's `where` stays empty: the hazard names the cycle, unit and line.
             n_warnings = len(m.warnings)
             e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
             for message in m.warnings[n_warnings:]:
-                self._hazard("undefined", e.unit, message.removeprefix(m.where + ": "), e.source)
+                self._hazard("undefined", e.unit, message, e.source)
         m.state = start
         return direct
 
@@ -278,19 +289,24 @@ class CycleModel:
         self._land_lreg_writes(writes, apply=not direct)
         if not direct:
             for e in executions:
-                apply_effects(st, replace(e.effects, lreg_writes=[]))
+                apply_effects(st, e.effects, lregs=False)
 
         rec = self._record
-        rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
+        for e in executions:
+            self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
+        if self.full_records:
+            rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
         if before is None:
             self._backdoor_changed = False
             return
         after = _Observed(st)
+        self._backdoor_changed = after.backdoor != before.backdoor
+        if not self.full_records:
+            return
         if after.flags_changed(before):
             rec.flags = FlagsRecord(*after.flags)
         if after.stack_changed(before):
             rec.stack = tuple(FlagsRecord(*entry) for entry in after.stack)
-        self._backdoor_changed = after.backdoor != before.backdoor
 
     def _land_lreg_writes(self, writes: list[tuple[Execution, LRegWrite]], apply: bool) -> None:
         """Apply LReg writes in order, flag two instructions writing one lane,
@@ -308,9 +324,10 @@ class CycleModel:
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
             lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
-        self._record.lreg_writes = [
-            LRegWriteRecord(reg, lane_mask(mask), tuple(np.where(mask, lr[reg], 0).tolist()))
-            for reg, mask in sorted(lanes_by_reg.items())]
+        if self.full_records:
+            self._record.lreg_writes = [
+                LRegWriteRecord(reg, lane_mask(mask), tuple(np.where(mask, lr[reg], 0).tolist()))
+                for reg, mask in sorted(lanes_by_reg.items())]
 
     def _count_down(self, accepted: bool) -> None:
         if accepted or not self._instruction_kind_pending():
@@ -329,67 +346,23 @@ class CycleModel:
         macro, mod0 = ins["macro"], ins["mod0"]
         vd, imm10 = ins.operand("vd"), ins.operand("imm10")
         address = thread.effects.load_address
-        sequence = config.macro_sequences[macro]
-        misc = config.macro_misc
-        for i, unit in enumerate(MACRO_UNITS):
-            lane_bytes = (sequence >> np.uint32(8 * i)) & np.uint32(0xFF)
-            byte = int(lane_bytes[0])
-            delay, select = (byte >> 3) & 7, byte & 7
-            kinds = (misc >> np.uint32(8 + i)) & np.uint32(1)
-            self._check_uniform(unit, lane_bytes, kinds, config, select, macro)
-            if select == 0:
+        for step in _macro_plan(config, macro):
+            for rule, message in step.config_hazards:
+                self._hazard(rule, step.unit.value, message)
+            if step.select == 0:
                 continue           # schedules nothing, and forgets nothing (docs/timing.md)
-            if delay != NO_DELAY_FORGET:
-                self.pending = [p for p in self.pending if not (p.unit == unit and p.counter == delay)]
-            x = self._macro_operands(unit, byte, select, config, vd, mod0, imm10, macro, address)
-            if x is not None:
-                self.pending.append(Pending(unit, x, delay, bool(kinds[0]), self.cycle, self.context))
-
-    def _check_uniform(self, unit: Unit, lane_bytes, kinds, config: "_MacroConfig", select: int, macro: int) -> None:
-        if unit == Unit.STORE:
-            stores = (lane_bytes & 7) != 0
-            if stores.any() and not stores.all():
-                self._hazard("store-not-all-lanes", unit.value,
-                             f"Sequence[{macro}] schedules a store in lanes {_lanes(stores)} only")
-                return
-        parts = [lane_bytes, kinds]
-        if select >= 4:
-            parts.append(config.macro_templates[select - 4])
-        if unit == Unit.STORE:
-            parts.append(config.macro_misc & np.uint32(0xF | (0x10 << macro)))
-        for values in parts:
-            if not (values == values[0]).all():
-                self._hazard("macro-config-not-uniform", unit.value,
-                             f"Sequence[{macro}] byte, delay kind, template or store Mod0 differ between lanes")
-                return
-
-    def _macro_operands(self, unit: Unit, byte: int, select: int, config: "_MacroConfig", vd: int, mod0: int,
-                        imm10: int, macro: int, address: int) -> Operands | None:
-        """The scheduled instruction with SFPLOADMACRO's overrides applied."""
-        if select == 1:
-            self._hazard("macro-select-reserved", unit.value, f"Sequence[{macro}] byte 0x{byte:02X} selects 1")
-            return None
-        if select == 2:
-            template = decode(SFPNOP_WORD, self.state.arch)
-        elif select == 3:
-            template = decode(isa.encode("SFPSTORE", self.state.arch, vd=0), self.state.arch)
-        else:
-            word = int(config.macro_templates[select - 4][0])
-            try:
-                template = decode(word, self.state.arch)
-            except isa.DecodeError as error:
-                self._hazard("macro-template-invalid", unit.value,
-                             f"InstructionTemplate[{select - 4}] = 0x{word:08X}: {error}")
-                return None
-        if unit not in template.op.macro_units:
-            if unit == Unit.STORE:
-                self._hazard("macro-store-not-sfpstore", unit.value,
-                             f"Sequence[{macro}] gives the Store sub-unit {template.mnemonic}; nothing is scheduled")
-                return None
-            template = decode(SFPNOP_WORD, self.state.arch)
-        if unit == Unit.STORE:
-            return _store_operands(template, byte, vd, mod0, imm10, macro, config, address, self.state.arch)
-        return _override_operands(template, byte, vd)
+            if step.delay != NO_DELAY_FORGET:
+                self.pending = [p for p in self.pending if not (p.unit == step.unit and p.counter == step.delay)]
+            for rule, message in step.template_hazards:
+                self._hazard(rule, step.unit.value, message)
+            if step.template is None:
+                continue
+            if step.unit == Unit.STORE:
+                x = _store_operands(step.template.word, step.byte, vd, mod0, imm10, macro, config.misc, address,
+                                    config.arch)
+            else:
+                x = _override_operands(step.template.word, config.arch, step.byte, vd)
+            self.pending.append(Pending(step.unit, x, step.delay, step.by_instructions, self.cycle, self.context))
 
     # -- hazards ----------------------------------------------------------------
 
@@ -494,7 +467,7 @@ class _Observed:
 
     def __init__(self, state: SfpuState):
         self.lane_flags, self.use_flags, self.stack_list = state.lane_flags, state.use_flags, state.flag_stack
-        self.backdoor = lane_mask(state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD))
+        self.backdoor = state.lane_config_mask(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
     @property
     def flags(self) -> tuple[int, int]:
@@ -513,19 +486,109 @@ class _Observed:
         return self.stack_list is not before.stack_list and self.stack != before.stack
 
 
+@dataclass(frozen=True)
 class _MacroConfig:
-    """LoadMacroConfig as it was at the start of the SFPLOADMACRO's cycle."""
+    """LoadMacroConfig as it was at the start of the SFPLOADMACRO's cycle, as
+    bytes: a snapshot, and the key under which its plans are kept."""
+    sequences: bytes
+    templates: bytes
+    misc_lanes: bytes
+    arch: Arch
 
-    def __init__(self, state: SfpuState):
-        self.macro_sequences = state.macro_sequences.copy()
-        self.macro_templates = state.macro_templates.copy()
-        self.macro_misc = state.macro_misc.copy()
+    @classmethod
+    def of(cls, state: SfpuState) -> "_MacroConfig":
+        return cls(state.macro_sequences.tobytes(), state.macro_templates.tobytes(), state.macro_misc.tobytes(),
+                   state.arch)
+
+    @property
+    def misc(self) -> int:
+        """Lane 0's LoadMacroConfig.Misc."""
+        return int.from_bytes(self.misc_lanes[:4], "little")
 
 
-def _override_operands(template: Instruction, byte: int, vd: int) -> Operands:
+@dataclass(frozen=True)
+class _MacroStep:
+    """What one sequence byte of an SFPLOADMACRO schedules on one sub-unit,
+    and the hazards it reports, whatever the macro's own operands are."""
+    unit: Unit
+    byte: int
+    delay: int
+    select: int
+    by_instructions: bool            # UnitDelayKind: WaitForElapsedInstructions
+    config_hazards: tuple[tuple[str, str], ...] = ()     # (rule, message), before anything is forgotten
+    template_hazards: tuple[tuple[str, str], ...] = ()   # after the forget rule
+    template: Instruction | None = None                  # None: nothing is scheduled
+
+
+@functools.lru_cache(maxsize=1024)
+def _macro_plan(config: _MacroConfig, macro: int) -> tuple[_MacroStep, ...]:
+    """The steps of Sequence[macro] under `config`, worked out once per configuration."""
+    sequences = np.frombuffer(config.sequences, dtype=np.uint32).reshape(4, LANES)
+    templates = np.frombuffer(config.templates, dtype=np.uint32).reshape(4, LANES)
+    misc = np.frombuffer(config.misc_lanes, dtype=np.uint32)
+    steps = []
+    for i, unit in enumerate(MACRO_UNITS):
+        lane_bytes = (sequences[macro] >> np.uint32(8 * i)) & np.uint32(0xFF)
+        byte = int(lane_bytes[0])
+        delay, select = (byte >> 3) & 7, byte & 7
+        kinds = (misc >> np.uint32(8 + i)) & np.uint32(1)
+        config_hazards = _uniformity_hazards(unit, lane_bytes, kinds, templates, misc, select, macro)
+        template_hazards, template = _macro_template(unit, byte, select, templates, macro, config.arch)
+        steps.append(_MacroStep(unit, byte, delay, select, bool(kinds[0]), config_hazards, template_hazards,
+                                template))
+    return tuple(steps)
+
+
+def _uniformity_hazards(unit: Unit, lane_bytes, kinds, templates, misc, select: int,
+                        macro: int) -> tuple[tuple[str, str], ...]:
+    if unit == Unit.STORE:
+        stores = (lane_bytes & 7) != 0
+        if stores.any() and not stores.all():
+            return (("store-not-all-lanes", f"Sequence[{macro}] schedules a store in lanes {_lanes(stores)} only"),)
+    parts = [lane_bytes, kinds]
+    if select >= 4:
+        parts.append(templates[select - 4])
+    if unit == Unit.STORE:
+        parts.append(misc & np.uint32(0xF | (0x10 << macro)))
+    for values in parts:
+        if not (values == values[0]).all():
+            return (("macro-config-not-uniform",
+                     f"Sequence[{macro}] byte, delay kind, template or store Mod0 differ between lanes"),)
+    return ()
+
+
+def _macro_template(unit: Unit, byte: int, select: int, templates, macro: int,
+                    arch: Arch) -> tuple[tuple[tuple[str, str], ...], Instruction | None]:
+    """The instruction a sequence byte selects for `unit` (before
+    SFPLOADMACRO's overrides), or None with the hazard that says why not."""
+    if select == 0:
+        return (), None
+    if select == 1:
+        return (("macro-select-reserved", f"Sequence[{macro}] byte 0x{byte:02X} selects 1"),), None
+    if select == 2:
+        template = decode(SFPNOP_WORD, arch)
+    elif select == 3:
+        template = decode(isa.encode("SFPSTORE", arch, vd=0), arch)
+    else:
+        word = int(templates[select - 4][0])
+        try:
+            template = decode(word, arch)
+        except isa.DecodeError as error:
+            return (("macro-template-invalid", f"InstructionTemplate[{select - 4}] = 0x{word:08X}: {error}"),), None
+    if unit not in template.op.macro_units:
+        if unit == Unit.STORE:
+            return (("macro-store-not-sfpstore",
+                     f"Sequence[{macro}] gives the Store sub-unit {template.mnemonic}; nothing is scheduled"),), None
+        template = decode(SFPNOP_WORD, arch)
+    return (), template
+
+
+@functools.lru_cache(maxsize=65536)
+def _override_operands(template_word: int, arch: Arch, byte: int, vd: int) -> Operands:
     """Simple/MAD/Round: bit 7 routes the loaded VD to VB (else to VC), the
     other of VB/VC falls back to the template's VD if the instruction has no
     such field, and bit 6 sends the result to L16."""
+    template = decode(template_word, arch)
     t_vd = template.get("vd", 0)
     vb, vc = _template_vb(template), template.get("vc")
     if byte & 0x80:
@@ -545,14 +608,14 @@ def _template_vb(template: Instruction) -> int | None:
     return template.get("vb")
 
 
-def _store_operands(template: Instruction, byte: int, vd: int, mod0: int, imm10: int, macro: int,
-                    config: "_MacroConfig", address: int, arch: isa.Arch) -> Operands:
+@functools.lru_cache(maxsize=65536)
+def _store_operands(template_word: int, byte: int, vd: int, mod0: int, imm10: int, macro: int, misc: int,
+                    address: int, arch: Arch) -> Operands:
     """Store: bit 6 reads L16, bit 7 keeps the template's VD, else the loaded
-    VD; Mod0 is the macro's or Misc.StoreMod0; the address is the one the
-    SFPLOADMACRO computed, and no ADDR_MOD applies."""
-    misc = int(config.macro_misc[0])
+    VD; Mod0 is the macro's or Misc.StoreMod0 (`misc`: lane 0's Misc); the
+    address is the one the SFPLOADMACRO computed, and no ADDR_MOD applies."""
     store_mod0 = mod0 if misc >> (4 + macro) & 1 else misc & 0xF
-    store_vd = 16 if byte & 0x40 else template["vd"] if byte & 0x80 else vd
+    store_vd = 16 if byte & 0x40 else decode(template_word, arch)["vd"] if byte & 0x80 else vd
     word = isa.encode("SFPSTORE", arch, vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
     return Operands(decode(word, arch), store_vd, macro=True, store_addr=address)
 

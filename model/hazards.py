@@ -107,6 +107,36 @@ class Hazard:
                 "allowed": self.allowed, "source": self.source}
 
 
+@dataclass(frozen=True)
+class HazardGroup:
+    """Every report of one rule at one program line: the first in full, how many, the last cycle."""
+    first: Hazard
+    count: int
+    last_cycle: int
+
+    def __str__(self) -> str:
+        if self.count == 1:
+            return str(self.first)
+        return f"{self.first} (x{self.count} at this line, the last in cycle {self.last_cycle})"
+
+    def to_json(self) -> dict:
+        return {**self.first.to_json(), "count": self.count, "last_cycle": self.last_cycle}
+
+
+def group_hazards(hazards: list[Hazard]) -> list[HazardGroup]:
+    """The hazards grouped by rule, sub-unit and program line, in the order of
+    their first report: a loop that breaks a rule on every pass is one line."""
+    groups: dict[tuple, list] = {}
+    for h in hazards:
+        key = (h.rule, h.unit, h.source, h.allowed)
+        if key in groups:
+            groups[key][1] += 1
+            groups[key][2] = h.cycle
+        else:
+            groups[key] = [h, 1, h.cycle]
+    return [HazardGroup(*g) for g in groups.values()]
+
+
 class HazardError(UndefinedBehaviour):
     """Strict mode stopped at a hazard."""
 

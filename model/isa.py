@@ -27,6 +27,8 @@ class Arch(enum.Enum):
     WORMHOLE = "wormhole"
     BLACKHOLE = "blackhole"
 
+    __hash__ = object.__hash__      # as Unit's, below
+
     @property
     def title(self) -> str:
         return {"wormhole": "Wormhole B0", "blackhole": "Blackhole A0"}[self.value]
@@ -53,6 +55,11 @@ class Unit(enum.Enum):
     MAD = "mad"
     ROUND = "round"
     STORE = "store"
+
+    # Members are singletons that compare by identity, so the identity hash is
+    # a valid one, and cheaper than Enum's (the cycle model keys dicts by unit
+    # several times a cycle).
+    __hash__ = object.__hash__
 
 
 class Kind(enum.Enum):
@@ -406,22 +413,30 @@ class Instruction:
     def mnemonic(self) -> str:
         return self.op.mnemonic
 
+    def __post_init__(self):
+        # Looked up on every cycle: made once per decoded word (`decode` keeps them).
+        object.__setattr__(self, "_by_name", dict(self.values))
+        object.__setattr__(self, "_operands", {})
+
     def __getitem__(self, name: str) -> int:
-        for k, v in self.values:
-            if k == name:
-                return v
-        raise KeyError(f"{self.op.mnemonic} has no field {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"{self.op.mnemonic} has no field {name!r}") from None
 
     def get(self, name: str, default: int | None = None) -> int | None:
-        for k, v in self.values:
-            if k == name:
-                return v
-        return default
+        return self._by_name.get(name, default)
 
     def operand(self, name: str) -> int:
         """A value by its table name, whether a raw field, an alias (SFPSHFT2's
         VB), a composite (SFPLOADMACRO's VD) or a derived operand
         (SFPLOADMACRO's Imm10). KeyError if the instruction has none."""
+        known = self._operands.get(name)
+        if known is None:
+            known = self._operands[name] = self._operand(name)
+        return known
+
+    def _operand(self, name: str) -> int:
         for comp in self.op.composites + self.op.derived:
             if comp.name == name:
                 return comp.join(self.fields)
@@ -440,12 +455,12 @@ class Instruction:
     def fields(self) -> dict[str, int]:
         return dict(self.values)
 
-    @property
+    @functools.cached_property
     def latency(self) -> int:
         """Cycles from issue until the LReg result can be read."""
         return 2 if self.get("mod1") in self.op.two_cycle_mod1 else self.op.latency
 
-    @property
+    @functools.cached_property
     def two_cycles(self) -> bool:
         """Holds its sub-unit at T+1 as well (SFPSWAP, SFPSHFT2 modes 2-4)."""
         return self.op.two_cycles or self.get("mod1") in self.op.two_cycle_mod1

@@ -13,7 +13,7 @@ docs/decisions.md describes.
 
 from __future__ import annotations
 
-import copy
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +22,7 @@ from . import dst_format as dfmt
 from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
-from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs
+from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs, shallow_copy
 
 U32 = np.uint32
 
@@ -82,10 +82,11 @@ class Effects:
         return bool(self.config_writes)
 
 
-def apply_effects(state: SfpuState, effects: Effects) -> None:
-    """Replay `effects` onto `state`, in the order they happened."""
+def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True) -> None:
+    """Replay `effects` onto `state`, in the order they happened (without
+    the LReg writes if not `lregs`: the cycle model lands those itself)."""
     lr = state.lregs
-    for w in effects.lreg_writes:
+    for w in effects.lreg_writes if lregs else ():
         lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
     for w in effects.dst_writes:
         cols = [c for c in range(16) if w.col_mask >> c & 1]
@@ -102,7 +103,7 @@ def apply_effects(state: SfpuState, effects: Effects) -> None:
     if effects.prng is not None:
         state.prng = effects.prng
     if effects.tensix is not None:
-        state.tensix = copy.copy(effects.tensix)
+        state.tensix = shallow_copy(effects.tensix)
     if effects.shft2_captured_vc is not None:
         state.shft2_captured_vc = effects.shft2_captured_vc
 
@@ -124,6 +125,12 @@ def regular_operands(ins: Instruction) -> Operands:
     if vc is None and mn in IMPLICIT_VC_IS_VD:
         vc = vd
     return Operands(ins, vd, vb, vc)
+
+
+@functools.lru_cache(maxsize=65536)
+def word_operands(word: int, arch: Arch) -> Operands:
+    """`regular_operands` of a thread's instruction word, resolved once per word."""
+    return regular_operands(decode(word, arch))
 
 
 class Machine:
@@ -152,7 +159,7 @@ class Machine:
             self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
         if ins.backdoor_index is not None:
             self._backdoor_template_write(ins.backdoor_index, word)
-        SEMANTICS[ins.mnemonic](self, regular_operands(ins))
+        SEMANTICS[ins.mnemonic](self, word_operands(word, self.state.arch))
         return self.effects
 
     def execute_operands(self, x: Operands) -> Effects:
@@ -181,13 +188,15 @@ class Machine:
         (`constant=True`) may write L11-L14; the caller filters other indices."""
         if not constant:
             assert reg < 8 or reg == 16, f"semantics tried to write L{reg}"
-        mask = np.asarray(mask, dtype=bool)
+        mask = np.array(mask, dtype=bool)            # a copy: the log keeps it
         if not mask.any():
             return
-        values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,))
+        values = np.array(values, dtype=U32)         # a copy too
+        if values.shape != (LANES,):
+            values = np.broadcast_to(values, (LANES,)).copy()
         lr = self.state.lregs
         lr[reg] = np.where(mask, values, lr[reg])
-        self.effects.lreg_writes.append(LRegWrite(reg, mask.copy(), values.copy()))
+        self.effects.lreg_writes.append(LRegWrite(reg, mask, values))
 
     def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
         st = self.state
@@ -248,7 +257,7 @@ class Machine:
             t.apply_partial_addr_mod(addr_mod, base=False)
         else:
             t.apply_partial_addr_mod(addr_mod)
-        self.effects.tensix = copy.copy(self.state.tensix)
+        self.effects.tensix = shallow_copy(self.state.tensix)
 
     def set_stack_pointer(self, value: int) -> None:
         """Blackhole's RWC Sp, moved by SFPLOAD/SFPSTORE with MOD0_FMT_INT32_ALL."""
@@ -256,7 +265,7 @@ class Machine:
         value &= 0x3FF
         if value != t.rwc_sp:
             t.rwc_sp = value
-            self.effects.tensix = copy.copy(t)
+            self.effects.tensix = shallow_copy(t)
 
     def capture_shft2_vc(self, values: np.ndarray) -> None:
         self.state.shft2_captured_vc = values
@@ -304,9 +313,15 @@ class Machine:
             self._dst_write16(lo, cols, (values & U32(0xFFFF)).astype(np.uint16), mask)
 
     def _dst_write16(self, rows, cols, values, mask) -> None:
+        """One write per lane of `mask` (a later lane wins a shared cell), logged per row."""
         dst = self.state.dst
-        for row in np.unique(rows[mask]):
-            sel = mask & (rows == row)
-            dst[row, cols[sel]] = values[sel]
-            col_mask = int(np.bitwise_or.reduce(1 << cols[sel].astype(np.int64)))
-            self.effects.dst_writes.append(DstWrite(int(row), col_mask, dst[row].copy()))
+        rows, cols = rows[mask], cols[mask]
+        if rows.size == 0:
+            return
+        dst[rows, cols] = values[mask]
+        col_bits = (1 << cols.astype(np.int64)).tolist()
+        col_masks: dict[int, int] = {}
+        for row, bit in zip(rows.tolist(), col_bits):
+            col_masks[row] = col_masks.get(row, 0) | bit
+        for row in sorted(col_masks):
+            self.effects.dst_writes.append(DstWrite(row, col_masks[row], dst[row].copy()))

@@ -15,7 +15,7 @@ import numpy as np
 
 from .asm import Directive, Instr, Program
 from .cycle import CycleModel
-from .hazards import Hazard, HazardError
+from .hazards import Hazard, HazardError, group_hazards
 from .machine import UndefinedBehaviour
 from .prng import prng_seed
 from .state import LANES, SfpuState
@@ -30,8 +30,9 @@ class RunResult:
     instructions: int
     trace: list[CycleRecord] = field(default_factory=list)
     hazards: list[Hazard] = field(default_factory=list)
-    issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> source instruction
+    issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> source instruction (with the trace)
     marks: dict[str, int] = field(default_factory=dict)           # `.mark NAME` -> cycle
+    dst_rows_written: set[int] = field(default_factory=set)       # 16-bit Dst rows, trace or not
 
     @property
     def warnings(self) -> list[str]:
@@ -79,13 +80,15 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
     presented until it is accepted, then idle cycles until the pipelines are
     empty. `on_cycle(model, record)` sees every cycle as it ends (a coverage
     collector hooks in there); `max_cycles` stops a program that runs away.
+    Without `keep_trace` nothing per cycle is kept (the trace, `issued_from`),
+    so memory does not grow with the program's length.
     Without `state`, the run starts from reset on the program's architecture;
     a given state must be of that architecture."""
     if state is None:
         state = SfpuState(arch=program.arch)
     elif state.arch is not program.arch:
         raise ValueError(f"the program is for {program.arch.title} but the state is {state.arch.title}")
-    model = CycleModel(state, strict=strict, allow=set(allow))
+    model = CycleModel(state, strict=strict, allow=set(allow), full_records=keep_trace or on_cycle is not None)
     trace: list[CycleRecord] = []
     issued_from: dict[int, Instr] = {}
     issue_cycles = 0
@@ -114,13 +117,14 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
             record = model.step(item.word)
             keep(record)
             if record.issued is not None:
-                issued_from[record.cycle] = item
+                if keep_trace:
+                    issued_from[record.cycle] = item
                 issue_cycles = model.cycle
                 break
     model.context = "after the last instruction"
     model.drain(on_cycle=lambda _, record: keep(record))
     return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
-                     model.hazards, issued_from, marks)
+                     model.hazards, issued_from, marks, model.dst_rows_written)
 
 
 def state_to_json(state: SfpuState) -> dict:
@@ -138,11 +142,12 @@ def state_to_json(state: SfpuState) -> dict:
 
 def result_to_json(result: RunResult, trace: bool = False) -> dict:
     """The record `sfpu run --json` writes, from whichever backend ran the
-    program: its architecture, the final state, the cycle counts, the hazards and, with
-    `trace`, one record per cycle (see README)."""
+    program: its architecture, the final state, the cycle counts, the hazards (one
+    entry per rule, sub-unit and program line, with a count) and, with `trace`,
+    one record per cycle (see README)."""
     record = {"arch": result.state.arch.value, **state_to_json(result.state)}
     record.update(cycles=result.cycles, issue_cycles=result.issue_cycles, instructions=result.instructions,
-                  hazards=[h.to_json() for h in result.hazards])
+                  hazards=[g.to_json() for g in group_hazards(result.hazards)])
     if trace:
         record["trace"] = [r.to_json() for r in result.trace]
     return record

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
-from .fma import fma_bh, fma_wh
+from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
 from .isa import Arch, Instruction
 from .lut import sfplut_select, sfplutfp32_select
 from .rounding import cast_int_to_fp32, stochrnd

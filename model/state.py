@@ -9,6 +9,7 @@ read/write counter, ADDR_MOD, the SrcB format, the Fp32 Dst mode, base offsets).
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -142,7 +143,17 @@ class FlagStackEntry:
 
 def lane_bits(mask) -> int:
     """bool[32] -> int with bit i set for lane i."""
-    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool), bitorder="little").tobytes(), "little")
+    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool), bitorder="little"), "little")
+
+
+def shallow_copy(obj):
+    """copy.copy of a plain dataclass instance, without copy's generic protocol (a fork per cycle)."""
+    twin = object.__new__(type(obj))
+    twin.__dict__.update(obj.__dict__)
+    return twin
+
+
+_FORKED_ARRAYS = ("lregs", "lane_config", "macro_templates", "macro_sequences", "macro_misc")
 
 
 @dataclass
@@ -167,23 +178,55 @@ class SfpuState:
     def copy(self) -> "SfpuState":
         return copy.deepcopy(self)
 
-    def fork(self) -> "SfpuState":
+    def fork(self, writes_dst: bool = True) -> "SfpuState":
         """A copy for one instruction to execute on. Only the arrays the write
         helpers of `model.machine.Machine` modify in place are duplicated; the
-        others are replaced, never mutated, so they can be shared."""
-        twin = copy.copy(self)
-        for name in ("lregs", "dst", "lane_config", "macro_templates", "macro_sequences", "macro_misc"):
+        others are replaced, never mutated, so they can be shared. Without
+        `writes_dst` (only SFPSTORE writes Dst) Dst is shared read-only, so a
+        write would raise instead of reaching the original."""
+        twin = shallow_copy(self)
+        for name in _FORKED_ARRAYS:
             setattr(twin, name, getattr(self, name).copy())
-        twin.tensix = copy.copy(self.tensix)     # its counters change in place
+        if writes_dst:
+            twin.dst = self.dst.copy()
+        else:
+            twin.dst = self.dst.view()
+            twin.dst.flags.writeable = False
+        twin.tensix = shallow_copy(self.tensix)     # its counters change in place
         return twin
 
     def lane_config_bit(self, bit: int) -> np.ndarray:
-        """LaneConfig bit `bit` of every lane, as bool[32]."""
-        return ((self.lane_config >> bit) & 1).astype(bool)
+        """LaneConfig bit `bit` of every lane, as bool[32] (read-only)."""
+        return _decoded_lane_config(self.lane_config.tobytes()).bits[bit]
+
+    def lane_config_mask(self, bit: int) -> int:
+        """LaneConfig bit `bit` of every lane, as a lane mask (bit i: lane i)."""
+        return _decoded_lane_config(self.lane_config.tobytes()).bit_masks[bit]
 
     def lane_enabled(self) -> np.ndarray:
         """LaneEnabled for all 32 lanes: ROW_MASK (from LaneConfig[lane & 7]) then the flags."""
+        return _decoded_lane_config(self.lane_config.tobytes()).row_enabled & (self.lane_flags | ~self.use_flags)
+
+
+class _DecodedLaneConfig:
+    """LaneConfig's bits as bool[32] arrays, decoded once per distinct
+    LaneConfig (it changes only through SFPCONFIG). The arrays are shared,
+    so they are read-only."""
+
+    def __init__(self, config: bytes):
+        values = np.frombuffer(config, dtype=np.uint32)
+        self.bits = [_read_only(((values >> bit) & 1).astype(bool)) for bit in range(18)]
+        self.bit_masks = [lane_bits(b) for b in self.bits]
         lanes = np.arange(LANES)
-        row_mask = (self.lane_config[lanes & 7] >> LaneConfigBit.ROW_MASK_LO) & 0xF
-        masked = ((row_mask >> (lanes // 8)) & 1).astype(bool)
-        return ~masked & np.where(self.use_flags, self.lane_flags, True)
+        row_mask = (values[lanes & 7] >> LaneConfigBit.ROW_MASK_LO) & 0xF
+        self.row_enabled = _read_only(~((row_mask >> (lanes // 8)) & 1).astype(bool))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+@functools.lru_cache(maxsize=1024)
+def _decoded_lane_config(config: bytes) -> _DecodedLaneConfig:
+    return _DecodedLaneConfig(config)

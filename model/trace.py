@@ -27,6 +27,7 @@ A record holds
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,7 +53,12 @@ class UnitActivity:
     vb: int | None
     vc: int | None
     macro_cycle: int | None = None   # the SFPLOADMACRO's cycle, for origin "macro"
-    text: str = field(default="", compare=False)
+    operands: Operands | None = field(default=None, compare=False, repr=False)
+
+    @functools.cached_property
+    def text(self) -> str:
+        """Assembly-like text with the effective operands, made when first asked for."""
+        return "" if self.operands is None else describe(self.operands, self.origin)
 
     def to_json(self) -> dict:
         return {"unit": self.unit, "origin": self.origin, "mnemonic": self.mnemonic, "word": self.word,
@@ -145,5 +151,4 @@ def describe(x: Operands, origin: str) -> str:
 
 
 def activity(unit: str, x: Operands, origin: str, macro_cycle: int | None = None) -> UnitActivity:
-    return UnitActivity(unit, origin, x.ins.mnemonic, x.ins.word, x.vd, x.vb, x.vc, macro_cycle,
-                        describe(x, origin))
+    return UnitActivity(unit, origin, x.ins.mnemonic, x.ins.word, x.vd, x.vb, x.vc, macro_cycle, x)

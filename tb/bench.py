@@ -2,9 +2,10 @@
 
 Measured on this machine, one after the other, nothing else asserted:
 
-- golden model: instructions per second on a fixed random program
-  (`random:legal:1:4000`), functional (`Machine.execute`) and cycle-exact
-  (`run_program`), one stream;
+- golden model: instructions per second on fixed random programs, one
+  stream: `random:legal:1:4000` functional (`Machine.execute`) and
+  cycle-exact (`run_program`, no trace kept), and `random:macro:1:4000`
+  (SFPLOADMACRO streams) cycle-exact;
 - the vectorised FMA (`model.fma.fma_wh`): operands (a*b+c triples) per second
   on 2^20 random triples;
 - the RTL on each backend: checked cycles per second with the lock-step
@@ -39,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
 MODEL_PROGRAM = ("legal", 1, 4000)
+MACRO_PROGRAM = ("macro", 1, 4000)
 # Program length per backend: about a minute of lock-step on each.
 RTL_CYCLES = {"amaranth": 300, "icarus": 400, "verilator": 20_000}
 
@@ -181,6 +183,9 @@ def _cpu_name() -> str:
 def table(results: dict) -> str:
     rows = [("golden model, functional", f"{results['model']['functional_instructions_per_s']:,.0f} instructions/s"),
             ("golden model, cycle-exact", f"{results['model']['cycle_exact_instructions_per_s']:,.0f} instructions/s"),
+            *([("golden model, cycle-exact, macros",
+                f"{results['model_macro']['cycle_exact_instructions_per_s']:,.0f} instructions/s")]
+              if "model_macro" in results else []),
             ("FMA, vectorised", f"{results['fma']['operands_per_s']:,.0f} operands/s")]
     for backend, r in results["rtl"].items():
         if "error" in r:
@@ -214,6 +219,7 @@ def main(args: argparse.Namespace) -> int:
     results: dict = {"machine": machine()}
     print("golden model ...", flush=True)
     results["model"] = bench_model()
+    results["model_macro"] = bench_model(MACRO_PROGRAM)
     results["fma"] = bench_fma()
     if not args.no_verilog:
         print("Verilog generation ...", flush=True)

@@ -15,7 +15,7 @@ import numpy as np
 
 from model import isa, tensix
 from model.asm import AsmError, Program, assemble, decode_source, disassemble
-from model.hazards import RULES
+from model.hazards import RULES, group_hazards
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import DST_COLS, DST_ROWS, SfpuState
@@ -221,10 +221,10 @@ def cmd_disasm(args) -> int:
     return 0
 
 
-def _run(args):
+def _run(args, keep_trace: bool = True):
     """The program run on the chosen backend, as a `model.run.RunResult`: on
     an RTL backend its trace and final state come from the RTL, with the
-    model in lock-step (tb.rtl_run)."""
+    model in lock-step (tb.rtl_run). The model keeps its trace only if asked."""
     if args.backend != "model":
         refuse_rtl(args.arch)
     if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
@@ -245,7 +245,8 @@ def _run(args):
         raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
     if args.backend == "model":
         try:
-            return run_program(program, state, strict=not args.lenient, allow=set(args.allow))
+            return run_program(program, state, strict=not args.lenient, allow=set(args.allow),
+                               keep_trace=keep_trace)
         except (NotImplementedError, LookupError, ImportError) as e:
             if program.arch is isa.Arch.WORMHOLE:
                 raise                # a bug in the Wormhole model: let it show
@@ -272,13 +273,8 @@ DST_ROWS_SHOWN = 16
 
 
 def cmd_run(args) -> int:
-    result = _run(args)
-    for hazard in result.hazards:
-        if not hazard.allowed:
-            print(f"warning: {hazard}", file=sys.stderr)
-    allowed = Counter(h.rule for h in result.hazards if h.allowed)
-    if allowed:
-        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=sys.stderr)
+    result = _run(args, keep_trace=args.trace)
+    _print_hazards(result.hazards, "warning", sys.stderr)
     record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
     if args.json is not None:
         _write_json(record, args.json)
@@ -305,7 +301,7 @@ def cmd_run(args) -> int:
 
 def _print_dst_written(result) -> None:
     """The Dst rows the program wrote (16-bit rows, in hex), the first few in full."""
-    rows = sorted({w.row for rec in result.trace for w in rec.dst_writes})
+    rows = sorted(result.dst_rows_written)
     if not rows:
         print("Dst: no rows written")
         return
@@ -334,13 +330,18 @@ def cmd_timeline(args) -> int:
     full = timeline.full_cycles(result.trace)
     if full:
         print(f"all five sub-units busy in {len(full)} cycles ({_ranges(full)})")
-    for hazard in result.hazards:
-        if not hazard.allowed:
-            print(f"hazard: {hazard}")
-    allowed = Counter(h.rule for h in result.hazards if h.allowed)
-    if allowed:
-        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()))
+    _print_hazards(result.hazards, "hazard", sys.stdout)
     return 0
+
+
+def _print_hazards(hazards, label: str, out) -> None:
+    """The hazards a lenient run let through, one line per rule and program
+    line with a count, then a count per rule of those the program allowed."""
+    for group in group_hazards([h for h in hazards if not h.allowed]):
+        print(f"{label}: {group}", file=out)
+    allowed = Counter(h.rule for h in hazards if h.allowed)
+    if allowed:
+        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=out)
 
 
 def _ranges(cycles: list[int]) -> str:
@@ -464,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     from tb.llk.cli import add_parser as add_llk_parser  # `sfpu llk`: a kernel's C++ header to a listing
     add_llk_parser(sub)
 
-    g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend")
+    g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend (or the model alone)")
     from tb import regress
     regress.add_arguments(g)
     add_arch_option(g, "the RTL's (Wormhole only)")

@@ -107,7 +107,7 @@ def rtl_result(run, state: SfpuState) -> RunResult:
     issued = [record.cycle for record in run.rtl_trace if record.issued is not None]
     cycles = run.rtl_trace[-1].cycle + 1 if run.rtl_trace else 0
     return RunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
-                     list(run.model.hazards))
+                     list(run.model.hazards), dst_rows_written={w.row for r in run.rtl_trace for w in r.dst_writes})
 
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:

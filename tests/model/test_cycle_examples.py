@@ -177,3 +177,63 @@ def test_exp_accuracy_and_clamp(exp_macro):
         assert np.all(np.abs(y[finite] - ref[finite]) <= 0.05 * ref[finite])
     y0 = get_bits32(result.state, 0).view(np.float32)
     assert y0[0] == y0[1]              # -100 is clamped to -88.5 before exp
+
+
+def test_a_run_without_its_trace_keeps_nothing_per_cycle_and_the_same_result():
+    """Example B's fast exp with and without `keep_trace`: the same final
+    state and counts; without, no trace and no cycle-to-instruction map, and
+    the Dst rows written are those the traced run's records name."""
+    program = assemble_file(str(EXAMPLES / "exp_fast_macro.s"))
+    traced = run_program(program, SfpuState())
+    lean = run_program(program, SfpuState(), keep_trace=False)
+    assert lean.trace == [] and lean.issued_from == {}
+    assert (lean.cycles, lean.issue_cycles, lean.instructions) == (traced.cycles, traced.issue_cycles,
+                                                                   traced.instructions)
+    assert np.array_equal(lean.state.dst, traced.state.dst) and np.array_equal(lean.state.lregs, traced.state.lregs)
+    assert lean.hazards == traced.hazards
+    rows = {w.row for record in traced.trace for w in record.dst_writes}
+    assert rows and lean.dst_rows_written == rows == traced.dst_rows_written
+
+
+def _random_words(arch, seed: int, count: int) -> str:
+    """`.word` lines of random instructions of every opcode of `arch`, fields drawn at random."""
+    from model import isa
+    rng = np.random.default_rng(seed)
+    ops = list(isa.ISA[arch].opcodes.values())
+    lines = []
+    while len(lines) < count:
+        op = ops[rng.integers(len(ops))]
+        values = {f.name: int(rng.integers(0, 8 if f.kind is isa.Kind.REG else 1 << f.width)) for f in op.fields}
+        try:
+            lines.append(f".word 0x{isa.encode(op.mnemonic, arch, **values):08X}")
+        except ValueError:
+            continue
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("source", ["legal", "macro", "flags", "break", "wormhole words", "blackhole words"])
+def test_lean_records_change_nothing_but_the_records(source):
+    """A run that keeps no trace fills only part of each cycle's record; the
+    final state, the counts and every hazard are those of the full run: on
+    the generator's programs, and on random words of every opcode of either
+    architecture, run leniently, hazards and all."""
+    from model.asm import assemble
+    from model.isa import Arch
+    from tb.generator import program_text
+    if source.endswith("words"):
+        arch = Arch.WORMHOLE if source.startswith("wormhole") else Arch.BLACKHOLE
+        text = f".arch {arch.value}\n" + _random_words(arch, 5, 400)
+    else:
+        text = program_text(source, 3, 300)
+    program = assemble(text, source)
+    full = run_program(program, strict=False)
+    lean = run_program(program, strict=False, keep_trace=False)
+    assert lean.trace == [] and full.trace
+    assert bool(full.hazards) == (source in ("break", "wormhole words", "blackhole words"))
+    for name in ("lregs", "dst", "lane_flags", "use_flags", "prng", "lane_config", "macro_templates",
+                 "macro_sequences", "macro_misc"):
+        assert np.array_equal(getattr(lean.state, name), getattr(full.state, name)), name
+    assert [e.masks() for e in lean.state.flag_stack] == [e.masks() for e in full.state.flag_stack]
+    assert (lean.cycles, lean.issue_cycles, lean.instructions) == (full.cycles, full.issue_cycles, full.instructions)
+    assert [str(h) for h in lean.hazards] == [str(h) for h in full.hazards]
+    assert lean.dst_rows_written == {w.row for r in full.trace for w in r.dst_writes}

@@ -6,6 +6,7 @@ from tb import bench
 
 def results(**rtl):
     return {"model": {"functional_instructions_per_s": 12000.0, "cycle_exact_instructions_per_s": 2500.0},
+            "model_macro": {"cycle_exact_instructions_per_s": 1700.0},
             "fma": {"operands_per_s": 1.2e7},
             "verilog": {"sfpu_verilog_s": 50.0, "simulation_verilog_s": 90.0},
             "rtl": rtl, "synth": {"Fma": 5438}}
@@ -17,6 +18,7 @@ def test_table_has_every_measurement():
                                           "build_s": 150.0, "startup_s": 1.5, "generation_s": 30.0},
                                icarus={"error": "RunnerError: Icarus Verilog is not installed"}))
     assert "12,000 instructions/s" in text and "2,500 instructions/s" in text
+    assert "cycle-exact, macros  1,700 instructions/s" in text
     assert "12,000,000 operands/s" in text
     assert "800 checked cycles/s" in text and "3,000 cycles/s" in text and "build 150 s" in text
     assert "one word held" in text and "6,500 cycles/s" in text

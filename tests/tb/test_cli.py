@@ -417,3 +417,19 @@ def test_hazard_lenient_and_allow(tmp_path, capsys):
     assert code == 0 and "allowed" in err
     code, out, err = run_cli(["run", src, "--allow", "no-such-rule"], capsys)
     assert code == 2 and "unknown hazard rule" in err
+
+
+def test_a_hazard_repeated_by_a_loop_is_reported_once_per_line(tmp_path, capsys):
+    # The recorded SFPMAD / SFPADD pair reads L1 in flight on every pass: 1 + 5 replays.
+    src = write(tmp_path / "loop.s", "TTI_REPLAY(0, 2, 1, 1);\nsfpmad vd=1 va=2 vb=3 vc=4\n"
+                                     "sfpmad vd=5 va=1 vb=3 vc=4\n" + "TTI_REPLAY(0, 2, 0, 0);\n" * 5)
+    code, out, err = run_cli(["run", src, "--lenient", "--json", "-"], capsys)
+    assert code == 0
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, err
+    assert f"{src}:3:1" in warnings[0] and "read-in-flight" in warnings[0]
+    assert "x6 at this line, the last in cycle 11" in warnings[0]     # passes at cycles 1, 3, ..., 11
+    [hazard] = json.loads(out)["hazards"]
+    assert (hazard["rule"], hazard["cycle"], hazard["count"], hazard["last_cycle"]) == ("read-in-flight", 1, 6, 11)
+    code, out, err = run_cli(["run", src, "--allow", "read-in-flight"], capsys)
+    assert code == 0 and "allowed by the program: read-in-flight x6" in err
