@@ -52,6 +52,10 @@ def outside_band(x):
     return np.where((x < -1) | (x > 1), -x, x).astype(np.float32)
 
 
+def doubled(x):
+    return (x * np.float32(2)).astype(np.float32)
+
+
 def power_of_two_below(x):
     e = np.floor(np.log2(np.abs(x)))
     return np.where(e < -10, 0, 2.0 ** e).astype(np.float32)
@@ -62,11 +66,27 @@ def power_of_two_below(x):
     ("calculate_fixture_piecewise<false, 8>()", piecewise),
     ("calculate_fixture_outside_band<false, 8>()", outside_band),
     ("calculate_fixture_exponent<false, 8>()", power_of_two_below),
+    ("calculate_fixture_mixed<false, 8>()", doubled),
 ])
 def test_sfpi_kernel_matches_numpy_bit_for_bit(call, reference):
     listing = compile_sfpi(call)
     assert listing.frontend == "sfpi"
     got = run_tile(listing)
+    assert np.array_equal(got.view(np.uint32), reference(X).view(np.uint32))
+
+
+@pytest.mark.parametrize("call, reference", [
+    ("calculate_fixture_axpb<false, 8>()", fused),
+    ("calculate_fixture_piecewise<false, 8>()", piecewise),
+    ("calculate_fixture_outside_band<false, 8>()", outside_band),
+    ("calculate_fixture_exponent<false, 8>()", power_of_two_below),
+])
+def test_sfpi_kernel_matches_numpy_on_blackhole(call, reference):
+    listing = compile_call(Request(SFPI, call, fp32_dest=1, arch="blackhole"))
+    assert listing.program.arch is isa.Arch.BLACKHOLE
+    state = SfpuState(arch=isa.Arch.BLACKHOLE)
+    put_tile_bits32(state, X.view(np.uint32))
+    got = get_tile_fp32(run_program(listing.program, state).state)
     assert np.array_equal(got.view(np.uint32), reference(X).view(np.uint32))
 
 

@@ -73,6 +73,25 @@ inline void calculate_fixture_exponent() {
     }
 }
 
+// A helper in the style of tt-llk's rounding ops: TTI_ code between an
+// l_reg write and an l_reg read, writing L1 and L2 behind SFPI's back.
+sfpi_inline sfpi::vFloat fixture_negate_by_tti(sfpi::vFloat val) {
+    sfpi::l_reg[sfpi::LRegs::LReg0] = val;
+    TTI_SFPMOV(0, p_sfpu::LREG0, p_sfpu::LREG1, 1);
+    TTI_SFPLOADI(p_sfpu::LREG2, sfpi::SFPLOADI_MOD0_SHORT, 7);
+    return sfpi::l_reg[sfpi::LRegs::LReg1];
+}
+
+// x - (-x) = 2x, with x live across the TTI_ code: it must not sit in L0-L2.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_mixed() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::dst_reg[0] = x - fixture_negate_by_tti(x);
+        sfpi::dst_reg++;
+    }
+}
+
 // Nine values live at once: more than the eight LRegs.
 template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
 inline void calculate_fixture_too_many_values() {
