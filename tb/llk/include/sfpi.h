@@ -102,8 +102,7 @@ public:
     void own() {
         if (s_ == nullptr) fail("a vector variable is updated before it is given a value");
         if (s_->refs == 1 && s_->value >= 0) return;
-        Slot* mine = sfpi_record::allocate();
-        sfpi_record::copy(s_, mine, true);
+        Slot* mine = sfpi_record::copy_of(s_, true);
         sfpi_record::release(s_);
         s_ = mine;
     }
@@ -123,13 +122,11 @@ Raw fresh(F make) {
     return Raw{s};
 }
 
-// For instructions that read and write VD: a copy of `v` to work on. (SFPI's
-// compiler can often use `v`'s register itself; the copy keeps every handle
-// on it right without knowing which of them are temporaries.)
+// For instructions that read and write VD: a copy of `v` to work on, or `v`'s
+// own register where nothing reads `v` afterwards (sfpi_record::copy_of).
 template <class F>
 Raw in_place(const vVal& v, F make) {
-    Slot* s = sfpi_record::allocate();
-    sfpi_record::copy(v.slot(), s, false);
+    Slot* s = sfpi_record::copy_of(v.slot(), false);
     emit(make(sfpi_record::use(s)));
     return Raw{s};
 }

@@ -248,6 +248,26 @@ inline void copy(Slot* from, Slot* to, bool all_lanes) {
     emit(TT_OP_SFPMOV(0, c, d, all_lanes ? sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED : 0));
 }
 
+// A copy of `src` as a new value (SFPMOV), except in the second run where the
+// copy would be the last instruction to name `src`: the new value takes over
+// src's register and no copy is issued. The index still counts the copy, so
+// both runs number the same instructions.
+inline Slot* copy_of(Slot* src, bool all_lanes) {
+    load();
+    int v = src->value;
+    if (!state.survey && v >= 0 && src->reg >= 0 && state.named.empty() && v < (int)state.last_use.size() &&
+        state.last_use[v] == state.index) {
+        Slot* s = new Slot{src->reg, state.values++, 1, state.at};
+        state.owner[src->reg] = s;
+        src->reg = -1;
+        ++state.index;
+        return s;
+    }
+    Slot* s = allocate();
+    copy(src, s, all_lanes);
+    return s;
+}
+
 // Empties general register `reg` (second run only) by moving its value to a
 // free one: a move the survey run does not see, so it is not counted.
 inline void evict(int reg) {
