@@ -68,6 +68,10 @@ def program_from_header(args, header: str):
         raise CliError(str(e)) from None
 
 
+SFPI_TIMING = ("the SFPI code was recorded by this project's stand-in: its registers, copies and SFPNOPs, and so "
+               "its cycle counts, are this project's instruction selection, not SFPI's compiler's (docs/llk.md)")
+
+
 def cmd_llk(args) -> int:
     from tb.cli import CliError
     try:
@@ -85,6 +89,8 @@ def cmd_llk(args) -> int:
     report = sys.stderr if not args.output else sys.stdout
     print(f"{len(listing.program.words)} instructions ({len(listing.kernel_words())} from the kernel), "
           f"front end: {listing.frontend}", file=report)
+    if listing.frontend == "sfpi":
+        print(SFPI_TIMING, file=report)
     print("set up by the caller outside the kernel: " +
           (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
           "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "

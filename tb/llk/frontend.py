@@ -44,6 +44,10 @@ COMPILE_SECONDS = 120
 RUN_SECONDS = 20
 
 
+SFPI_NOTE = ("SFPI code recorded by the stand-in (docs/llk.md): registers, copies, SFPNOPs and so the cycle "
+             "counts are this project's instruction selection, not SFPI's compiler's")
+
+
 class LlkError(Exception):
     """Bad input or something the front end does not model; the message names
     the C++ file and line where there is one."""
@@ -329,6 +333,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         cxx_of_line[len(out)] = where
     if sfpi_lines:
         out = _schedule_sfpi(out, decoded, sfpi_lines)
+        out.insert(1 if arch is not isa.Arch.WORMHOLE else 0, "# " + SFPI_NOTE)
         cxx_of_line = {n: t.rsplit("  # ", 1)[1] for n, t in enumerate(out, 1)
                        if not t.startswith("#") and "  # " in t}
     if stop is not None:
