@@ -324,13 +324,14 @@ def macro_program_text(seed: int) -> str:
 
 
 def template_edge_text() -> str:
-    """Every opcode byte one bit away from an SFPU opcode that is none, and
-    SFPNOP, as instruction templates that every sub-unit's macro slot selects
+    """Every opcode byte one bit away from an SFPU opcode that is none, then
+    SFPNOP, SFPSTORE, SFPLUT and SFPMAD, as instruction templates that every sub-unit's macro slot selects
     in turn: each slot's decode of "is this an SFPU instruction" and "can this
     sub-unit run it" meets the words it must refuse."""
     opcodes = {op.opcode for op in isa.OPCODES.values()}
     near = sorted({code ^ (1 << bit) for code in opcodes for bit in range(8)} - opcodes)
-    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP")]
+    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP"), isa.encode("SFPSTORE", vd=2, mod0=3),
+                                             isa.encode("SFPLUT", vd=3, mod0=4), isa.encode("SFPMAD", vd=1)]
     # Sequence k selects template k on Simple, MAD, Round and Store, with no delay.
     lines = ["# directed: macro templates that are no SFPU instruction", ".fp32_dest 1"]
     for k in range(4):

@@ -69,6 +69,11 @@ class Mutant:
     sources: list[str] = field(default_factory=list)     # hdl/FILE:LINE of the cell and its wire
     command: str = ""             # Yosys's `mutate` options, as `mutate -list` wrote them
 
+    @property
+    def key(self) -> str:
+        """The mutation alone (mode, cell, port, bits), the same in every checkout."""
+        return re.sub(r" -(module|wire|wirebit|src) \S+", "", self.command)
+
     def describe(self) -> str:
         where = ", ".join(self.sources) or "?"
         return f"#{self.id} {self.component}: {self.mode} of {self.cell} port {self.port} bit {self.bit} ({where})"

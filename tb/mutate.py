@@ -142,7 +142,7 @@ def equivalent_mutants(netlist: mutants_lib.Netlist, outcomes: list[Outcome]) ->
     by_id = {m.id: m for m in netlist.mutants}
     passed = [by_id[o.id] for o in outcomes if not o.killed and not o.why]
     reasons = mutants_lib.locally_equivalent(netlist.folder, passed)
-    reasons.update({m.id: EQUIVALENT[m.command] for m in passed if m.command in EQUIVALENT})
+    reasons.update({m.id: EQUIVALENT[m.key] for m in passed if m.key in EQUIVALENT})
     return reasons
 
 
