@@ -170,6 +170,9 @@ SPECIAL_PROGRAMS = {
 FP16_EDGES = (0x7FFF, 0xFFFF, 0x7C00, 0x8000, 0x03FF, 0xFBFF)
 
 
+DST32_LOADS = (3, 4, 10, 12)           # SFPLOAD Mod0 FP32, INT32, INT32_ALL, INT32_SM: one 32-bit datum
+
+
 def _lreg_line(register: int, values) -> str:
     return f".lreg {register} " + " ".join(f"0x{int(v):08X}" for v in values)
 
@@ -188,9 +191,12 @@ def _dst_format_lines(rng) -> list[str]:
     lines = [".fp32_dest 1"]
     for r, values in enumerate(data):
         lines += [_lreg_line(r, values), f"sfpstore vd={r} mod0=3 imm10={4 * r}"]
+    # A 32-bit datum at address A is two 16-bit ones, at 2A and 2A + 4: the 16-bit formats read both halves.
     for inf in (0, 1):
         lines.append(f"sfpconfig vd=15 mod1=1 imm16={inf}")
-        lines += [f"sfpload vd={(mod0 + r) % 8} mod0={mod0} imm10={4 * r}" for mod0 in range(16) for r in range(8)]
+        for mod0 in range(16):
+            addresses = range(0, 32, 4) if mod0 in DST32_LOADS else range(0, 64, 4)
+            lines += [f"sfpload vd={(mod0 + a // 4) % 8} mod0={mod0} imm10={a}" for a in addresses]
     return lines
 
 

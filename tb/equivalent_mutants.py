@@ -51,4 +51,11 @@ EQUIVALENT: dict[str, str] = {
     "-mode inv -cell $flatten\\scheduler.$1565 -port Y -portbit 1":
         "equivalent: bit 1 of the template the Store sub-unit's byte selects; the macro store takes only the "
         "template's opcode and VD (bits 23..20), its address coming from the SFPLOADMACRO",
+    # hdl/dst_convert.py:154: signmag = Mux(mod0 == INT8_COMP, Integer "8" as sign-magnitude, FP32 bits).
+    "-mode const0 -cell $flatten\\load.\\convert13.$36 -port Y -portbit 15":
+        "equivalent: bit 15 of lane 13's sign-magnitude operand of the load's negator; only its bit 31 (the "
+        "sign, the negator's select) is read, the magnitude reaching the negator by its own path",
+    "-mode const1 -cell $flatten\\load.\\convert27.$35 -port A -portbit 3":
+        "equivalent: lane 27's 'Mod0 is INT8_COMP (13)' with Mod0 bit 3 forced to 1, so also true for INT8 "
+        "(5); an INT8 load's value does not go through the multiplexer it selects",
 }

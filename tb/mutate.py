@@ -156,7 +156,7 @@ def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: i
            budget_specs: str = BUDGET, out=sys.stdout) -> dict:
     from tb.programs import resolve_all
     work.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
+    started, commit = time.monotonic(), _commit()       # what the run starts from
     runner.build(BACKEND, netlist=netlist.verilog)
     specs = resolve_all(budget_specs)
     budget = work / "budget.pickle"
@@ -177,7 +177,7 @@ def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: i
                             sum(not o.killed for o in outcomes)).replace("failing", "not killed"), file=out, flush=True)
     outcomes.sort(key=lambda o: o.id)
     equivalent = equivalent_mutants(netlist, outcomes)
-    report = {"commit": _commit(), "netlist": netlist.folder.name, "budget": budget_specs,
+    report = {"commit": commit, "netlist": netlist.folder.name, "budget": budget_specs,
               "budget_cycles": design.cycles, "jobs": jobs, "seconds": round(time.monotonic() - started, 1),
               "mutants": [dict(asdict(by_id[o.id]), **asdict(o), status=classify(o, equivalent),
                                reason=equivalent.get(o.id, "")) for o in outcomes]}
@@ -229,7 +229,8 @@ def write(report: dict, work: Path) -> None:
 
 
 def merge(paths: list[Path]) -> dict:
-    """Add the reports of several shards of one netlist into one."""
+    """Add the reports of several shards of one netlist into one. A mutant in
+    more than one report (run again with `--mutants`) counts as in the last."""
     merged: dict = {}
     for path in paths:
         if not path.is_file():
@@ -248,7 +249,7 @@ def merge(paths: list[Path]) -> dict:
                 raise
             raise MutateError(f"--merge: {path}: not a report of sfpu mutate ({type(e).__name__}: "
                               f"{str(e)[:100]})") from None
-    merged["mutants"].sort(key=lambda m: m["id"])
+    merged["mutants"] = sorted({m["id"]: m for m in merged["mutants"]}.values(), key=lambda m: m["id"])
     return reclassify(merged)
 
 

@@ -126,12 +126,18 @@ def test_the_table_counts_each_component_and_scores_only_non_equivalent_mutants(
 def test_shard_reports_merge_and_other_netlists_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(mutants, "MUTATE", tmp_path)
     (tmp_path / "n").mkdir()
-    (tmp_path / "n" / "mutants.json").write_text(json.dumps({"mutants": []}))
+    catalogue = [dict(id=i, component="fma", mode="inv", cell=f"c{i}", port="Y", bit=0, sources=[],
+                      command=f"-cell c{i}") for i in (1, 2)]
+    (tmp_path / "n" / "mutants.json").write_text(json.dumps({"mutants": catalogue}))
     (tmp_path / "a.json").write_text(json.dumps(_report({2: ("fma", "killed")})))
     (tmp_path / "b.json").write_text(json.dumps(_report({1: ("prng", "killed")})))
     (tmp_path / "c.json").write_text(json.dumps(_report({3: ("fma", "killed")}, netlist="other")))
+    (tmp_path / "again.json").write_text(json.dumps(_report({2: ("fma", "survived")})))
     merged = mutate.merge([tmp_path / "a.json", tmp_path / "b.json"])
-    assert [m["id"] for m in merged["mutants"]] == [1, 2]
+    assert [(m["id"], m["status"]) for m in merged["mutants"]] == [(1, "killed"), (2, "killed")]
+    monkeypatch.setattr(mutants, "locally_equivalent", lambda folder, alive: {})
+    rerun = mutate.merge([tmp_path / "b.json", tmp_path / "again.json"])    # the last report of mutant 2 counts
+    assert [(m["id"], m["status"]) for m in rerun["mutants"]] == [(1, "killed"), (2, "survived")]
     with pytest.raises(mutate.MutateError, match="c.json: another netlist or budget"):
         mutate.merge([tmp_path / "a.json", tmp_path / "c.json"])
     with pytest.raises(mutate.MutateError, match="d.json: no such report"):
