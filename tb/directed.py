@@ -111,12 +111,18 @@ LOAD_STORE_SETUP = [".addr_mod 1 dst_incr=4", ".addr_mod 2 dst_incr=2 dst_cr=1",
 # SFPMAD at the ends of the exponent range in every lane (each value in all 32 lanes): products and sums
 # that overflow by up to three binades, land just below and above 2**-126, or cancel down to nothing.
 MAD_EDGE_A = (0x7F000000, 0x7F7FFFFF, 0x7E800000, 0x00800000, 0x00FFFFFF, 0x80800000, 0x3F800000)
-MAD_EDGE_B = (0x40000000, 0x40800000, 0x3FC00000, 0x3F000000, 0x3E800000, 0x40400000, 0x41000000)
+MAD_EDGE_B = (0x40000000, 0x40800000, 0x3FC00000, 0x3F000000, 0x3E800000, 0x40400000, 0x41000000, 0x3FFFFFFF)
 MAD_EDGE_C = (0x00000000, 0xFF000000, 0x7F000000, 0x80FFFFFF)
 MAD_EDGES = [line for c in MAD_EDGE_C for a in MAD_EDGE_A
              for line in (f".lreg 0 0x{a:08X}", f".lreg 2 0x{c:08X}",
                           *[f".lreg 1 0x{b:08X}\nsfpmad vd={3 + i % 4} va=0 vb=1 vc=2 mod1=0\nsfpnop"
                             for i, b in enumerate(MAD_EDGE_B)])]
+# 1.0 * 1.0 + z, z = 2**-24 * (1 + 2**(j-23)): z's leading one lands on the guard bit, a tie, and only its
+# mantissa bit j, shifted out, says the sum is above it (the sticky bit), for every j, added and subtracted.
+MAD_EDGES += [".lreg 0 0x3F800000", ".lreg 1 0x3F800000"]
+MAD_EDGES += [line for sign in (0, 1) for j in range(23)
+              for line in (f".lreg 2 0x{sign << 31 | 103 << 23 | 1 << j:08X}",
+                           f"sfpmad vd={3 + j % 4} va=0 vb=1 vc=2 mod1=0", "sfpnop")]
 # Every bit of every LoadMacroConfig and LaneConfig register set at the end (the final state shows them).
 CONFIG_ALL_ONES = ["sfploadi vd=0 mod0=10 imm16=0xFFFF", "sfploadi vd=0 mod0=8 imm16=0xFFFF",
                    *[f"sfpconfig vd={vd}" for vd in range(9)], "sfpconfig vd=15"]
@@ -200,19 +206,30 @@ def _dst_format_lines(rng) -> list[str]:
     return lines
 
 
+ROW_MASK_BITS = 0xF << 12                # LaneConfig's ROW_MASK: a set bit disables the lane's row
+
+
 def _lane_config_lines(rng) -> list[str]:
     """LaneConfig different in each lane of a group of 8 (SFPCONFIG takes lanes
     0-7 of L0), random in every bit, under stores, loads, moves, swaps and
     backdoor template loads: a lane that follows its neighbour's bit is seen."""
     lines = [".fp32_dest 1"]
-    for _ in range(4):
-        lines += [_lreg_line(0, rng.integers(0, 1 << 18, LANES)), "sfpconfig vd=15", "sfpnop"]
+    first = rng.integers(0, 1 << 18, LANES) & ~ROW_MASK_BITS          # every lane enabled
+    second = rng.integers(0, 1 << 18, LANES)
+    # Each value and its complement: every bit of every lane is 0 in one round and 1 in the other.
+    for config in (first, ~first & 0x3FFFF & ~ROW_MASK_BITS, second, ~second & 0x3FFFF):
+        lines += [_lreg_line(0, config), "sfpconfig vd=15", "sfpnop"]
         for r in range(1, 8):
             lines += [_lreg_line(r, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
                       f"sfpstore vd={r} mod0={int(rng.choice([0, 1, 2, 3, 4, 6, 12]))} imm10={4 * r}",
                       f"sfpload vd={8 - r} mod0={int(rng.choice([0, 1, 2, 3, 4, 6, 12]))} imm10={4 * r}"]
         lines += ["sfpmov vd=1 vc=2 mod1=0", "sfpswap vd=3 vc=4 mod1=0", "sfpnop", "sfpmov vd=13 vc=5 mod1=0",
-                  "sfpiadd vd=14 vc=6 imm12=5 mod1=5", "sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
+                  "sfpiadd vd=14 vc=6 imm12=5 mod1=5"]
+        # The flag instructions with VD 12-15 under predication, every lane enabled (L3 < 0) and SFPSETCC's
+        # condition false (L2 > 0): backdoor loads in the lanes that allow them, flag updates in the others.
+        lines += [".lreg 2 0x00000001", ".lreg 3 0x80000001", *PREDICATE_ON, "sfpsetcc vd=13 vc=2 mod1=0", "sfppushc vd=12", "sfpsetcc vd=14 vc=5 mod1=2",
+                  "sfpcompc vd=15", "sfppopc vd=13 mod1=0", "sfpencc vd=12 mod1=2 imm2=1", *PREDICATE_OFF]
+        lines += ["sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
     return lines
 
 

@@ -3,8 +3,8 @@ the SFPU does, each with the reason, found by reading the netlist around the
 cell. They are keyed by the mutation (`Mutant.key`: mode, flattened cell,
 port and bits), which is valid for the RTL version it was written for: a
 change to hdl/ renames cells, and the survivors of the next run are reviewed
-again. (Mutants equivalent within their own cell need no entry: tb.mutants
-proves those by SAT.)"""
+again. (Two kinds need no entry, as tb.mutants proves them: a cell that
+computes the same for every input (SAT), and an output bit nothing reads.)"""
 
 SIMPLE_STORE_ADDRESS = ("equivalent: a bit of the store address held in one of the Simple sub-unit's delay slots; "
                         "only a macro SFPSTORE uses that address, and it runs on the Store sub-unit alone (the "
@@ -18,10 +18,6 @@ EQUIVALENT: dict[str, str] = {
         "opcodes whose VB is another field (SFPMAD, SFPADD, SFPMUL, SFPSTOCHRND, SFPSHFT2) the $pmux's Verilog "
         "takes the first selected case, theirs; SFPAND, SFPOR, ... have the same VB = bits 7:4; every other "
         "opcode has no VB, which no sub-unit reads and the trace leaves out",
-    # hdl/lut.py:110: the coefficient register SFPLUT picks by |L3|.
-    "-mode cnot0 -cell $flatten\\mad.\\lut_9.$procmux$4962 -port Y -portbit 21 -ctrlbit 22":
-        "equivalent: bit 21 of lane 9's picked coefficient register; SFPLUT reads only its bits 15..0 "
-        "(A in 15..8, C in 7..0), and nothing else reads the signal",
     # hdl/round_unit.py:108: prng_advance = Mux(is_rnd, lanes, 0).
     "-mode inv -cell $flatten\\round.$350 -port A -portbit 13":
         "equivalent: the Round unit's PRNG advance when it runs no SFPSTOCHRND; the top reads it only "
@@ -47,14 +43,7 @@ EQUIVALENT: dict[str, str] = {
     # hdl/scheduler.py:68: the Simple sub-unit's delay slots (0: due now).
     "-mode const1 -cell $flatten\\scheduler.$1777 -port Q -portbit 48": SIMPLE_STORE_ADDRESS,
     "-mode cnot1 -cell $flatten\\scheduler.$1785 -port Q -portbit 49 -ctrlbit 13": SIMPLE_STORE_ADDRESS,
-    # hdl/scheduler.py:109: the template the Store slot selects.
-    "-mode inv -cell $flatten\\scheduler.$1565 -port Y -portbit 1":
-        "equivalent: bit 1 of the template the Store sub-unit's byte selects; the macro store takes only the "
-        "template's opcode and VD (bits 23..20), its address coming from the SFPLOADMACRO",
     # hdl/dst_convert.py:154: signmag = Mux(mod0 == INT8_COMP, Integer "8" as sign-magnitude, FP32 bits).
-    "-mode const0 -cell $flatten\\load.\\convert13.$36 -port Y -portbit 15":
-        "equivalent: bit 15 of lane 13's sign-magnitude operand of the load's negator; only its bit 31 (the "
-        "sign, the negator's select) is read, the magnitude reaching the negator by its own path",
     "-mode const1 -cell $flatten\\load.\\convert27.$35 -port A -portbit 3":
         "equivalent: lane 27's 'Mod0 is INT8_COMP (13)' with Mod0 bit 3 forced to 1, so also true for INT8 "
         "(5); an INT8 load's value does not go through the multiplexer it selects",

@@ -106,6 +106,32 @@ def test_a_mutant_is_equivalent_when_its_cell_computes_the_same_for_every_input(
     assert "$and cell's output is the same for every input" in proved[1]
 
 
+def test_an_output_bit_nothing_reads_makes_the_mutant_equivalent(tmp_path):
+    """`word + 1` into a 5-bit wire of which only bits 3..0 are read: a
+    change to bit 4 is invisible, one to bit 2 is not."""
+    (tmp_path / "flat.il").write_text(r"""module \Sfpu
+  wire width 4 input 1 \word
+  wire width 4 output 2 \y
+  wire width 5 $sum
+  cell $add $1
+    parameter \A_SIGNED 0
+    parameter \A_WIDTH 4
+    parameter \B_SIGNED 0
+    parameter \B_WIDTH 1
+    parameter \Y_WIDTH 5
+    connect \A \word
+    connect \B 1'1
+    connect \Y $sum
+  end
+  connect \y $sum [3:0]
+end
+""")
+    bit4, bit2 = (mutants.Mutant(i, "flags", "inv", "$1", "Y", bit, command=f"-mode inv -cell $1 -port Y -portbit {bit}")
+                  for i, bit in ((1, 4), (2, 2)))
+    assert mutants.locally_equivalent(tmp_path, [bit4, bit2]) == {
+        1: "equivalent: nothing reads bit 4 of the $add cell's output"}
+
+
 def _report(statuses: dict[int, tuple[str, str]], netlist: str = "n") -> dict:
     rows = [{"id": i, "component": component, "status": status, "mode": "inv", "cell": f"c{i}", "port": "Y",
              "bit": 0, "sources": [], "command": f"-cell c{i}", "why": "", "killed": status == "killed", "by": "",
