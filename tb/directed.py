@@ -239,7 +239,8 @@ def _lane_shuffle_lines(rng) -> list[str]:
     lines = []
     for _ in range(6):
         lines += [_lreg_line(r, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)) for r in range(8)]
-        lines += [out for mode in range(7) for out in _with_spacing(instruction(rng, "SFPSHFT2", mod1=mode))]
+        lines += [out for mode in range(7)      # VC one of the random registers, not a constant
+                  for out in _with_spacing(instruction(rng, "SFPSHFT2", mod1=mode, vc=int(rng.integers(0, 8))))]
     return lines
 
 
