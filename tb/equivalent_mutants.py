@@ -47,4 +47,13 @@ EQUIVALENT: dict[str, str] = {
     "-mode const1 -cell $flatten\\load.\\convert27.$35 -port A -portbit 3":
         "equivalent: lane 27's 'Mod0 is INT8_COMP (13)' with Mod0 bit 3 forced to 1, so also true for INT8 "
         "(5); an INT8 load's value does not go through the multiplexer it selects",
+    # hdl/scheduler.py:111 and 121: which opcodes a macro slot's template may hold ("known") and which its
+    # sub-unit runs ("runnable"), each an OR of opcode compares.
+    "-mode const0 -cell $flatten\\scheduler.$1162 -port A -portbit 2":
+        "equivalent: the Simple slot's compare with SFPPOPC (0x88) also matches 0x8C, SFPTRANSP, itself an SFPU "
+        "opcode, so 'known' (the OR over every opcode) is unchanged",
+    "-mode const0 -cell $flatten\\scheduler.$1091 -port A -portbit 6":
+        "equivalent: the Simple slot's compare with SFPSETSGN (0x89) in 'runnable' also matches 0xC9, which is "
+        "no SFPU opcode; such a template is never valid (it is not 'known'), so what the slot would run is "
+        "never started (template_edges offers it)",
 }
