@@ -123,9 +123,14 @@ MAD_EDGES += [".lreg 0 0x3F800000", ".lreg 1 0x3F800000"]
 MAD_EDGES += [line for sign in (0, 1) for j in range(23)
               for line in (f".lreg 2 0x{sign << 31 | 103 << 23 | 1 << j:08X}",
                            f"sfpmad vd={3 + j % 4} va=0 vb=1 vc=2 mod1=0", "sfpnop")]
-# Every bit of every LoadMacroConfig and LaneConfig register set at the end (the final state shows them).
+# Every bit of every LoadMacroConfig and LaneConfig register set at the end (the final state shows them):
+# the templates and sequences written with all ones, LaneConfig and Misc through SFPCONFIG's OR, AND, XOR and
+# XOR with all ones (every bit set, kept, cleared, set again), so that a wrong bit in any of those steps
+# outlives the ones after it. An SFPNOP after each: the next instruction may not have VD >= 12.
 CONFIG_ALL_ONES = ["sfploadi vd=0 mod0=10 imm16=0xFFFF", "sfploadi vd=0 mod0=8 imm16=0xFFFF",
-                   *[f"sfpconfig vd={vd}" for vd in range(9)], "sfpconfig vd=15"]
+                   *[f"sfpconfig vd={vd}" for vd in range(8)],
+                   *[line for vd in (15, 8) for mod1 in (2, 4, 6, 6) for line in (f"sfpconfig vd={vd} mod1={mod1}",
+                                                                                 "sfpnop")]]
 # SFPPUSHC words with bits in the fields it ignores (tt-llk's TTI_SFPPUSHC passes imm12_math and lreg_c).
 IGNORED_FIELDS = [line for v in (0x5A5A, 0xA5A5, 0xFFFF, 0x0101) for line in (f".word 0x{0x87000000 | v << 8:08X}",
                                                                                 "sfppopc")]
