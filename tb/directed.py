@@ -165,11 +165,12 @@ SPECIAL_PROGRAMS = {
                         "TTI_REPLAY(4, 3, 1, 1)", "sfpload vd=3 mod0=3 addr_mod=2", "TTI_INCRWC(4, 6, 0, 0)",
                         "sfpstore vd=0 mod0=3 imm10=2", "TTI_REPLAY(4, 3, 0, 0)", "TTI_REPLAY(5, 2, 0, 0)",
                         "TTI_SETRWC(0, 0, 0, 0, 0, 4)", "sfpload vd=4 mod0=3 addr_mod=0"],
-    # The six below were written for mutants of the RTL that every other program let through
+    # The seven below were written for mutants of the RTL that every other program let through
     # (docs/verification.md, "Mutants of the RTL").
     "dst_formats": [],                   # generated: _dst_format_lines
     "lane_config_mixed": [],             # generated: _lane_config_lines
     "lane_shuffles": [],                 # generated: _lane_shuffle_lines
+    "tensix_random": [],                 # generated: _tensix_counter_lines
     "config_all_ones": CONFIG_ALL_ONES,
     "mad_edges": MAD_EDGES,
     "ignored_fields": IGNORED_FIELDS,
@@ -249,10 +250,22 @@ def _lane_shuffle_lines(rng) -> list[str]:
     return lines
 
 
+def _tensix_counter_lines(rng) -> list[str]:
+    """SETRWC and INCRWC with random fields (every carry-register mode, every
+    counter selected or not), an SFPLOAD after each: every counter's value
+    steers the next load's row, and the final state shows them all."""
+    lines = []
+    for _ in range(24):
+        cr, d, b, a, mask = (int(v) for v in rng.integers(0, 16, 5))
+        lines += [f"TTI_SETRWC(0, {cr}, {d}, {b}, {a}, {mask})" if rng.random() < 0.5 else
+                  f"TTI_INCRWC({cr & 7}, {d}, {b}, {a})", "sfpload vd=1 mod0=3 addr_mod=0"]
+    return lines
+
+
 def special_program_text(name: str, seed: int = 0) -> str:
     rng = np.random.default_rng([seed, 100 + list(SPECIAL_PROGRAMS).index(name)])
     generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
-                 "lane_shuffles": _lane_shuffle_lines}
+                 "lane_shuffles": _lane_shuffle_lines, "tensix_random": _tensix_counter_lines}
     body = generated[name](rng) if name in generated else SPECIAL_PROGRAMS[name]
     return "\n".join([f"# directed: {name}", *lreg_prelude(rng), *body]) + "\n"
 

@@ -30,7 +30,8 @@ BATCHES = {
     "mad_lut_flags_macro": ["mad", "mad_edges", "lut", "flags", "flag_stack", "dest_index", "ignored_fields", "template_edges",
                             *SPEC_EXAMPLES, *(f"macro_{seed}" for seed in range(4))],
     "load_store_simple_round": ["load_store", "dst_formats", "tensix_counters", "simple_int", "simple_fp", "round",
-                                "cross_lane", "config", "config_all_ones", "lane_config_mixed", "lane_shuffles"],
+                                "cross_lane", "config", "config_all_ones", "lane_config_mixed", "lane_shuffles",
+                                "tensix_random"],
 }
 
 
