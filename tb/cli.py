@@ -18,7 +18,7 @@ from model.asm import AsmError, Program, assemble, decode_source, disassemble
 from model.hazards import RULES, group_hazards
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
-from model.state import DST_COLS, DST_ROWS, SfpuState
+from model.state import SfpuState
 from tb import dst_io, table
 from tb.rtl_run import RtlMismatch
 
@@ -119,26 +119,16 @@ def _read_words(path: str | None, words: list[str], arch: isa.Arch = isa.Arch.WO
 
 def _load_npy(path: str, what: str) -> np.ndarray:
     try:
-        if Path(path).is_dir():
-            raise CliError(f"{path}: is a directory, not {what}")
-        array = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except (OSError, ValueError, EOFError) as e:
-        raise CliError(f"{path}: cannot read as .npy: {e}") from None
-    if not isinstance(array, np.ndarray):
-        array.close()
-        raise CliError(f"{path}: a .npz archive; {what} is one array in a .npy file (numpy.save)")
-    return array
+        return dst_io.load_npy(path, what)
+    except dst_io.DstFileError as e:
+        raise CliError(str(e)) from None
 
 
 def _load_dst(path: str) -> np.ndarray:
-    dst = _load_npy(path, "Dst")
-    if dst.shape != (DST_ROWS, DST_COLS):
-        raise CliError(f"{path}: Dst must have shape ({DST_ROWS}, {DST_COLS}), got {dst.shape}")
-    if dst.dtype != np.uint16:
-        raise CliError(f"{path}: Dst must be raw uint16 bits, got dtype {dst.dtype}")
-    return dst
+    try:
+        return dst_io.load_dst(path)
+    except dst_io.DstFileError as e:
+        raise CliError(str(e)) from None
 
 
 def _load_input(path: str, fmt: dst_io.Format) -> np.ndarray:

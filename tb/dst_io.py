@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from model import dst_format as dfmt
-from model.state import SfpuState
+from model.state import DST_COLS, DST_ROWS, SfpuState
 
 LANE = np.arange(32)
 
@@ -89,6 +90,38 @@ def get_tile_bits16(state: SfpuState, base: int = 0, row_groups: int = 32) -> np
 
 # ---------------------------------------------------------------------------
 # Typed arrays in and out of Dst (`sfpu run --input/--output --format`)
+
+class DstFileError(ValueError):
+    """A .npy file that cannot be read as what it should hold; the message names the file."""
+
+
+def load_npy(path: str, what: str) -> np.ndarray:
+    """One array from a .npy file (numpy.save), `what` naming it in errors."""
+    try:
+        if Path(path).is_dir():
+            raise DstFileError(f"{path}: is a directory, not {what}")
+        array = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise DstFileError(f"{path}: no such file") from None
+    except (OSError, ValueError, EOFError) as e:
+        if isinstance(e, DstFileError):
+            raise
+        raise DstFileError(f"{path}: cannot read as .npy: {e}") from None
+    if not isinstance(array, np.ndarray):
+        array.close()
+        raise DstFileError(f"{path}: a .npz archive; {what} is one array in a .npy file (numpy.save)")
+    return array
+
+
+def load_dst(path: str) -> np.ndarray:
+    """A whole Dst from a .npy file: raw uint16 rows, DST_ROWS x DST_COLS."""
+    dst = load_npy(path, "Dst")
+    if dst.shape != (DST_ROWS, DST_COLS):
+        raise DstFileError(f"{path}: Dst must have shape ({DST_ROWS}, {DST_COLS}), got {dst.shape}")
+    if dst.dtype != np.uint16:
+        raise DstFileError(f"{path}: Dst must be raw uint16 bits, got dtype {dst.dtype}")
+    return dst
+
 
 @dataclass(frozen=True)
 class Format:

@@ -55,14 +55,11 @@ def seeds(text: str) -> list[int]:
 
 def _dst(spec: str, path: Path) -> np.ndarray:
     """Dst before a `file:PATH@DST` program: raw uint16 rows saved with numpy.save."""
-    from model.state import DST_COLS, DST_ROWS
+    from tb.dst_io import DstFileError, load_dst
     try:
-        dst = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as e:
-        raise SpecError(f"{spec}: cannot read {path} as .npy: {e}") from None
-    if not isinstance(dst, np.ndarray) or dst.shape != (DST_ROWS, DST_COLS) or dst.dtype != np.uint16:
-        raise SpecError(f"{spec}: {path} must hold one uint16 array of shape ({DST_ROWS}, {DST_COLS})")
-    return dst
+        return load_dst(str(path))
+    except DstFileError as e:
+        raise SpecError(f"{spec}: {e}") from None
 
 
 def _cycles(spec: str, text: str) -> int:

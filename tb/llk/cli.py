@@ -9,7 +9,7 @@ from pathlib import Path
 from model import isa
 
 from .entries import entries, signature
-from .frontend import VECTOR_MODES, LlkError, Request, compile_call, remember
+from .frontend import SFPI_NOTE, VECTOR_MODES, LlkError, Request, compile_call, remember
 from .sources import SourceError, find_header, find_tree
 
 
@@ -68,10 +68,6 @@ def program_from_header(args, header: str):
         raise CliError(str(e)) from None
 
 
-SFPI_TIMING = ("the SFPI code was recorded by this project's stand-in: its registers, copies and SFPNOPs, and so "
-               "its cycle counts, are this project's instruction selection, not SFPI's compiler's (docs/llk.md)")
-
-
 def cmd_llk(args) -> int:
     from tb.cli import CliError
     try:
@@ -90,7 +86,7 @@ def cmd_llk(args) -> int:
     print(f"{len(listing.program.words)} instructions ({len(listing.kernel_words())} from the kernel), "
           f"front end: {listing.frontend}", file=report)
     if listing.frontend == "sfpi":
-        print(SFPI_TIMING, file=report)
+        print(SFPI_NOTE, file=report)
     print("set up by the caller outside the kernel: " +
           (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
           "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "

@@ -43,7 +43,6 @@ from .frontend import cxx_of_message as with_cxx_location
 from .sources import SourceError, find_tree
 
 OUT = Path(__file__).resolve().parent.parent.parent / "build" / "llk-corpus"
-TTI = re.compile(r"\bTT(?:I|_OP)?_SFP")
 MAX_CYCLES = 400_000
 ENUM_FIRST = {"DataFormat": "DataFormat::Float32", "InstrModLoadStore": "InstrModLoadStore::DEFAULT",
               "PoolType": "PoolType::SUM", "ReduceDim": "ReduceDim::REDUCE_COL", "VectorMode": "VectorMode::RC",
@@ -127,10 +126,6 @@ def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
     return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
 
 
-def tti_headers(tree) -> list[Path]:
-    return [h for h in sfpu_headers(tree) if TTI.search(h.read_text())]
-
-
 def sfpu_headers(tree) -> list[Path]:
     """Every SFPU kernel header of the tree: TTI_ kernels and SFPI kernels alike."""
     return [h for d in tree.kernel_dirs for h in sorted(d.glob("ckernel_sfpu_*.h"))]
@@ -141,17 +136,16 @@ def _inputs() -> np.ndarray:
     return rng.uniform(-4.0, 4.0, 1024).astype(np.float32)
 
 
-def _input_dst(x: np.ndarray) -> np.ndarray:
+def _state_with(x: np.ndarray, arch) -> SfpuState:
+    """A state of `arch` with the tile of inputs in Dst."""
     from tb.dst_io import put_tile_bits32
-    state = SfpuState()
+    state = SfpuState(arch=arch)
     put_tile_bits32(state, x.view(np.uint32))
-    return state.dst.copy()
+    return state
 
 
 def _run(listing, x: np.ndarray):
-    from tb.dst_io import put_tile_bits32
-    state = SfpuState(arch=listing.program.arch)
-    put_tile_bits32(state, x.view(np.uint32))
+    state = _state_with(x, listing.program.arch)
     return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
 
 
@@ -283,7 +277,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
     reasons = [note] if note else []
     record["ran"] = True
     if keep is not None:
-        keep.append((listing.text, _input_dst(x)))
+        keep.append((listing.text, _state_with(x, listing.program.arch).dst))
     if entry.name in accuracy.OPS:
         reasons += _check_accuracy(record, entry, listing, chosen, helpers)
     if result.hazards:

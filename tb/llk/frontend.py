@@ -287,7 +287,6 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     if caller_setup:
         out.append("# Set up by the caller outside the kernel (given to sfpu llk):")
         out += caller_setup
-    cxx_of_line: dict[int, str] = {}
     notes: list[str] = []
     frontend = "tti"
     sfpi_lines: set[int] = set()          # listing lines of instructions the SFPI stand-in chose
@@ -330,12 +329,11 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         else:
             continue
         out.append(f"{text}  # {where}")
-        cxx_of_line[len(out)] = where
     if sfpi_lines:
         out = _schedule_sfpi(out, decoded, sfpi_lines)
         out.insert(1 if arch is not isa.Arch.WORMHOLE else 0, "# " + SFPI_NOTE)
-        cxx_of_line = {n: t.rsplit("  # ", 1)[1] for n, t in enumerate(out, 1)
-                       if not t.startswith("#") and "  # " in t}
+    # Each instruction or directive line ends in `  # file:line`; comment lines start with `#`.
+    cxx_of_line = {n: t.rsplit("  # ", 1)[1] for n, t in enumerate(out, 1) if not t.startswith("#") and "  # " in t}
     if stop is not None:
         live = [f"{n.text[6:]} from {short(n.where, tree)}" for n in records if n.kind == "N" and
                 n.text.startswith("live: ")]

@@ -152,7 +152,6 @@ class vConstReg : public T {
     int index_;
 public:
     explicit vConstReg(int i) : T(impl_::Raw{sfpi_record::constant_slot(i)}), index_(i) {}
-    int get_index() const { return index_; }
     SFPI_OP void operator=(const T& v) const { SFPI_ENTRY; impl_::set_constant(index_, v); }
     SFPI_OP void operator=(const MulExpr& m) const { SFPI_ENTRY; impl_::set_constant(index_, vFloat(m)); }
     template <class S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>
