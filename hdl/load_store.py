@@ -32,8 +32,8 @@ from .tensix import TensixView, dst_address, resolve_mod0
 from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
                       DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
-                      Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard, lane_config_bit,
-                      read_lreg)
+                      backdoor_guard, lane_config_bit, LaneValues, LRegWrite, read_lreg,
+                      SubUnitInputs, WriteBack)
 
 __all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
 
@@ -53,10 +53,7 @@ def _col_exchange(lane_config, bit: int):
 
 
 class LoadUnit(wiring.Component):
-    issue: In(Issue)
-    lregs: In(LRegValues)
-    enabled: In(LANES)
-    lane_config: In(LaneConfig)
+    inputs: In(SubUnitInputs())
     tensix: In(TensixView)
     dst_raw: In(RawLanes)
 
@@ -72,7 +69,7 @@ class LoadUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        issue, vd = self.issue, self.issue.vd
+        issue, vd = self.inputs.issue, self.inputs.issue.vd
         loads_dst = Signal()        # SFPLOAD or SFPLOADMACRO
         loadi = Signal()
         m.d.comb += [loads_dst.eq(issue.valid & ((issue.opcode == Opcode.LOAD) | (issue.opcode == Opcode.LOADMACRO))),
@@ -80,7 +77,7 @@ class LoadUnit(wiring.Component):
         writes_vd = Signal()
         m.d.comb += writes_vd.eq(vd < 8)
         # VD before the load (LO16_ONLY, HI16_ONLY, UPPER, LOWER keep half).
-        old = read_lreg(m, self.lregs, vd[:3], "old")
+        old = read_lreg(m, self.inputs.lregs, vd[:3], "old")
 
         # -- Dst address and access ---------------------------------------------------
         imm10, addr_mod, mod0_field = _mem_fields(issue.word)
@@ -89,32 +86,32 @@ class LoadUnit(wiring.Component):
         m.d.comb += [
             self.dst_addr.eq(address), self.address.eq(address),
             self.dst_width32.eq(is_dst32(mod0, "load")),
-            self.dst_col_exchange.eq(_col_exchange(self.lane_config, DEST_RD_COL_EXCHANGE)),
+            self.dst_col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_RD_COL_EXCHANGE)),
             self.apply_addr_mod.eq(loads_dst), self.addr_mod.eq(addr_mod),
         ]
 
         # INT32_ALL loads ignore LaneEnabled.
         active = Signal(LANES)
-        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.enabled)
-        m.d.comb += active.eq(~lane_config_bit(self.lane_config, BLOCK_SFPU_RD_FROM_DEST) & lane_enable)
+        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.inputs.enabled)
+        m.d.comb += active.eq(~lane_config_bit(self.inputs.lane_config, BLOCK_SFPU_RD_FROM_DEST) & lane_enable)
 
         converted = Signal(LaneValues)
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = LoadConvert()
             m.d.comb += [convert.mod0.eq(mod0), convert.raw.eq(self.dst_raw[lane]), convert.old.eq(old[lane]),
-                         convert.fp16a_inf.eq(self.lane_config[lane][ENABLE_FP16A_INF]),
+                         convert.fp16a_inf.eq(self.inputs.lane_config[lane][ENABLE_FP16A_INF]),
                          converted[lane].eq(convert.value)]
 
         # -- SFPLOADI -----------------------------------------------------------------------
         loadi_value, loadi_defined = self._loadi(m, old)
         loadi_writes = Signal()
-        m.d.comb += [loadi_writes.eq(loadi & writes_vd & self.enabled.any()),
+        m.d.comb += [loadi_writes.eq(loadi & writes_vd & self.inputs.enabled.any()),
                      self.undefined.eq(loadi_writes & ~loadi_defined)]
 
         # -- port 0: VD -------------------------------------------------------------------------
         vd_port = self.write[0]
         m.d.comb += vd_port.en.eq(Mux(loads_dst & writes_vd, active, 0)
-                                  | Mux(loadi_writes & loadi_defined, self.enabled, 0))
+                                  | Mux(loadi_writes & loadi_defined, self.inputs.enabled, 0))
         m.d.comb += vd_port.reg.eq(vd)
         for lane in range(LANES):
             m.d.comb += vd_port.data[lane].eq(Mux(loadi, loadi_value[lane], converted[lane]))
@@ -122,8 +119,8 @@ class LoadUnit(wiring.Component):
         # -- port 1: VD + 4 takes (row << 4) | column of each lane's 16-bit Dst position --------
         index_port = self.write[1]
         capture = Signal(LANES)
-        m.d.comb += capture.eq(lane_config_bit(self.lane_config, ENABLE_DEST_INDEX)
-                               & lane_config_bit(self.lane_config, CAPTURE_DEFAULT_DEST_INDEX) & active)
+        m.d.comb += capture.eq(lane_config_bit(self.inputs.lane_config, ENABLE_DEST_INDEX)
+                               & lane_config_bit(self.inputs.lane_config, CAPTURE_DEFAULT_DEST_INDEX) & active)
         m.d.comb += index_port.en.eq(Mux(loads_dst & (vd < 4), capture, 0))
         odd = Signal(LANES)
         m.d.comb += odd.eq(address[1].replicate(LANES) | self.dst_col_exchange)
@@ -136,7 +133,7 @@ class LoadUnit(wiring.Component):
 
     def _loadi(self, m: Module, old):
         """SFPLOADI's value for every lane, and whether its Mod0 is a defined mode."""
-        word = self.issue.word
+        word = self.inputs.issue.word
         imm, mode = word[0:16], word[16:20]
         defined = Signal()
         m.d.comb += defined.eq(mode.matches(*LOADI_MODES))
@@ -165,10 +162,7 @@ class LoadUnit(wiring.Component):
 
 
 class StoreUnit(wiring.Component):
-    issue: In(Issue)
-    lregs: In(LRegValues)
-    enabled: In(LANES)
-    lane_config: In(LaneConfig)
+    inputs: In(SubUnitInputs())
     tensix: In(TensixView)
 
     dst_lanes: Out(LANES)
@@ -181,7 +175,7 @@ class StoreUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        issue = self.issue
+        issue = self.inputs.issue
         store = Signal()
         m.d.comb += store.eq(issue.valid & (issue.opcode == Opcode.STORE))
 
@@ -191,16 +185,16 @@ class StoreUnit(wiring.Component):
         m.d.comb += [
             self.dst_addr.eq(Mux(issue.macro, issue.store_addr, thread_address)),
             self.dst_width32.eq(is_dst32(mod0, "store")),
-            self.dst_col_exchange.eq(_col_exchange(self.lane_config, DEST_WR_COL_EXCHANGE)),
+            self.dst_col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_WR_COL_EXCHANGE)),
             self.apply_addr_mod.eq(store & ~issue.macro), self.addr_mod.eq(addr_mod),
         ]
 
-        guard = backdoor_guard(m, issue, self.lane_config)
-        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.enabled)   # INT32_ALL ignores it
+        guard = backdoor_guard(m, issue, self.inputs.lane_config)
+        lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.inputs.enabled)   # INT32_ALL ignores it
         m.d.comb += self.dst_lanes.eq(Mux(store, guard & lane_enable, 0)
-                                      & ~lane_config_bit(self.lane_config, BLOCK_DEST_WR_FROM_SFPU))
+                                      & ~lane_config_bit(self.inputs.lane_config, BLOCK_DEST_WR_FROM_SFPU))
 
-        source = read_lreg(m, self.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
+        source = read_lreg(m, self.inputs.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = StoreConvert()
             m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),

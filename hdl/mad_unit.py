@@ -26,8 +26,7 @@ from .fma import Fma
 from .isa import Opcode, field_layout
 from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
-from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegLaneWrite, LRegValues, WriteBack,
-                      backdoor_guard, read_lreg)
+from .unit_io import (LANES, backdoor_guard, LaneValues, LRegLaneWrite, read_lreg, SubUnitInputs, WriteBack)
 
 __all__ = ["MadUnit"]
 
@@ -51,17 +50,14 @@ class Form(enum.Enum, shape=3):
 
 
 class MadUnit(wiring.Component):
-    issue: In(Issue)
-    lregs: In(LRegValues)
-    enabled: In(LANES)                  # LaneEnabled
-    lane_config: In(LaneConfig)
+    inputs: In(SubUnitInputs())
 
     landing: Out(LRegLaneWrite)         # last cycle's instruction, written at the end of this cycle
     LANDING_TARGETS = WriteBack(VD_TARGETS, per_lane=True)    # INDIRECT_VD: a target per lane
 
     def elaborate(self, platform):
         m = Module()
-        issue, lregs = self.issue, self.lregs
+        issue, lregs = self.inputs.issue, self.inputs.lregs
         mad = data.View(field_layout("SFPMAD"), issue.word)
         imm = data.View(field_layout("SFPADDI"), issue.word)
         lut = data.View(field_layout("SFPLUT"), issue.word)
@@ -104,8 +100,8 @@ class MadUnit(wiring.Component):
         l7 = lregs[7]
         l3 = lregs[3]
         lanes = Signal(LANES)           # the lanes that execute and may write
-        guard = backdoor_guard(m, issue, self.lane_config)
-        m.d.comb += lanes.eq(Mux(form == Form.NONE, 0, guard & self.enabled))
+        guard = backdoor_guard(m, issue, self.inputs.lane_config)
+        m.d.comb += lanes.eq(Mux(form == Form.NONE, 0, guard & self.inputs.enabled))
 
         # -- per lane: operands, FMA, destination ------------------------------------
         en = Signal(LANES)

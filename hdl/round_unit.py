@@ -30,8 +30,7 @@ from amaranth.lib.wiring import In, Out
 from .isa import Opcode, field_layout
 from .rounding import StochRound
 from .lregs import VD_TARGETS
-from .unit_io import (LANES, Issue, LaneConfig, LaneValues, LRegValues, LRegWrite, WriteBack, backdoor_guard,
-                      read_lreg)
+from .unit_io import (LANES, backdoor_guard, LaneValues, LRegWrite, read_lreg, SubUnitInputs, WriteBack)
 
 __all__ = ["RoundUnit"]
 
@@ -48,10 +47,7 @@ def _ror1_source(lane: int) -> int:
 
 
 class RoundUnit(wiring.Component):
-    issue: In(Issue)
-    lregs: In(LRegValues)
-    enabled: In(LANES)                              # LaneEnabled
-    lane_config: In(LaneConfig)
+    inputs: In(SubUnitInputs())
     prng: In(data.ArrayLayout(32, LANES))           # what an advance hands out in each lane
 
     write: Out(LRegWrite).array(4)                  # lands at the end of this cycle
@@ -66,7 +62,7 @@ class RoundUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        issue = self.issue
+        issue = self.inputs.issue
         rnd = data.View(field_layout("SFPSTOCHRND"), issue.word)
         shft2 = data.View(field_layout("SFPSHFT2"), issue.word)
         mod1 = shft2.mod1
@@ -82,13 +78,13 @@ class RoundUnit(wiring.Component):
 
         # Lanes where an instruction with VD 12-15 executes (not only loads a
         # template), and of those the enabled ones.
-        guard = backdoor_guard(m, issue, self.lane_config)
+        guard = backdoor_guard(m, issue, self.inputs.lane_config)
         lanes = Signal(LANES)
-        m.d.comb += lanes.eq(guard & self.enabled)
+        m.d.comb += lanes.eq(guard & self.inputs.enabled)
 
-        vb = read_lreg(m, self.lregs, issue.vb, "vb")
-        vc = read_lreg(m, self.lregs, issue.vc, "vc")
-        old = self.lregs                # L0-L3 for the COPY4 modes
+        vb = read_lreg(m, self.inputs.lregs, issue.vb, "vb")
+        vc = read_lreg(m, self.inputs.lregs, issue.vc, "vc")
+        old = self.inputs.lregs                # L0-L3 for the COPY4 modes
 
         # -- SFPSTOCHRND --------------------------------------------------------
         rounded = Signal(LaneValues)
@@ -166,9 +162,9 @@ class RoundUnit(wiring.Component):
                 with m.Case(SHFLSHR1):
                     # The model writes every enabled lane here, without the backdoor guard
                     # (which only matters for VD 12-15, never written).
-                    m.d.comb += drive(pending[0], Mux(writes_vd, self.enabled, 0), issue.vd, shr1)
+                    m.d.comb += drive(pending[0], Mux(writes_vd, self.inputs.enabled, 0), issue.vd, shr1)
                 with m.Case(SHFT_LREG, SHFT_IMM):
-                    m.d.comb += drive(self.write[0], Mux(writes_vd, self.enabled, 0), issue.vd, shifted)
+                    m.d.comb += drive(self.write[0], Mux(writes_vd, self.inputs.enabled, 0), issue.vd, shifted)
                 with m.Default():
                     m.d.comb += self.undefined.eq(1)
         for i in range(4):

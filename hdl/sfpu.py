@@ -55,7 +55,7 @@ from .round_unit import RoundUnit
 from .scheduler import MacroScheduler
 from .simple_unit import SimpleUnit
 from .tensix import ConfigField, ConfigWrite, TensixRegs, TensixView
-from .unit_io import ROW_MASK_LO, Issue, LaneConfig
+from .unit_io import ROW_MASK_LO, LaneConfig, SubUnitInputs
 
 SFPNOP_WORD = isa.encode("SFPNOP")
 UNITS = [u.value for u in isa.Unit]                  # load, simple, mad, round, store: the model's order
@@ -186,7 +186,9 @@ class Sfpu(wiring.Component):
             m.d.sync += interlock.eq(thread_runs & d.interlock)
 
         # -- what each sub-unit runs ------------------------------------------------------
-        issue = {name: Signal(Issue, name=f"issue_{name}") for name in UNITS}
+        # Each sub-unit's inputs, joined to it below; the issue logic drives `issue` directly.
+        feeds = {name: SubUnitInputs().create(path=(f"{name}_inputs",)) for name in UNITS}
+        issue = {name: feeds[name].issue for name in UNITS}
         macro_cycle = {name: Signal(32, name=f"macro_cycle_{name}") for name in UNITS}
         for name in UNITS:
             # Operand isolation: a sub-unit sees the thread's word only when it runs it
@@ -211,9 +213,10 @@ class Sfpu(wiring.Component):
                 m.d.comb += thread
 
         for name, unit in units.items():
-            m.d.comb += [unit.issue.eq(issue[name]), unit.enabled.eq(flag_unit.enabled),
-                         unit.lane_config.eq(config_regs.lane_config)]
-            m.d.comb += [unit.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
+            feed = feeds[name]
+            m.d.comb += [feed.enabled.eq(flag_unit.enabled), feed.lane_config.eq(config_regs.lane_config),
+                         *[feed.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]]
+            wiring.connect(m, top=feed, unit=unit.inputs)
         for unit in (load, store):
             m.d.comb += unit.tensix.eq(tensix.view)
         m.d.comb += [simple.lane_flags.eq(flag_unit.lane_flags), simple.use_flags.eq(flag_unit.use_flags),

@@ -32,8 +32,8 @@ from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS
                     LRegWrite, WriteBack)
 from .rounding import CastToFp32
 from .simple_alu import SimpleAlu
-from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Issue, LaneConfig, LRegValues,
-                      backdoor_guard, lane_config_bit, read_lreg)
+from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, backdoor_guard, lane_config_bit, LaneConfig,
+                      read_lreg, SubUnitInputs)
 
 ALL_LANES = (1 << LANES) - 1
 SIGN = 31
@@ -64,10 +64,7 @@ def _sign_magnitude_key(m: Module, value, name: str):
 
 
 class SimpleUnit(wiring.Component):
-    issue: In(Issue)
-    lregs: In(LRegValues)
-    enabled: In(LANES)                       # LaneEnabled
-    lane_config: In(LaneConfig)
+    inputs: In(SubUnitInputs())
     lane_flags: In(LANES)
     use_flags: In(LANES)
     prng: In(data.ArrayLayout(32, LANES))    # what an advance would hand out in each lane
@@ -92,17 +89,17 @@ class SimpleUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        issue = self.issue
+        issue = self.inputs.issue
         op = Signal(Opcode)                  # NONE unless an instruction runs
         with m.If(issue.valid):
             m.d.comb += op.eq(issue.opcode)
         word = issue.word
         mod1, imm12, imm16 = word[0:4], word[12:24], word[8:24]
 
-        guard = backdoor_guard(m, issue, self.lane_config)
+        guard = backdoor_guard(m, issue, self.inputs.lane_config)
         guarded = Signal(LANES)              # enabled lanes past the backdoor guard
         writes_vd = Signal()
-        m.d.comb += [guarded.eq(guard & self.enabled),
+        m.d.comb += [guarded.eq(guard & self.inputs.enabled),
                      writes_vd.eq((issue.vd < 8) | (issue.vd == L16))]
 
         vb = self._read(m, issue.vb, "vb_value")
@@ -131,10 +128,10 @@ class SimpleUnit(wiring.Component):
         m.d.comb += w.reg.eq(issue.vd)
         with m.Switch(op):
             with m.Case(*ALU_OPCODES):
-                m.d.comb += w.en.eq(Mux(writes_vd, self.enabled, 0))
+                m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
                 m.d.comb += w.data.eq(alu_result)
             with m.Case(Opcode.MOV):
-                lanes = guard & Mux(mod1 == MOV_ALL_LANES_ENABLED, ALL_LANES, self.enabled)
+                lanes = guard & Mux(mod1 == MOV_ALL_LANES_ENABLED, ALL_LANES, self.inputs.enabled)
                 m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
                 m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
             with m.Case(Opcode.CAST):
@@ -187,7 +184,7 @@ class SimpleUnit(wiring.Component):
     # -- operand reads ----------------------------------------------------------------------
 
     def _read(self, m: Module, index, name: str) -> Signal:
-        return read_lreg(m, self.lregs, index, name)
+        return read_lreg(m, self.inputs.lregs, index, name)
 
     def _special(self, m: Module, vc) -> Signal:
         """SFPMOV FROM_SPECIAL's source, selected by VC."""
@@ -203,7 +200,7 @@ class SimpleUnit(wiring.Component):
             with m.Case(SPECIAL_PRNG):
                 m.d.comb += special.eq(self.prng)
             with m.Case(SPECIAL_LANE_CONFIG):
-                m.d.comb += special.eq(Cat(*[Cat(self.lane_config[lane], Const(0, 14)) for lane in range(LANES)]))
+                m.d.comb += special.eq(Cat(*[Cat(self.inputs.lane_config[lane], Const(0, 14)) for lane in range(LANES)]))
         return special
 
     # -- SFPCONFIG ------------------------------------------------------------------------------
@@ -224,7 +221,7 @@ class SimpleUnit(wiring.Component):
         """Per lane: L0 of lane k of the row; and Imm16 with IMM16_IS_VALUE, else that L0."""
         l0 = Signal(LaneValues, name="config_l0")
         value = Signal(LaneValues, name="config_value")
-        m.d.comb += [l0.eq(self.lregs[0].as_value()[:32 * ROW_LANES].replicate(LANES // ROW_LANES)),
+        m.d.comb += [l0.eq(self.inputs.lregs[0].as_value()[:32 * ROW_LANES].replicate(LANES // ROW_LANES)),
                      value.eq(Mux(mod1[0], Cat(imm16, Const(0, 16)).replicate(LANES), l0))]
         return l0, value
 
@@ -255,9 +252,9 @@ class SimpleUnit(wiring.Component):
         return result
 
     def _config_write(self, m: Module, op, mod1, lanes, l0, value) -> None:
-        issue, cw = self.issue, self.config_write
+        issue, cw = self.inputs.issue, self.config_write
         lane_bits = LANE_CONFIG_BITS
-        misc_old, config_old = self.misc.as_value(), self.lane_config.as_value()
+        misc_old, config_old = self.misc.as_value(), self.inputs.lane_config.as_value()
         misc = self._combine(m, mod1, misc_old, Cat(*[value[lane][:MISC_BITS] for lane in range(LANES)]),
                              "config_misc")
         combined = self._combine(m, mod1, config_old, Cat(*[value[lane][:lane_bits] for lane in range(LANES)]),
@@ -288,7 +285,7 @@ class SimpleUnit(wiring.Component):
 
     def _swap(self, m: Module, op, mod1, guarded, vc) -> None:
         """Compute SFPSWAP's writes now and present them next cycle on `landing`."""
-        issue = self.issue
+        issue = self.inputs.issue
         # Under SFPLOADMACRO the VD operand arrives through the VB port.
         vd_source = Signal(5, name="swap_vd_source")
         m.d.comb += vd_source.eq(Mux(issue.macro, issue.vb, issue.vd))
@@ -299,7 +296,7 @@ class SimpleUnit(wiring.Component):
             for mode, lanes in SWAP_VD_GETS_MIN.items():
                 with m.Case(mode):
                     m.d.comb += gets_min.eq(lanes)
-        exchange = lane_config_bit(self.lane_config, EXCHANGE_SRCB_SRCC)
+        exchange = lane_config_bit(self.inputs.lane_config, EXCHANGE_SRCB_SRCC)
         selected = Signal(LANES, name="swap_selected")      # before the lane mask
         for lane in range(LANES):
             less = Signal(name=f"swap_c_less_{lane}")
@@ -309,7 +306,7 @@ class SimpleUnit(wiring.Component):
             m.d.comb += selected[lane].eq((mod1 == 0) | by_order)
 
         swap = Signal(LANES, name="swap_lanes")
-        dest_index = lane_config_bit(self.lane_config, ENABLE_DEST_INDEX)
+        dest_index = lane_config_bit(self.inputs.lane_config, ENABLE_DEST_INDEX)
         plain, indexed = Signal(LANES, name="swap_plain"), Signal(LANES, name="swap_indexed")
         m.d.comb += [swap.eq(Mux(op == Opcode.SWAP, selected & guarded, 0)),
                      plain.eq(swap & ~dest_index),

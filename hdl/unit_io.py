@@ -1,10 +1,12 @@
 """What every sub-unit wrapper receives and produces: the contract between
 the sub-units (Load, Simple, MAD, Round, Store) and the `Sfpu` top.
 
-Each cycle the top hands each sub-unit at most one instruction as an `Issue`:
-the thread's accepted word, or an SFPLOADMACRO-scheduled one with its
-overrides already applied. Every sub-unit reads the state as it was at the
-start of the cycle (`lregs`, `enabled`, `lane_config`, ...) and asks for its
+Each cycle the top hands each sub-unit its `SubUnitInputs`: at most one
+instruction as an `Issue` (the thread's accepted word, or an
+SFPLOADMACRO-scheduled one with its overrides already applied) and the state
+as it was at the start of the cycle (`lregs`, `enabled`, `lane_config`). A
+sub-unit declares them as ``inputs: In(SubUnitInputs())``; the top joins
+them with `wiring.connect`. Every sub-unit asks for its
 writes through write-back ports (`hdl.lregs.LRegWrite`), which the top hands to the LReg
 file in the model's order: results landing from last cycle's two-cycle
 instructions first, then Load, Simple, MAD and Round, so on a conflict the
@@ -16,7 +18,8 @@ ports carry what lands at the end of the current cycle.
 """
 
 from amaranth import Cat, Signal
-from amaranth.lib import data
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import Out
 
 from model.state import LaneConfigBit
 
@@ -36,6 +39,18 @@ Issue = data.StructLayout({
 
 LRegValues = data.ArrayLayout(LaneValues, NUM_LREGS)     # every LReg as the cycle reads it
 LaneConfig = data.ArrayLayout(18, LANES)                 # LaneConfig of each lane
+
+
+class SubUnitInputs(wiring.Signature):
+    """What every sub-unit receives each cycle, seen from the top that drives it."""
+
+    def __init__(self):
+        super().__init__({
+            "issue": Out(Issue),
+            "lregs": Out(LRegValues),
+            "enabled": Out(LANES),            # LaneEnabled
+            "lane_config": Out(LaneConfig),
+        })
 
 # LaneConfig bit positions, as the golden model names them.
 ENABLE_FP16A_INF = LaneConfigBit.ENABLE_FP16A_INF

@@ -8,9 +8,9 @@ instruction word and opcode goes through the `sfpu-mnemonic` translate filter
 
 The three backends name the same signals differently:
 - Amaranth's VCD: the top is `bench.top.dut`; every struct field and array
-  element is a signal of its own (`\\issue_mad.word`, `\\lregs__0[3]`);
+  element is a signal of its own (`\\mad_inputs__issue.word`, `\\lregs__0[3]`);
 - Icarus's FST (of Yosys's Verilog): the top is `Sfpu`; struct fields
-  survive as escaped wires (`\\issue_mad.word`), array elements do not;
+  survive as escaped wires (`\\mad_inputs__issue.word`), array elements do not;
 - Verilator's FST: the top is `TOP.Sfpu`, with the same names as Icarus's
   where Verilator kept them.
 So each wanted signal is looked up by its field path; where the wave file has
@@ -50,7 +50,7 @@ LAYOUTS: dict[str, data.Layout] = {
     "cycle_trace": Trace,
     "flag_stack": data.ArrayLayout(StackEntry, DEPTH),
     "due": data.ArrayLayout(Scheduled, len(MACRO_UNITS)),
-    **{f"issue_{u}": Issue for u in UNITS},
+    **{f"{u}_inputs__issue": Issue for u in UNITS},
     **{f"lregs__{r}": LaneValues for r in range(17)},
     **{f"scheduler.slot_{u}_{k}": Scheduled for u in MACRO_UNITS for k in range(SLOTS)},
 }
@@ -109,7 +109,7 @@ def _declarations(lines) -> Iterator[tuple[list[str], list[str]]]:
 
 def read_vars(path: Path) -> dict[str, Var]:
     """Every variable of the wave file, keyed by its scope path and reference
-    without escapes or range (`bench.top.dut.issue_mad.word`)."""
+    without escapes or range (`bench.top.dut.mad_inputs__issue.word`)."""
     out: dict[str, Var] = {}
     for scopes, tokens in _declarations(_lines(Path(path))):
         kind, width, ref = tokens[1], int(tokens[2]), tokens[4]
@@ -232,8 +232,8 @@ class _Writer:
 def _issue_group(w: _Writer, unit: str) -> None:
     s = w.signals
     index = UNITS.index(unit)
-    if s.get(f"issue_{unit}", "word") is not None:
-        source, prefix = (f"issue_{unit}",), ()
+    if s.get(f"{unit}_inputs__issue", "word") is not None:
+        source, prefix = (f"{unit}_inputs__issue",), ()
         cycle = f"macro_cycle_{unit}"
     else:
         w.gtkw.blank("from cycle_trace: one cycle late")

@@ -172,7 +172,7 @@ class Harness:
 
 
 def set_issue(ctx, unit, valid, macro=0, opcode=0, word=0, vd=0, store_addr=0):
-    port = unit.issue
+    port = unit.inputs.issue
     ctx.set(port.valid, valid)
     ctx.set(port.macro, macro)
     ctx.set(port.opcode.as_value(), opcode)
@@ -235,9 +235,9 @@ def test_random_instructions_against_the_model(seed):
             kind, word, vd, store_addr = random_instruction(rng)
             ins = isa.decode(word)
             for sub in (h.load, h.store):
-                ctx.set(sub.lregs.as_value(), pack(state.lregs.reshape(-1), 32))
-                ctx.set(sub.enabled, lane_mask(state.lane_enabled()))
-                ctx.set(sub.lane_config.as_value(), pack(state.lane_config, 18))
+                ctx.set(sub.inputs.lregs.as_value(), pack(state.lregs.reshape(-1), 32))
+                ctx.set(sub.inputs.enabled, lane_mask(state.lane_enabled()))
+                ctx.set(sub.inputs.lane_config.as_value(), pack(state.lane_config, 18))
             unit = h.store if ins.mnemonic == "SFPSTORE" else h.load
             other = h.load if unit is h.store else h.store
             set_issue(ctx, other, 0)

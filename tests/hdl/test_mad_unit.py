@@ -148,15 +148,15 @@ def simulate(cycles: list[Cycle]) -> list[int]:
 
     async def bench(ctx):
         for c in cycles:
-            ctx.set(dut.issue.as_value(), c.issue)
-            ctx.set(dut.lregs.as_value(), c.lregs)
-            ctx.set(dut.enabled, c.enabled)
-            ctx.set(dut.lane_config.as_value(), c.lane_config)
+            ctx.set(dut.inputs.issue.as_value(), c.issue)
+            ctx.set(dut.inputs.lregs.as_value(), c.lregs)
+            ctx.set(dut.inputs.enabled, c.enabled)
+            ctx.set(dut.inputs.lane_config.as_value(), c.lane_config)
             observed.append(ctx.get(dut.landing.as_value()))      # the previous cycle's issue
             await ctx.tick()
-        ctx.set(dut.issue.as_value(), 0)
-        ctx.set(dut.lregs.as_value(), ~cycles[-1].lregs & ((1 << (17 * LANES * 32)) - 1))
-        ctx.set(dut.enabled, M32)
+        ctx.set(dut.inputs.issue.as_value(), 0)
+        ctx.set(dut.inputs.lregs.as_value(), ~cycles[-1].lregs & ((1 << (17 * LANES * 32)) - 1))
+        ctx.set(dut.inputs.enabled, M32)
         observed.append(ctx.get(dut.landing.as_value()))          # the last issue
         await ctx.tick()
         observed.append(ctx.get(dut.landing.as_value()))          # after the idle cycle: nothing

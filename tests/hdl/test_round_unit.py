@@ -189,10 +189,10 @@ def simulate(cycles: list[Cycle]) -> list[dict]:
         for c in cycles:
             if c.captured_set is not None:
                 ctx.set(dut.captured_vc.as_value(), c.captured_set)
-            ctx.set(dut.issue.as_value(), c.issue)
-            ctx.set(dut.lregs.as_value(), c.lregs)
-            ctx.set(dut.enabled, c.enabled)
-            ctx.set(dut.lane_config.as_value(), c.lane_config)
+            ctx.set(dut.inputs.issue.as_value(), c.issue)
+            ctx.set(dut.inputs.lregs.as_value(), c.lregs)
+            ctx.set(dut.inputs.enabled, c.enabled)
+            ctx.set(dut.inputs.lane_config.as_value(), c.lane_config)
             ctx.set(dut.prng.as_value(), pack(c.prng))
             obs = {
                 "write": [ctx.get(p.as_value()) for p in dut.write],

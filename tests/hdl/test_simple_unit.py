@@ -126,13 +126,13 @@ class Bench(wiring.Component):
         specs = [*SimpleUnit.LANDING_TARGETS, SimpleUnit.WRITE_TARGETS, WriteBack(WRITABLE, per_lane=True)]
         lregs = m.submodules.lregs = LRegFile(specs, transpose_position=SWAP_PORTS)
 
-        m.d.comb += [unit.issue.eq(drive.issue), unit.enabled.eq(flags.enabled),
-                     unit.lane_config.eq(config.lane_config), unit.lane_flags.eq(flags.lane_flags),
+        m.d.comb += [unit.inputs.issue.eq(drive.issue), unit.inputs.enabled.eq(flags.enabled),
+                     unit.inputs.lane_config.eq(config.lane_config), unit.lane_flags.eq(flags.lane_flags),
                      unit.use_flags.eq(flags.use_flags), unit.prng.eq(drive.prng),
                      unit.templates.eq(config.templates), unit.sequences.eq(config.sequences),
                      unit.misc.eq(config.misc)]
         # The LReg file presents its registers as an array of ports.
-        m.d.comb += [unit.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
+        m.d.comb += [unit.inputs.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
         m.d.comb += [self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
         m.d.comb += [port.eq(request) for port, request in zip(lregs.write, ports)]
         m.d.comb += [lregs.transpose.eq(unit.transpose), lregs.transpose_lanes.eq(unit.transpose_lanes)]

@@ -63,8 +63,8 @@ def _vcd(path: Path, top: tuple[str, ...], fields: bool) -> None:
         for reg in range(17):
             w.register_var(scope, f"lregs__{reg}", "wire", size=1024, init=0)
         if fields:
-            w.register_var(scope, "\\issue_mad.word", "wire", size=32, init=0)
-            w.register_var(scope, "\\issue_mad.valid", "wire", size=1, init=0)
+            w.register_var(scope, "\\mad_inputs__issue.word", "wire", size=32, init=0)
+            w.register_var(scope, "\\mad_inputs__issue.valid", "wire", size=1, init=0)
             w.register_var(scope, "\\lregs__0[1]", "wire", size=32, init=0)
         w.change(variables[1], 100, 1)
 
@@ -118,7 +118,7 @@ def test_fields_become_bit_ranges_of_the_enclosing_vector(tmp_path):
     assert indices == list(range(msb - offset - 31, msb - offset + 1))     # GTKWave counts from the MSB
     lane = signals.get("lregs__3", 5)
     assert re.findall(r"\((\d+)\)", lane.line)[0] == str(1023 - (5 * 32 + 31))
-    assert signals.get("issue_mad", "word") is None      # not in this file, and no enclosing vector
+    assert signals.get("mad_inputs__issue", "word") is None      # not in this file, and no enclosing vector
 
 
 def test_view_starts_before_the_first_instruction(tmp_path):
