@@ -29,7 +29,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["Dst", "DstRowWrite", "ROWS", "COLS", "BANKS"]
+__all__ = ["Dst", "DstAccess", "DstRowWrite", "RawLanes", "ROWS", "COLS", "BANKS"]
 
 ROWS = 1024
 COLS = 16
@@ -39,6 +39,7 @@ LANES = 32
 LANES_PER_ROW = 8
 
 RowValues = data.ArrayLayout(16, COLS)
+RawLanes = data.ArrayLayout(32, LANES)          # each lane's datum: 16 bits in [15:0], or 32
 DstRowWrite = data.StructLayout({"valid": 1, "row": 10, "cols": COLS, "values": RowValues})
 
 
@@ -75,20 +76,26 @@ class _Geometry:
         return Cat(bank, self.bank_row)
 
 
+class DstAccess(wiring.Signature):
+    """One SFPLOAD's (`write=False`) or SFPSTORE's access to Dst, seen from the
+    sub-unit: the address, whether it is 32-bit, the lanes whose column is
+    exchanged, and each lane's raw datum (read back, or written in `lanes`)."""
+
+    def __init__(self, write: bool):
+        members = {"addr": Out(10), "width32": Out(1), "col_exchange": Out(LANES)}
+        if write:
+            members.update(lanes=Out(LANES), raw=Out(RawLanes))
+        else:
+            members.update(raw=In(RawLanes))
+        super().__init__(members)
+
+
 class Dst(wiring.Component):
     """Dst with the Load unit's read port, the Store unit's write port, the
     side port and the trace of the store's writes (`writes`, merged per row)."""
 
-    load_addr: In(10)
-    load_width32: In(1)
-    load_col_exchange: In(LANES)
-    load_raw: Out(data.ArrayLayout(32, LANES))
-
-    store_lanes: In(LANES)
-    store_addr: In(10)
-    store_width32: In(1)
-    store_col_exchange: In(LANES)
-    store_raw: In(data.ArrayLayout(32, LANES))
+    load: In(DstAccess(write=False))
+    store: In(DstAccess(write=True))
 
     side_row: In(10)
     side_rdata: Out(RowValues)
@@ -131,7 +138,7 @@ class Dst(wiring.Component):
                     m.d.comb += self.side_rdata.eq(rdata[b])
 
     def _load(self, m: Module, banks) -> None:
-        g = _Geometry(m, self.load_addr, self.load_width32, self.load_col_exchange, "load")
+        g = _Geometry(m, self.load.addr, self.load.width32, self.load.col_exchange, "load")
         rows = []
         for b, bank in enumerate(banks):
             read = bank.read_port(domain="comb")
@@ -147,16 +154,16 @@ class Dst(wiring.Component):
                 for group in range(4):
                     with m.Case(group):
                         m.d.comb += a_row.eq(rows[4 * group + k])
-            m.d.comb += lo_row.eq(Mux(self.load_addr[2], rows[12 + k].as_value(), rows[8 + k].as_value()))
+            m.d.comb += lo_row.eq(Mux(self.load.addr[2], rows[12 + k].as_value(), rows[8 + k].as_value()))
             for j in range(LANES_PER_ROW):
                 lane = LANES_PER_ROW * k + j
                 odd = g.odd[lane]
                 a_datum = Mux(odd, a_row[2 * j + 1], a_row[2 * j])
                 lo_datum = Mux(odd, lo_row[2 * j + 1], lo_row[2 * j])
-                m.d.comb += self.load_raw[lane].eq(Mux(self.load_width32, Cat(lo_datum, a_datum), a_datum))
+                m.d.comb += self.load.raw[lane].eq(Mux(self.load.width32, Cat(lo_datum, a_datum), a_datum))
 
     def _store(self, m: Module, banks) -> None:
-        g = _Geometry(m, self.store_addr, self.store_width32, self.store_col_exchange, "store")
+        g = _Geometry(m, self.store.addr, self.store.width32, self.store.col_exchange, "store")
         side_hits_row = Signal(name="side_hits_store_row")
         m.d.comb += side_hits_row.eq(self.side_we & (self.side_row[4:] == g.bank_row))
 
@@ -168,9 +175,9 @@ class Dst(wiring.Component):
             for c in range(COLS):
                 lane = LANES_PER_ROW * k + c // 2
                 odd = g.odd[lane] if c & 1 else ~g.odd[lane]
-                m.d.comb += [col_lanes[k][c].eq(self.store_lanes[lane] & odd),
-                             hi_values[k][c].eq(self.store_raw[lane][16:]),
-                             lo_values[k][c].eq(self.store_raw[lane][:16])]
+                m.d.comb += [col_lanes[k][c].eq(self.store.lanes[lane] & odd),
+                             hi_values[k][c].eq(self.store.raw[lane][16:]),
+                             lo_values[k][c].eq(self.store.raw[lane][:16])]
 
         for b, bank in enumerate(banks):
             k, group = b & 3, b >> 2
@@ -179,7 +186,7 @@ class Dst(wiring.Component):
             is_a = Signal(name=f"store_a_bank{b}")
             is_lo = Signal(name=f"store_lo_bank{b}")
             m.d.comb += [is_a.eq(g.a_group == group),
-                         is_lo.eq(self.store_width32 & (group >= 2) & (self.store_addr[2] == (group & 1)))]
+                         is_lo.eq(self.store.width32 & (group >= 2) & (self.store.addr[2] == (group & 1)))]
             write = bank.write_port(granularity=16)
             en = Signal(COLS, name=f"store_en{b}")
             side = Mux(side_hits_row & (self.side_row[:4] == b), self.side_cols, 0)
@@ -188,7 +195,7 @@ class Dst(wiring.Component):
             if group >= 2:   # banks 8-15 hold a 16-bit access's rows or a 32-bit access's low halves
                 m.d.comb += write.data.eq(lo_values[k])
             else:
-                m.d.comb += write.data.eq(Mux(self.store_width32, hi_values[k].as_value(), lo_values[k].as_value()))
+                m.d.comb += write.data.eq(Mux(self.store.width32, hi_values[k].as_value(), lo_values[k].as_value()))
 
         # -- trace: entry k = access row k (or A_k), entry 4 + k = A_k + 8 ------------------
         for k in range(4):
@@ -196,8 +203,8 @@ class Dst(wiring.Component):
             a_values = Signal(RowValues, name=f"trace_a_values{k}")
             lo_cols = Signal(COLS, name=f"trace_lo_cols{k}")
             m.d.comb += [
-                a_values.eq(Mux(self.store_width32, hi_values[k].as_value(), lo_values[k].as_value())),
-                lo_cols.eq(Mux(self.store_width32, col_lanes[k], 0)),
+                a_values.eq(Mux(self.store.width32, hi_values[k].as_value(), lo_values[k].as_value())),
+                lo_cols.eq(Mux(self.store.width32, col_lanes[k], 0)),
                 a.valid.eq(col_lanes[k].any()), a.row.eq(g.row(g.a_bank[k])), a.cols.eq(col_lanes[k]),
                 lo.valid.eq(lo_cols.any()), lo.row.eq(g.row(g.lo_bank[k])), lo.cols.eq(lo_cols),
             ]

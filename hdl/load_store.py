@@ -23,9 +23,10 @@ Model references (`model.semantics`): `load` / `sfpload` / `sfploadmacro`,
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
 from .isa import Opcode
 from .tensix import TensixView, dst_address, resolve_mod0
@@ -38,7 +39,6 @@ from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_
 __all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
 
 LANES_PER_ROW = 8
-RawLanes = data.ArrayLayout(32, LANES)
 LOADI_MODES = (0, 1, 2, 4, 8, 10)   # FLOATB, FLOATA, USHORT, SHORT, UPPER, LOWER
 
 
@@ -55,13 +55,9 @@ def _col_exchange(lane_config, bit: int):
 class LoadUnit(wiring.Component):
     inputs: In(SubUnitInputs())
     tensix: In(TensixView)
-    dst_raw: In(RawLanes)
-
     write: Out(LRegWrite).array(2)       # 0: VD, 1: VD + 4 (the Dst index capture)
+    dst: Out(DstAccess(write=False))
     WRITE_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7[4:]))
-    dst_addr: Out(10)
-    dst_width32: Out(1)
-    dst_col_exchange: Out(LANES)
     apply_addr_mod: Out(1)
     addr_mod: Out(2)
     address: Out(10)
@@ -84,9 +80,9 @@ class LoadUnit(wiring.Component):
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
         address = dst_address(m, imm10, mod0, self.tensix)
         m.d.comb += [
-            self.dst_addr.eq(address), self.address.eq(address),
-            self.dst_width32.eq(is_dst32(mod0, "load")),
-            self.dst_col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_RD_COL_EXCHANGE)),
+            self.dst.addr.eq(address), self.address.eq(address),
+            self.dst.width32.eq(is_dst32(mod0, "load")),
+            self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_RD_COL_EXCHANGE)),
             self.apply_addr_mod.eq(loads_dst), self.addr_mod.eq(addr_mod),
         ]
 
@@ -98,7 +94,7 @@ class LoadUnit(wiring.Component):
         converted = Signal(LaneValues)
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = LoadConvert()
-            m.d.comb += [convert.mod0.eq(mod0), convert.raw.eq(self.dst_raw[lane]), convert.old.eq(old[lane]),
+            m.d.comb += [convert.mod0.eq(mod0), convert.raw.eq(self.dst.raw[lane]), convert.old.eq(old[lane]),
                          convert.fp16a_inf.eq(self.inputs.lane_config[lane][ENABLE_FP16A_INF]),
                          converted[lane].eq(convert.value)]
 
@@ -123,7 +119,7 @@ class LoadUnit(wiring.Component):
                                & lane_config_bit(self.inputs.lane_config, CAPTURE_DEFAULT_DEST_INDEX) & active)
         m.d.comb += index_port.en.eq(Mux(loads_dst & (vd < 4), capture, 0))
         odd = Signal(LANES)
-        m.d.comb += odd.eq(address[1].replicate(LANES) | self.dst_col_exchange)
+        m.d.comb += odd.eq(address[1].replicate(LANES) | self.dst.col_exchange)
         m.d.comb += index_port.reg.eq(vd + 4)
         for lane in range(LANES):
             k, j = divmod(lane, LANES_PER_ROW)
@@ -165,11 +161,7 @@ class StoreUnit(wiring.Component):
     inputs: In(SubUnitInputs())
     tensix: In(TensixView)
 
-    dst_lanes: Out(LANES)
-    dst_addr: Out(10)
-    dst_width32: Out(1)
-    dst_col_exchange: Out(LANES)
-    dst_raw: Out(RawLanes)
+    dst: Out(DstAccess(write=True))
     apply_addr_mod: Out(1)
     addr_mod: Out(2)
 
@@ -183,20 +175,20 @@ class StoreUnit(wiring.Component):
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
         thread_address = dst_address(m, imm10, mod0, self.tensix)
         m.d.comb += [
-            self.dst_addr.eq(Mux(issue.macro, issue.store_addr, thread_address)),
-            self.dst_width32.eq(is_dst32(mod0, "store")),
-            self.dst_col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_WR_COL_EXCHANGE)),
+            self.dst.addr.eq(Mux(issue.macro, issue.store_addr, thread_address)),
+            self.dst.width32.eq(is_dst32(mod0, "store")),
+            self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_WR_COL_EXCHANGE)),
             self.apply_addr_mod.eq(store & ~issue.macro), self.addr_mod.eq(addr_mod),
         ]
 
         guard = backdoor_guard(m, issue, self.inputs.lane_config)
         lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.inputs.enabled)   # INT32_ALL ignores it
-        m.d.comb += self.dst_lanes.eq(Mux(store, guard & lane_enable, 0)
+        m.d.comb += self.dst.lanes.eq(Mux(store, guard & lane_enable, 0)
                                       & ~lane_config_bit(self.inputs.lane_config, BLOCK_DEST_WR_FROM_SFPU))
 
         source = read_lreg(m, self.inputs.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
         for lane in range(LANES):
             convert = m.submodules[f"convert{lane}"] = StoreConvert()
             m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),
-                         self.dst_raw[lane].eq(convert.raw)]
+                         self.dst.raw[lane].eq(convert.raw)]
         return m

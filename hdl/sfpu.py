@@ -204,7 +204,7 @@ class Sfpu(wiring.Component):
                 m.d.comb += thread
                 continue
             slot = due[MACRO_UNITS.index(name)]
-            with m.If(slot.valid):
+            with m.If(slot.valid & run):    # while frozen a due instruction waits, and writes no Dst row
                 m.d.comb += [issue[name].valid.eq(1), issue[name].macro.eq(1),
                              issue[name].opcode.eq(slot.word[24:32]), issue[name].word.eq(slot.word),
                              issue[name].vd.eq(slot.vd), issue[name].vb.eq(slot.vb), issue[name].vc.eq(slot.vc),
@@ -245,12 +245,9 @@ class Sfpu(wiring.Component):
                      prng.seed.eq(self.config_write.value)]
 
         # -- Dst and the Tensix counters -----------------------------------------------------
-        m.d.comb += [dst.load_addr.eq(load.dst_addr), dst.load_width32.eq(load.dst_width32),
-                     dst.load_col_exchange.eq(load.dst_col_exchange), load.dst_raw.eq(dst.load_raw),
-                     dst.store_lanes.eq(store.dst_lanes & run.replicate(LANES)), dst.store_addr.eq(store.dst_addr),
-                     dst.store_width32.eq(store.dst_width32), dst.store_col_exchange.eq(store.dst_col_exchange),
-                     dst.store_raw.eq(store.dst_raw),
-                     dst.side_row.eq(self.dst_row), self.dst_rdata.eq(dst.side_rdata), dst.side_we.eq(self.dst_we),
+        wiring.connect(m, load=load.dst, dst=dst.load)
+        wiring.connect(m, store=store.dst, dst=dst.store)
+        m.d.comb += [dst.side_row.eq(self.dst_row), self.dst_rdata.eq(dst.side_rdata), dst.side_we.eq(self.dst_we),
                      dst.side_cols.eq(self.dst_cols), dst.side_wdata.eq(self.dst_wdata)]
         m.d.comb += [tensix.config.eq(self.config_write),
                      tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
@@ -298,7 +295,8 @@ class Sfpu(wiring.Component):
         }
         record = Signal(Trace)
         m.d.comb += [record.valid.eq(1), record.cycle.eq(cycle), record.issued.eq(accepted),
-                     record.stalled.eq(self.instr.valid & run & hold), record.word.eq(word),
+                     # from the port itself, so the trace shows the `ready` the thread saw
+                     record.stalled.eq(self.instr.valid & run & ~self.instr.ready), record.word.eq(word),
                      record.dst_writes.eq(dst.writes)]
         for r in range(NUM_LREGS):
             m.d.comb += record.lreg_written[r].eq(lregs.written[r])

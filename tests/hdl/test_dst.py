@@ -80,10 +80,10 @@ def test_random_loads_stores_and_side_port(seed):
         for cycle in range(150):
             # -- load port (combinational) --
             addr, width, exchange = random_access(rng)
-            ctx.set(dut.load_addr, addr)
-            ctx.set(dut.load_width32, width == 32)
-            ctx.set(dut.load_col_exchange, lane_mask(exchange))
-            got = unpack(ctx.get(dut.load_raw.as_value()), 32, LANES)
+            ctx.set(dut.load.addr, addr)
+            ctx.set(dut.load.width32, width == 32)
+            ctx.set(dut.load.col_exchange, lane_mask(exchange))
+            got = unpack(ctx.get(dut.load.raw.as_value()), 32, LANES)
             want = model_load(expected, addr, width, exchange)
             if got != want:
                 failures.append((cycle, "load", addr, width, got, want))
@@ -93,11 +93,11 @@ def test_random_loads_stores_and_side_port(seed):
             s_addr, s_width, s_exchange = random_access(rng)
             lanes = rng.random(LANES) < rng.choice([0.0, 0.5, 1.0])
             raw = rng.integers(0, 1 << 32, LANES, dtype=np.uint64)
-            ctx.set(dut.store_lanes, lane_mask(lanes))
-            ctx.set(dut.store_addr, s_addr)
-            ctx.set(dut.store_width32, s_width == 32)
-            ctx.set(dut.store_col_exchange, lane_mask(s_exchange))
-            ctx.set(dut.store_raw.as_value(), pack(raw, 32))
+            ctx.set(dut.store.lanes, lane_mask(lanes))
+            ctx.set(dut.store.addr, s_addr)
+            ctx.set(dut.store.width32, s_width == 32)
+            ctx.set(dut.store.col_exchange, lane_mask(s_exchange))
+            ctx.set(dut.store.raw.as_value(), pack(raw, 32))
             stored_rows = sorted({int(r) for r in _dst_lanes(s_addr, s_exchange)[0]})
             side_we = rng.random() < 0.5
             if side_we and stored_rows and rng.random() < 0.6:
@@ -130,7 +130,7 @@ def test_random_loads_stores_and_side_port(seed):
             checked["stores"] += bool(want_records)
             await ctx.tick()
             ctx.set(dut.side_we, 0)
-            ctx.set(dut.store_lanes, 0)
+            ctx.set(dut.store.lanes, 0)
 
             # -- the rows just written, through the side port --
             touched = set(want_records) | {side_row}
@@ -159,12 +159,12 @@ def test_load_reaches_every_row_in_both_widths():
     failures = []
 
     async def bench(ctx):
-        ctx.set(dut.load_col_exchange, 0)
+        ctx.set(dut.load.col_exchange, 0)
         for width in (16, 32):
-            ctx.set(dut.load_width32, width == 32)
+            ctx.set(dut.load.width32, width == 32)
             for addr in range(0, DST_ROWS, 2):       # addr bit 1 picks the odd columns
-                ctx.set(dut.load_addr, addr)
-                got = unpack(ctx.get(dut.load_raw.as_value()), 32, LANES)
+                ctx.set(dut.load.addr, addr)
+                got = unpack(ctx.get(dut.load.raw.as_value()), 32, LANES)
                 if got != model_load(init, addr, width, no_exchange):
                     failures.append((width, addr))
 

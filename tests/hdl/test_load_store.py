@@ -17,6 +17,7 @@ import copy
 import numpy as np
 import pytest
 from amaranth import Module, Mux
+from amaranth.lib import wiring
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
@@ -159,13 +160,10 @@ class Harness:
         m.submodules.load, m.submodules.store = self.load, self.store
         m.submodules.dst, m.submodules.tensix = self.dst, self.tensix
         load, store, dst, tensix = self.load, self.store, self.dst, self.tensix
+        wiring.connect(m, load=load.dst, dst=dst.load)
+        wiring.connect(m, store=store.dst, dst=dst.store)
         m.d.comb += [
             load.tensix.eq(tensix.view), store.tensix.eq(tensix.view),
-            dst.load_addr.eq(load.dst_addr), dst.load_width32.eq(load.dst_width32),
-            dst.load_col_exchange.eq(load.dst_col_exchange), load.dst_raw.eq(dst.load_raw),
-            dst.store_lanes.eq(store.dst_lanes), dst.store_addr.eq(store.dst_addr),
-            dst.store_width32.eq(store.dst_width32), dst.store_col_exchange.eq(store.dst_col_exchange),
-            dst.store_raw.eq(store.dst_raw),
             tensix.apply_addr_mod.eq(load.apply_addr_mod | store.apply_addr_mod),
             tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
         ]
