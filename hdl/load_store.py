@@ -33,7 +33,7 @@ from .tensix import TensixView, dst_address, resolve_mod0
 from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
                       DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
-                      backdoor_guard, lane_config_bit, LaneValues, LRegWrite, read_lreg,
+                      backdoor_guard, lane_config_bit, LaneValues, read_lreg, WriteBackPort,
                       SubUnitInputs, WriteBack)
 
 __all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
@@ -55,7 +55,7 @@ def _col_exchange(lane_config, bit: int):
 class LoadUnit(wiring.Component):
     inputs: In(SubUnitInputs())
     tensix: In(TensixView)
-    write: Out(LRegWrite).array(2)       # 0: VD, 1: VD + 4 (the Dst index capture)
+    write: Out(WriteBackPort()).array(2)  # 0: VD, 1: VD + 4 (the Dst index capture)
     dst: Out(DstAccess(write=False))
     WRITE_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7[4:]))
     apply_addr_mod: Out(1)

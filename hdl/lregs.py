@@ -44,22 +44,39 @@ WRITABLE = (*L0_L7, *PROGRAMMABLE_RESET, L16)                 # every register w
 
 LaneValues = data.ArrayLayout(32, LANES)
 
-# A write-back port: the lanes written, one target register, the values.
+# A write: the lanes written, one target register, the values (what a
+# write-back port carries, and what a sub-unit holds in its pipeline registers).
 LRegWrite = data.StructLayout({"en": LANES, "reg": 5, "data": LaneValues})
 # The same with a target register per lane (SFPMAD's INDIRECT_VD).
 LRegLaneWrite = data.StructLayout({"en": LANES, "reg": data.ArrayLayout(5, LANES), "data": LaneValues})
 
 
+class WriteBackPort(wiring.Signature):
+    """A write-back port, seen from the sub-unit that writes: the members of
+    `LRegWrite` (or `LRegLaneWrite` with `per_lane`)."""
+
+    def __init__(self, per_lane: bool = False):
+        layout = LRegLaneWrite if per_lane else LRegWrite
+        super().__init__({name: Out(field.shape) for name, field in layout})
+
+
+def write_back(port, write) -> list:
+    """Drive the write-back port `port` from `write`, a value of its layout."""
+    return [port.en.eq(write.en), port.reg.eq(write.reg), port.data.eq(write.data)]
+
+
 class WriteBack(NamedTuple):
-    """One write-back port of the LReg file: the registers it can reach and
-    whether it names its target per lane. A port that reaches one register
+    """One write-back port of the LReg file: the registers it can reach,
+    whether it names its target per lane, and whether it still writes while
+    the SFPU is frozen (the bench's port). A port that reaches one register
     does not look at its `reg`."""
     targets: tuple
     per_lane: bool = False
+    while_frozen: bool = False
 
     @property
-    def layout(self):
-        return LRegLaneWrite if self.per_lane else LRegWrite
+    def signature(self) -> WriteBackPort:
+        return WriteBackPort(self.per_lane)
 
 
 def transpose_source(reg: int, lane: int) -> tuple[int, int]:
@@ -72,13 +89,15 @@ def transpose_source(reg: int, lane: int) -> tuple[int, int]:
 class LRegFile(wiring.Component):
     """`ports` in priority order (later wins); SFPTRANSP's move takes effect
     after the first `transpose_position` of them and before the rest (the
-    Simple sub-unit's place in the order of writes). Port i is `write[i]`."""
+    Simple sub-unit's place in the order of writes). Port i is `write[i]`.
+    While `run` is low only the ports declared `while_frozen` write."""
 
     def __init__(self, ports, transpose_position: int = 0):
         self.ports = tuple(ports)
         self.transpose_position = transpose_position
         super().__init__({
-            **{f"write_{i}": In(port.layout) for i, port in enumerate(self.ports)},
+            **{f"write_{i}": In(port.signature) for i, port in enumerate(self.ports)},
+            "run": In(1, init=1),                # low: the SFPU is frozen
             "transpose": In(1),                  # SFPTRANSP this cycle
             "transpose_lanes": In(LANES),        # the lanes it writes
             "value": Out(LaneValues).array(NUM_LREGS),
@@ -105,20 +124,21 @@ class LRegFile(wiring.Component):
         sources = {r: [] for r in WRITABLE}
 
         def add_port(i, spec, port):
+            en = port.en if spec.while_frozen else Mux(self.run, port.en, 0)
             for r in spec.targets:
                 hit = Signal(LANES, name=f"hit_l{r}_w{i}")
                 if len(spec.targets) == 1:
-                    m.d.comb += hit.eq(port.en)
+                    m.d.comb += hit.eq(en)
                 elif spec.per_lane:
-                    m.d.comb += hit.eq(port.en & Cat(*[port.reg[lane] == r for lane in range(LANES)]))
+                    m.d.comb += hit.eq(en & Cat(*[port.reg[lane] == r for lane in range(LANES)]))
                 else:
-                    m.d.comb += hit.eq(Mux(port.reg == r, port.en, 0))
+                    m.d.comb += hit.eq(Mux(port.reg == r, en, 0))
                 sources[r].append((hit, port.data))
 
         def add_transpose():
             moved = {r: Signal(LaneValues, name=f"transposed_l{r}") for r in L0_L7}
             hit = Signal(LANES, name="hit_transpose")
-            m.d.comb += hit.eq(Mux(self.transpose, self.transpose_lanes, 0))
+            m.d.comb += hit.eq(Mux(self.transpose & self.run, self.transpose_lanes, 0))
             for r in L0_L7:
                 m.d.comb += [moved[r][lane].eq(self.value[src][src_lane])
                              for lane in range(LANES) for src, src_lane in [transpose_source(r, lane)]]

@@ -26,7 +26,7 @@ from .fma import Fma
 from .isa import Opcode, field_layout
 from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
-from .unit_io import (LANES, backdoor_guard, LaneValues, LRegLaneWrite, read_lreg, SubUnitInputs, WriteBack)
+from .unit_io import (LANES, backdoor_guard, LaneValues, read_lreg, SubUnitInputs, WriteBack, WriteBackPort)
 
 __all__ = ["MadUnit"]
 
@@ -52,7 +52,7 @@ class Form(enum.Enum, shape=3):
 class MadUnit(wiring.Component):
     inputs: In(SubUnitInputs())
 
-    landing: Out(LRegLaneWrite)         # last cycle's instruction, written at the end of this cycle
+    landing: Out(WriteBackPort(per_lane=True))  # last cycle's instruction, written at the end of this cycle
     LANDING_TARGETS = WriteBack(VD_TARGETS, per_lane=True)    # INDIRECT_VD: a target per lane
 
     def elaborate(self, platform):

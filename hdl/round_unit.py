@@ -30,7 +30,8 @@ from amaranth.lib.wiring import In, Out
 from .isa import Opcode, field_layout
 from .rounding import StochRound
 from .lregs import VD_TARGETS
-from .unit_io import (LANES, backdoor_guard, LaneValues, LRegWrite, read_lreg, SubUnitInputs, WriteBack)
+from .unit_io import (LANES, backdoor_guard, LaneValues, LRegWrite, read_lreg, SubUnitInputs, WriteBack,
+                      WriteBackPort, write_back)
 
 __all__ = ["RoundUnit"]
 
@@ -50,8 +51,8 @@ class RoundUnit(wiring.Component):
     inputs: In(SubUnitInputs())
     prng: In(data.ArrayLayout(32, LANES))           # what an advance hands out in each lane
 
-    write: Out(LRegWrite).array(4)                  # lands at the end of this cycle
-    landing: Out(LRegWrite).array(4)                # the two-cycle writes issued last cycle
+    write: Out(WriteBackPort()).array(4)            # lands at the end of this cycle
+    landing: Out(WriteBackPort()).array(4)          # the two-cycle writes issued last cycle
     # Port 0 writes VD or, in the COPY4 modes, L0; ports 1-3 only L1-L3.
     WRITE_TARGETS = (WriteBack(VD_TARGETS), WriteBack((1,)), WriteBack((2,)), WriteBack((3,)))
     LANDING_TARGETS = WRITE_TARGETS
@@ -168,7 +169,7 @@ class RoundUnit(wiring.Component):
                 with m.Default():
                     m.d.comb += self.undefined.eq(1)
         for i in range(4):
-            m.d.sync += self.landing[i].eq(pending[i])
+            m.d.sync += write_back(self.landing[i], pending[i])
 
         # The capture ignores lane enables; a thread's VD 12-15 only loads a template.
         with m.If(is_shft2 & mod1.matches(SHFLROR1_AND_COPY4, SHFLROR1)

@@ -48,7 +48,7 @@ from .dst import Dst, DstRowWrite
 from .flags import DEPTH, FlagUnit, StackEntry
 from .isa import Opcode, Unit, field_layout, opcode
 from .load_store import LoadUnit, StoreUnit
-from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack
+from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack, write_back
 from .mad_unit import MadUnit
 from .prng import Prng
 from .round_unit import RoundUnit
@@ -66,7 +66,7 @@ MACRO_UNITS = ("simple", "mad", "round", "store")    # the scheduler's order
 # bench's `lreg_load`.
 _LANDING = (*SimpleUnit.LANDING_TARGETS, MadUnit.LANDING_TARGETS, *RoundUnit.LANDING_TARGETS)
 WRITE_BACKS = (*_LANDING, *LoadUnit.WRITE_TARGETS, SimpleUnit.WRITE_TARGETS, *RoundUnit.WRITE_TARGETS,
-               WriteBack(WRITABLE))
+               WriteBack(WRITABLE, while_frozen=True))
 TRANSPOSE_POSITION = len(_LANDING) + len(LoadUnit.WRITE_TARGETS)
 
 
@@ -149,15 +149,16 @@ class Sfpu(wiring.Component):
             "round": add("round", RoundUnit()),
             "store": add("store", StoreUnit()),
         }
-        # These also take writes from outside while frozen, so their SFPU
-        # writes are gated by `run` instead.
+        # These also take writes from outside while frozen, so their SFPU writes are
+        # gated by `run` instead: nothing issues while frozen, and the LReg file and
+        # the PRNG take `run` for what lands from earlier cycles.
         prng = add("prng", Prng(), holds=False)
         dst = add("dst", Dst(), holds=False)
         tensix = add("tensix", TensixRegs(), holds=False)
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
         lregs = add("lregs", lreg_file(), holds=False)
-        # In the order of WRITE_BACKS; all but the bench's `lreg_load` hold while frozen.
+        # In the order of WRITE_BACKS, before the bench's `lreg_load`.
         unit_writes = [*simple.landing, mad.landing, *rnd.landing, *load.write, simple.write, *rnd.write]
 
         cycle = Signal(32)
@@ -227,9 +228,9 @@ class Sfpu(wiring.Component):
         # -- LRegs --------------------------------------------------------------------
         assert len(lregs.write) == len(unit_writes) + 1
         for port, request in zip(lregs.write, unit_writes):
-            m.d.comb += [port.eq(request), port.en.eq(request.en & run.replicate(LANES))]
-        m.d.comb += [lregs.write[-1].eq(self.lreg_load),
-                     lregs.transpose.eq(simple.transpose & run), lregs.transpose_lanes.eq(simple.transpose_lanes)]
+            wiring.connect(m, unit=request, lregs=port)
+        m.d.comb += [*write_back(lregs.write[-1], self.lreg_load), lregs.run.eq(run),
+                     lregs.transpose.eq(simple.transpose), lregs.transpose_lanes.eq(simple.transpose_lanes)]
 
         # -- flags (only the Simple sub-unit changes them) ----------------------------------
         wiring.connect(m, simple.flags, flag_unit.request)

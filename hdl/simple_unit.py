@@ -29,7 +29,7 @@ from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarg
 from .flags import FlagOp, FlagRequest
 from .isa import Opcode
 from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
-                    LRegWrite, WriteBack)
+                    LRegWrite, WriteBack, WriteBackPort, write_back)
 from .rounding import CastToFp32
 from .simple_alu import SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, backdoor_guard, lane_config_bit, LaneConfig,
@@ -72,8 +72,8 @@ class SimpleUnit(wiring.Component):
     sequences: In(data.ArrayLayout(LaneValues, 4))
     misc: In(data.ArrayLayout(12, LANES))
 
-    write: Out(LRegWrite)                    # lands at the end of this cycle
-    landing: Out(LRegWrite).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
+    write: Out(WriteBackPort())              # lands at the end of this cycle
+    landing: Out(WriteBackPort()).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
     # The registers each write-back port reaches: VD or SFPCONFIG's L11-L14; SFPSWAP's VD and VC, and
     # the dest-index pair in L4-L7.
     WRITE_TARGETS = WriteBack((*VD_TARGETS, *PROGRAMMABLE_RESET))
@@ -326,4 +326,4 @@ class SimpleUnit(wiring.Component):
             m.d.comb += [port.en.eq(en), port.data.eq(value)]
             m.d.comb += port.reg.eq(reg)
             m.d.sync += held.eq(port)
-            m.d.comb += self.landing[i].eq(held)
+            m.d.comb += write_back(self.landing[i], held)

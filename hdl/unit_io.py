@@ -24,7 +24,9 @@ from amaranth.lib.wiring import Out
 from model.state import LaneConfigBit
 
 from .isa import Opcode
-from .lregs import LANES, NUM_LREGS, LaneValues, LRegLaneWrite, LRegWrite, WriteBack  # noqa: F401  (re-exported for the sub-units)
+# Re-exported for the sub-units.
+from .lregs import (LANES, NUM_LREGS, LaneValues, LRegLaneWrite, LRegWrite, WriteBack,  # noqa: F401
+                    WriteBackPort, write_back)
 
 Issue = data.StructLayout({
     "valid": 1,             # an instruction starts on this sub-unit this cycle

@@ -71,6 +71,16 @@ def model_lane_writes(lreg_writes) -> dict:
     return out
 
 
+def port_raw(ctx, port, per_lane: bool = False) -> int:
+    """A write-back port's members (`hdl.lregs.WriteBackPort`) as the raw bits
+    of its layout, for `port_lane_writes`."""
+    from hdl.lregs import LRegLaneWrite, LRegWrite
+    layout = LRegLaneWrite if per_lane else LRegWrite
+    reg = ctx.get(port.reg.as_value() if per_lane else port.reg)
+    return (ctx.get(port.en) << layout["en"].offset | reg << layout["reg"].offset
+            | ctx.get(port.data.as_value()) << layout["data"].offset)
+
+
 def port_lane_writes(raws, per_lane: bool = False) -> dict:
     """The raw bits of write-back ports (`hdl.lregs.LRegWrite`, or `LRegLaneWrite`
     with a register per lane), in port order, later ports winning."""

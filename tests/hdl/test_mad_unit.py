@@ -24,7 +24,7 @@ from model.isa import decode, encode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANES, SfpuState
-from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, run_clocked
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, port_raw, run_clocked
 
 
 SEED = 0x3AD
@@ -152,14 +152,14 @@ def simulate(cycles: list[Cycle]) -> list[int]:
             ctx.set(dut.inputs.lregs.as_value(), c.lregs)
             ctx.set(dut.inputs.enabled, c.enabled)
             ctx.set(dut.inputs.lane_config.as_value(), c.lane_config)
-            observed.append(ctx.get(dut.landing.as_value()))      # the previous cycle's issue
+            observed.append(port_raw(ctx, dut.landing, per_lane=True))      # the previous cycle's issue
             await ctx.tick()
         ctx.set(dut.inputs.issue.as_value(), 0)
         ctx.set(dut.inputs.lregs.as_value(), ~cycles[-1].lregs & ((1 << (17 * LANES * 32)) - 1))
         ctx.set(dut.inputs.enabled, M32)
-        observed.append(ctx.get(dut.landing.as_value()))          # the last issue
+        observed.append(port_raw(ctx, dut.landing, per_lane=True))          # the last issue
         await ctx.tick()
-        observed.append(ctx.get(dut.landing.as_value()))          # after the idle cycle: nothing
+        observed.append(port_raw(ctx, dut.landing, per_lane=True))          # after the idle cycle: nothing
 
     run_clocked(dut, bench)
     return observed

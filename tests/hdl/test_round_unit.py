@@ -31,7 +31,7 @@ from model.machine import Machine, apply_effects, regular_operands
 from model.prng import prng_step
 from model.semantics import Operands
 from model.state import LANES, SfpuState
-from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, run_clocked
+from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, port_raw, run_clocked
 
 
 SEED = 0x5F2
@@ -195,13 +195,13 @@ def simulate(cycles: list[Cycle]) -> list[dict]:
             ctx.set(dut.inputs.lane_config.as_value(), c.lane_config)
             ctx.set(dut.prng.as_value(), pack(c.prng))
             obs = {
-                "write": [ctx.get(p.as_value()) for p in dut.write],
+                "write": [port_raw(ctx, p) for p in dut.write],
                 "prng_used": ctx.get(dut.prng_used),
                 "prng_advance": ctx.get(dut.prng_advance),
                 "undefined": ctx.get(dut.undefined),
             }
             await ctx.tick()
-            obs["landing"] = [ctx.get(p.as_value()) for p in dut.landing]
+            obs["landing"] = [port_raw(ctx, p) for p in dut.landing]
             obs["captured"] = ctx.get(dut.captured_vc.as_value())
             observed.append(obs)
 

@@ -34,7 +34,7 @@ from amaranth.lib.wiring import In, Out
 
 from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
 from hdl.flags import DEPTH, FlagUnit, StackEntry
-from hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack
+from hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack, write_back
 from hdl.simple_unit import SWAP_PORTS, SimpleUnit
 from hdl.unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
 from model.isa import OPCODES, Unit, decode
@@ -122,7 +122,7 @@ class Bench(wiring.Component):
         unit = m.submodules.unit = SimpleUnit()
         flags = m.submodules.flags = FlagUnit()
         config = m.submodules.config = ConfigRegs()
-        ports = [*unit.landing, unit.write, drive.preload_lregs]
+        unit_ports = [*unit.landing, unit.write]      # in the LReg file's order, before the preload
         specs = [*SimpleUnit.LANDING_TARGETS, SimpleUnit.WRITE_TARGETS, WriteBack(WRITABLE, per_lane=True)]
         lregs = m.submodules.lregs = LRegFile(specs, transpose_position=SWAP_PORTS)
 
@@ -134,7 +134,9 @@ class Bench(wiring.Component):
         # The LReg file presents its registers as an array of ports.
         m.d.comb += [unit.inputs.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
         m.d.comb += [self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
-        m.d.comb += [port.eq(request) for port, request in zip(lregs.write, ports)]
+        for port, request in zip(lregs.write, unit_ports):
+            wiring.connect(m, unit=request, lregs=port)
+        m.d.comb += write_back(lregs.write[-1], drive.preload_lregs)
         m.d.comb += [lregs.transpose.eq(unit.transpose), lregs.transpose_lanes.eq(unit.transpose_lanes)]
         wiring.connect(m, unit.flags, flags.request)
         for lane in range(LANES):
