@@ -39,7 +39,6 @@ THREAD_TRIALS = 6
 MACRO_TRIALS = 3
 
 ARCHES = list(Arch)
-OPCODES = ISA[Arch.WORMHOLE].opcodes
 
 
 def macro_mnemonics(arch: Arch) -> list[str]:
