@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from model.asm import Program, assemble_file
+from model.isa import Arch
 from model.run import RunResult, run_program
 from model.state import SfpuState
 
@@ -90,6 +91,7 @@ class Kernel:
     source_schedule: str = ""
     timeline: tuple[int, int] | None = None
     llk_source: LlkSource | None = None               # the C++ call it can be generated from instead
+    arch: Arch = Arch.WORMHOLE                        # the architecture its listing is for
 
     @property
     def path(self) -> Path:
@@ -114,11 +116,14 @@ class KernelRun:
 
 
 @cache
-def all_kernels() -> dict[str, Kernel]:
+def all_kernels(arch: Arch = Arch.WORMHOLE) -> dict[str, Kernel]:
+    """The kernels of `arch` by name (a Blackhole kernel may share its Wormhole twin's name)."""
     table: dict[str, Kernel] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         for k in getattr(module, "KERNELS", ()):
+            if k.arch is not arch:
+                continue
             if k.name in table:
                 raise ValueError(f"kernel {k.name!r} is defined twice")
             table[k.name] = k
