@@ -128,9 +128,8 @@ def entries(path: Path) -> list[Entry]:
         seen.add(f.name)
         stem = _stem(f.name)
         # The longest shared prefix first; among equals the init named for this very stem
-        # (init_reduce for calculate_reduce, not init_reduce_max_min_int32), then the shortest.
-        ordered = sorted(inits, key=lambda i: (-_common_prefix(_stem(i.name), stem), _stem(i.name) != stem,
-                                               len(_stem(i.name)), i.line))
+        # (init_reduce for calculate_reduce, not init_reduce_max_min_int32), then the header's order.
+        ordered = sorted(inits, key=lambda i: (-_common_prefix(_stem(i.name), stem), _stem(i.name) != stem, i.line))
         out.append(Entry(path, f, ordered))
     return out
 
