@@ -175,7 +175,10 @@ Each SFPLOADMACRO kernel and its twin also names the C++ call it comes from:
 `sfpu kernels --src DIR` runs them compiled from a tt-metal tree by `sfpu llk`
 instead of from their listings, and `python -m tb.llk.regenerate DIR` compares
 the two ([llk.md](llk.md)); the row "from its C++ source" says what that gave
-with the ttnn 0.81.1 wheel's headers.
+with the ttnn 0.81.1 wheel's headers. Where that header changed since the source
+a listing follows (a layout, a rounding, an order of additions), the kernel run
+from source is read and checked against its own reference (`LlkSource.result`,
+`LlkSource.reference`), not the listing's.
 
 ## The Tensix context around the SFPU
 
