@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -141,6 +142,49 @@ class Composite:
 
 
 @dataclass(frozen=True)
+class Read:
+    """An LReg an instruction's functional model reads, when every (field, mask,
+    value) of `when` has `field & mask == value`. `reg` is a fixed LReg, a
+    register operand as the semantics resolve it ("va", "vb", "vc", "vd": VB and
+    VC include the implicit VB = VD and VC = VD, Blackhole's USE_VB and what
+    SFPLOADMACRO substitutes), or a register chosen otherwise: VD_INDEX (L7,
+    which names the destination with INDIRECT_VD unless VD is L16), "L[L7]"
+    (the LRegs the low four bits of L7 name, INDIRECT_VA), "lut" (the table
+    rows L0-L2 that |L3| selects), "lut+4" (L4-L6, the rows' other
+    coefficients) and "swap payload" (L[4 + (VC & 3)] and L[4 + (VD & 3)], the
+    index payloads of ENABLE_DEST_INDEX)."""
+    reg: int | str
+    when: tuple[tuple[str, int, int], ...] = ()
+
+    def applies(self, value: Callable[[str], int]) -> bool:
+        """Whether it is read, `value(field)` giving the field's value as executed
+        (SFPLOADMACRO may substitute VD)."""
+        return all(value(name) & mask == v for name, mask, v in self.when)
+
+
+VD_INDEX = "L7 as VD index"
+
+
+def _reads(*regs: int | str, when: tuple[tuple[str, int, int], ...] = ()) -> tuple[Read, ...]:
+    return tuple(Read(r, when) for r in regs)
+
+
+# Modifier bits the read sets below depend on.
+_MOD1_IMM = ("mod1", 1, 0)                  # bit 0 clear: the second operand is VB, not an immediate
+_INDIRECT_VA, _INDIRECT_VD = 4, 8          # SFPMAD's Mod1 bits (SFPLUT's INDIRECT_VD is Mod0 bit 3)
+
+
+def _indirect_vd(field: str = "mod1") -> tuple[Read, ...]:
+    return _reads(VD_INDEX, when=((field, _INDIRECT_VD, _INDIRECT_VD),))
+
+
+# SFPMAD-style: VA (or L[L7 & 15] with INDIRECT_VA), VB, VC, and L7 naming VD with INDIRECT_VD.
+_MAD_READS = (_reads("va", when=(("mod1", _INDIRECT_VA, 0),))
+              + _reads(7, "L[L7]", when=(("mod1", _INDIRECT_VA, _INDIRECT_VA),))
+              + _reads("vb", "vc") + _indirect_vd())
+
+
+@dataclass(frozen=True)
 class Opcode:
     mnemonic: str
     opcode: int
@@ -158,6 +202,11 @@ class Opcode:
     backdoor: bool = True                         # VD 12-15 writes the word into a macro template
     undefined_values: tuple[tuple[str, frozenset[int]], ...] = ()   # (modifier field, values its pages leave undefined)
     two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
+    # The LRegs its functional model reads (model.reads narrows them to those whose values can
+    # matter on a state); with `reads_for_vd`, its only effect is the VD write (and flags that
+    # need a VD below 8), so nothing it reads matters when VD names no writable LReg.
+    reads: tuple[Read, ...] = ()
+    reads_for_vd: bool = False
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
     arch: Arch = Arch.WORMHOLE                    # the table this entry belongs to
@@ -262,60 +311,101 @@ def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
 
 
 _WORMHOLE = [
-    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, doc="Dst -> LReg with format conversion"),
+    # LO16_ONLY (14) and HI16_ONLY (15) keep half of the old VD.
+    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, reads=_reads("vd", when=(("mod0", 0xE, 0xE),)),
+           doc="Dst -> LReg with format conversion"),
+    # UPPER (8) and LOWER (10) keep half of the old VD.
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
-           undefined_values=(("mod0", frozenset(range(16)) - {0, 1, 2, 4, 8, 10}),), doc="immediate -> LReg"),
-    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), doc="LReg -> Dst with format conversion"),
-    _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), doc="3-entry fp8 table on |L3|"),
-    _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), doc="VD = bf16(imm16) * VD"),
-    _mad("SFPADDI", 0x75, (MOD1, VD, IMM16_HI), doc="VD = bf16(imm16) + VD"),
-    _simple("SFPDIVP2", 0x76, (MOD1, VD, VC, IMM8), doc="set or add to the exponent"),
-    _simple("SFPEXEXP", 0x77, (MOD1, VD, VC), doc="extract exponent"),
-    _simple("SFPEXMAN", 0x78, (MOD1, VD, VC), doc="extract mantissa"),
-    _simple("SFPIADD", 0x79, (MOD1, VD, VC, IMM12S), doc="integer add/sub, sets flags"),
-    _simple("SFPSHFT", 0x7A, (MOD1, VD, VC, IMM12S), doc="logical shift"),
-    _simple("SFPSETCC", 0x7B, (MOD1, VD, VC, IMM1), doc="set LaneFlags from a test"),
-    _simple("SFPMOV", 0x7C, (MOD1, VD, VC), doc="move, negate, or read configuration/PRNG"),
-    _simple("SFPABS", 0x7D, (MOD1, VD, VC), doc="absolute value, float or int"),
-    _simple("SFPAND", 0x7E, (VD, VC), doc="VD &= VC"),
-    _simple("SFPOR", 0x7F, (VD, VC), doc="VD |= VC"),
-    _simple("SFPNOT", 0x80, (VD, VC), doc="VD = ~VC"),
-    _simple("SFPLZ", 0x81, (MOD1, VD, VC), doc="count leading zeros"),
-    _simple("SFPSETEXP", 0x82, (MOD1, VD, VC, IMM8), doc="replace exponent"),
-    _simple("SFPSETMAN", 0x83, (MOD1, VD, VC, IMM12U), doc="replace mantissa"),
-    _mad("SFPMAD", 0x84, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC"),
-    _mad("SFPADD", 0x85, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC (VA = 1.0 by convention)"),
-    _mad("SFPMUL", 0x86, (MOD1, VD, VC, VB, VA), doc="VD = VA * VB + VC (VC = 0.0 by convention)"),
+           undefined_values=(("mod0", frozenset(range(16)) - {0, 1, 2, 4, 8, 10}),),
+           reads=_reads("vd", when=(("mod0", 0xD, 8),)), reads_for_vd=True, doc="immediate -> LReg"),
+    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), reads=_reads("vd"),
+           doc="LReg -> Dst with format conversion"),
+    # |L3| picks a row of L0-L2; L3's sign is SGN_RETAIN's; Mod0 bit 3 is INDIRECT_VD.
+    _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)),
+         reads=_reads(3, "lut") + _indirect_vd("mod0"), doc="3-entry fp8 table on |L3|"),
+    # bf16(Imm16) * VC + 0 and bf16(Imm16) * L10 + VC, VC being VD.
+    _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), reads=_reads("vc") + _indirect_vd(), doc="VD = bf16(imm16) * VD"),
+    _mad("SFPADDI", 0x75, (MOD1, VD, IMM16_HI), reads=_reads(10, "vc") + _indirect_vd(),
+         doc="VD = bf16(imm16) + VD"),
+    _simple("SFPDIVP2", 0x76, (MOD1, VD, VC, IMM8), reads=_reads("vc"), reads_for_vd=True,
+            doc="set or add to the exponent"),
+    _simple("SFPEXEXP", 0x77, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="extract exponent"),
+    _simple("SFPEXMAN", 0x78, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="extract mantissa"),
+    _simple("SFPIADD", 0x79, (MOD1, VD, VC, IMM12S), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
+            reads_for_vd=True, doc="integer add/sub, sets flags"),
+    _simple("SFPSHFT", 0x7A, (MOD1, VD, VC, IMM12S), reads=_reads("vb") + _reads("vc", when=(_MOD1_IMM,)),
+            reads_for_vd=True, doc="logical shift"),
+    # Mod1 bit 0 (from Imm1) and bit 3 (clear) ignore VC.
+    _simple("SFPSETCC", 0x7B, (MOD1, VD, VC, IMM1), reads=_reads("vc", when=(("mod1", 9, 0),)),
+            doc="set LaneFlags from a test"),
+    # FROM_SPECIAL (Mod1 bit 3) reads configuration or the PRNG, not an LReg.
+    _simple("SFPMOV", 0x7C, (MOD1, VD, VC), reads=_reads("vc", when=(("mod1", 8, 0),)), reads_for_vd=True,
+            doc="move, negate, or read configuration/PRNG"),
+    _simple("SFPABS", 0x7D, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
+            doc="absolute value, float or int"),
+    _simple("SFPAND", 0x7E, (VD, VC), reads=_reads("vb", "vc"), reads_for_vd=True, doc="VD &= VC"),
+    _simple("SFPOR", 0x7F, (VD, VC), reads=_reads("vb", "vc"), reads_for_vd=True, doc="VD |= VC"),
+    _simple("SFPNOT", 0x80, (VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="VD = ~VC"),
+    _simple("SFPLZ", 0x81, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="count leading zeros"),
+    # Mod1 bit 0 takes the new field from the immediate; otherwise from VB.
+    _simple("SFPSETEXP", 0x82, (MOD1, VD, VC, IMM8), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
+            reads_for_vd=True, doc="replace exponent"),
+    _simple("SFPSETMAN", 0x83, (MOD1, VD, VC, IMM12U), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
+            reads_for_vd=True, doc="replace mantissa"),
+    _mad("SFPMAD", 0x84, (MOD1, VD, VC, VB, VA), reads=_MAD_READS, doc="VD = VA * VB + VC"),
+    _mad("SFPADD", 0x85, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+         doc="VD = VA * VB + VC (VA = 1.0 by convention)"),
+    _mad("SFPMUL", 0x86, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+         doc="VD = VA * VB + VC (VC = 0.0 by convention)"),
     _simple("SFPPUSHC", 0x87, (VD,), must_be_zero=0xF, doc="push flags onto the stack"),
     _simple("SFPPOPC", 0x88, (MOD1, VD), doc="pop or combine with the stack top"),
-    _simple("SFPSETSGN", 0x89, (MOD1, VD, VC, IMM1), doc="replace sign"),
+    _simple("SFPSETSGN", 0x89, (MOD1, VD, VC, IMM1), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
+            reads_for_vd=True, doc="replace sign"),
     _simple("SFPENCC", 0x8A, (MOD1, VD, Field("imm2", 12, 2)), doc="set flag enable and flags"),
     _simple("SFPCOMPC", 0x8B, (VD,), doc="complement flags against the stack top"),
-    _simple("SFPTRANSP", 0x8C, (VD,), doc="transpose L0-L3 and L4-L7 as 4x4 blocks"),
-    _simple("SFPXOR", 0x8D, (VD, VC), doc="VD ^= VC"),
+    _simple("SFPTRANSP", 0x8C, (VD,), reads=_reads(*range(8)), doc="transpose L0-L3 and L4-L7 as 4x4 blocks"),
+    _simple("SFPXOR", 0x8D, (VD, VC), reads=_reads("vb", "vc"), reads_for_vd=True, doc="VD ^= VC"),
+    # The integer modes 4 and 5 shift by VB & 31 unless UseImm5 is set.
     Opcode("SFPSTOCHRND", 0x8E,
            (Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
             Field("imm5", 16, 5), Field("stochastic", 21, 1, Kind.MOD)),
-           R, macro_units=frozenset({R}), doc="round FP32 or integers, nearest-away or stochastic"),
+           R, macro_units=frozenset({R}), reads=_reads("vc") + _reads("vb", when=(("mod1", 6, 4), ("use_imm5", 1, 0))),
+           reads_for_vd=True, doc="round FP32 or integers, nearest-away or stochastic"),
     Opcode("SFPNOP", 0x8F, (), L, macro_units=frozenset({S, M, R}), must_be_zero=0x80,
            doc="occupy a sub-unit for one cycle"),
-    _simple("SFPCAST", 0x90, (MOD1, VD, VC), doc="sign-magnitude int32 -> FP32"),
+    _simple("SFPCAST", 0x90, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
+            doc="sign-magnitude int32 -> FP32"),
     # SFPCONFIG writes at the end of T; only a DISABLE_BACKDOOR_LOAD change may be seen late (a hazard rule).
-    # Its VD names a configuration target, so it never writes a template by the backdoor.
+    # Its VD names a configuration target, so it never writes a template by the backdoor. Lanes 0-7 of
+    # L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
     _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), backdoor=False,
+            reads=_reads(0, when=(("vd", 0xC, 0),)) + _reads(0, when=(("mod1", 1, 0),)),
             doc="write LoadMacroConfig, constants, LaneConfig"),
+    # VC and VD (under a macro, VD's value through the VB port); with ENABLE_DEST_INDEX the
+    # index payload of L[4 + (VC & 3)] or L[4 + (VD & 3)].
     _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
-            doc="swap or min/max, two cycles with interlock"),
+            reads=_reads("vc", "vd", "vb", "swap payload"), doc="swap or min/max, two cycles with interlock"),
     Opcode("SFPLOADMACRO", 0x93, _loadmacro_fields(MEM_FIELDS[1]), L, doc="SFPLOAD, then schedule up to four instructions",
+           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)),
            # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
            composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
                        Composite("offset", (("imm9", 1, 9),), 10)),
            derived=(Composite("imm10", (("vd_hi", 0, 1), ("imm9", 1, 9)), 10),)),
+    # By mode: COPY4 L1-L3; CHAINED_COPY4 L0-L3; SHFLROR1_AND_COPY4 L1-L3 and VC; SHFLROR1 and
+    # SHFLSHR1 VC; SHFT_LREG VB and VC; SHFT_IMM VB.
     Opcode("SFPSHFT2", 0x94, (MOD1, VD, VC, IMM12S), R, macro_units=frozenset({R}),
            aliases=(Alias("vb", "imm12", 4),), two_cycle_mod1=frozenset({2, 3, 4}),
            undefined_values=(("mod1", frozenset(range(7, 16))),),
+           reads=(_reads(1, 2, 3, when=(("mod1", 0xF, 0),)) + _reads(0, 1, 2, 3, when=(("mod1", 0xF, 1),))
+                  + _reads(1, 2, 3, "vc", when=(("mod1", 0xF, 2),)) + _reads("vc", when=(("mod1", 0xF, 3),))
+                  + _reads("vc", when=(("mod1", 0xF, 4),)) + _reads("vb", "vc", when=(("mod1", 0xF, 5),))
+                  + _reads("vb", when=(("mod1", 0xF, 6),))),
            doc="cross-lane shuffles and shifts"),
-    _mad("SFPLUTFP32", 0x95, (MOD1, VD), doc="3- or 6-entry fp32/fp16 table on |L3|"),
+    # |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
+    # 15), which holds both in L[row]; Mod1 bit 3 is INDIRECT_VD.
+    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_reads(3, "lut") + _reads("lut+4", when=(("mod1", 0xA, 0),))
+         + _reads("lut+4", when=(("mod1", 0xA, 2),)) + _reads("lut+4", when=(("mod1", 0xA, 8),)) + _indirect_vd(),
+         doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]
 
 
@@ -332,6 +422,9 @@ _BLACKHOLE_CHANGES: dict[str, dict] = {
     # USE_VB (Mod1 bit 0): VB is an operand instead of VD.
     "SFPAND": dict(fields=(MOD1, VD, VC, VB)),
     "SFPOR": dict(fields=(MOD1, VD, VC, VB)),
+    # ARG_IMM_USE_VC (Mod1 bits 0 and 2) shifts VC by Imm12: VB (VD) is not read.
+    "SFPSHFT": dict(reads=_reads("vb", when=(("mod1", 1, 0),)) + _reads("vb", when=(("mod1", 4, 0),))
+                    + _reads("vc", when=(_MOD1_IMM,)) + _reads("vc", when=(("mod1", 5, 5),))),
     # Mod1 selects pushing or mutating the stack top.
     "SFPPUSHC": dict(fields=(MOD1, VD), must_be_zero=0),
     # A 2-bit rounding mode replaces the stochastic bit: 0 nearest, 1 stochastic, 2 toward zero.
@@ -343,10 +436,15 @@ _BLACKHOLE_CHANGES: dict[str, dict] = {
 
 # Instructions new in Blackhole.
 _BLACKHOLE_NEW = [
-    _simple("SFPLE", 0x96, (MOD1, VD, VC), doc="VD <= VC (sign-magnitude or total order) to flags, VD or stack"),
-    _simple("SFPGT", 0x97, (MOD1, VD, VC), doc="VD > VC (sign-magnitude or total order) to flags, VD or stack"),
-    _mad("SFPMUL24", 0x98, (MOD1, VD, VC, VB, VA), doc="low or high 23 bits of a 23-bit integer product"),
-    _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB), doc="approximate reciprocal or exponential"),
+    _simple("SFPLE", 0x96, (MOD1, VD, VC), reads=_reads("vb", "vc"),
+            doc="VD <= VC (sign-magnitude or total order) to flags, VD or stack"),
+    _simple("SFPGT", 0x97, (MOD1, VD, VC), reads=_reads("vb", "vc"),
+            doc="VD > VC (sign-magnitude or total order) to flags, VD or stack"),
+    _mad("SFPMUL24", 0x98, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+         doc="low or high 23 bits of a 23-bit integer product"),
+    # COND_RECIP (Mod1 1) tests VB's sign.
+    _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB), reads=_reads("vc") + _reads("vb", when=(("mod1", 0xF, 1),)),
+            reads_for_vd=True, doc="approximate reciprocal or exponential"),
 ]
 
 

@@ -19,45 +19,98 @@ Groups:
 - SFPLOAD / SFPSTORE formats by Mod0 (SRCB split by what it resolves to);
   SFPLOADMACRO's load and macro-scheduled stores count as well;
 - macro scheduling: sub-unit x delay x delay kind, when SFPLOADMACRO schedules;
-- events: the SFPSWAP interlock stall, and a thread instruction discarded
-  because a due macro instruction claims its sub-unit (per sub-unit);
-- hazard rules reported (break programs).
+- events: the SFPSWAP interlock stall (on Blackhole, each cause of a stall:
+  the interlock after each instruction that has one, and a read of each
+  MAD-class instruction's result in flight), and a thread instruction
+  discarded because a due macro instruction claims its sub-unit (per sub-unit);
+- hazard rules reported (break programs), Blackhole's stall-logic gaps among
+  them;
+- Blackhole only, mode fields: every value of each mode field that is not an
+  instruction's modifier (SFPSTOCHRND's rnd_mode and use_imm5, the 3-bit
+  AddrMod of SFPLOAD, SFPSTORE and SFPLOADMACRO, SFPLOADMACRO's macro).
+
+The bins come from the architecture's ISA table (`Coverage(arch)`).
 """
 
 from __future__ import annotations
 
 import json
 
-from model import isa
+from model import isa, tensix
 from model.cycle import MACRO_UNITS, CycleModel
 from model.dst_format import Mod0Fmt, resolve_srcb
-from model.hazards import RULES
+from model.hazards import RULES, interlocks_next, stalls_after_mad
 from model.state import FLAG_STACK_DEPTH, LANES
 from model.trace import CycleRecord, lane_mask
-from tb.directed import MODIFIER
+from tb.directed import MODIFIERS, modifier_field
 from model.run import run_program
-from tb.generator import UNDEFINED_MODIFIERS
+from tb.generator import undefined_modifiers
 
 ALL_LANES = (1 << LANES) - 1
 DELAY_KINDS = ("cycles", "instructions")
 _MACRO_UNIT_NAMES = tuple(u.value for u in MACRO_UNITS)
 
 
-def _instruction_bins() -> tuple[list[str], dict[str, str]]:
+WORMHOLE, BLACKHOLE = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
+
+
+def _instruction_bins(arch: isa.Arch) -> tuple[list[str], dict[str, str]]:
     bins, excluded = [], {}
-    for mnemonic, op in isa.OPCODES.items():
-        field = MODIFIER[mnemonic]
+    undefined = undefined_modifiers(arch)
+    for mnemonic, op in isa.ISA[arch].opcodes.items():
+        field = MODIFIERS[arch][mnemonic]
         if field is None:
             bins.append(mnemonic)
             continue
         for value in range(1 << op.field_map[field].width):
             name = f"{mnemonic} {field}={value}"
-            reason = UNDEFINED_MODIFIERS.get(mnemonic, {}).get(value)
+            reason = undefined.get(mnemonic, {}).get(value)
             if reason is not None:
                 excluded[name] = reason
             else:
                 bins.append(name)
     return bins, excluded
+
+
+# Mode fields that only restate another (SFPLUTFP32's mirror of Mod1) are not binned.
+_NOT_MODES = frozenset({"mod1_mirror"})
+
+
+def _mode_fields(op: isa.Opcode) -> list[isa.Field]:
+    """`op`'s mode fields other than its modifier."""
+    return [f for f in op.fields
+            if f.kind is isa.Kind.MOD and f.name != modifier_field(op) and f.name not in _NOT_MODES]
+
+
+def _mode_bins(arch: isa.Arch) -> tuple[list[str], dict[str, str]]:
+    bins, excluded = [], {}
+    for mnemonic, op in isa.ISA[arch].opcodes.items():
+        for f in _mode_fields(op):
+            for value in range(1 << f.width):
+                name = f"{mnemonic} {f.name}={value}"
+                if op.is_defined(f.name, value):
+                    bins.append(name)
+                else:
+                    excluded[name] = f"{mnemonic} {f.name}={value} is undefined"
+    return bins, excluded
+
+
+def _interlocking(arch: isa.Arch) -> list[str]:
+    """Instructions after which only SFPNOP may be issued (in some mode)."""
+    out = []
+    for op in isa.ISA[arch].table:
+        modes = [{"mod1": m} for m in sorted(op.two_cycle_mod1)] or [{}]
+        if any(interlocks_next(isa.decode(isa.encode(op.mnemonic, arch, **mode), arch)) for mode in modes):
+            out.append(op.mnemonic)
+    return out
+
+
+def _stall_bins(arch: isa.Arch) -> list[str]:
+    """Blackhole's stall causes: each interlock, and each MAD-class result read in flight."""
+    mad_class = [op.mnemonic for op in isa.ISA[arch].table
+                 if stalls_after_mad(isa.decode(isa.encode(op.mnemonic, arch), arch))]
+    return ([f"stall: only SFPNOP after {mn}" for mn in _interlocking(arch)]
+            + [f"stall: reads a result of {mn} in flight" for mn in mad_class])
 
 
 def _format_bins() -> list[str]:
@@ -71,31 +124,39 @@ def _format_bin(mod0: int, fp32_dest: bool, srcb_format: int) -> str:
     return f"{mod0} {Mod0Fmt(mod0).name}"
 
 
-def _layout() -> dict[str, tuple[list[str], dict[str, str]]]:
-    instr, instr_excluded = _instruction_bins()
+def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
+    instr, instr_excluded = _instruction_bins(arch)
     flags = [f"use_flags={u}, lane_flags={p}" for u in ("off", "on") for p in ("none", "some", "all")]
     macro = [f"{unit} delay={d} {kind}" for unit in _MACRO_UNIT_NAMES for d in range(8) for kind in DELAY_KINDS]
-    return {
+    stalls = ["SFPSWAP interlock stall"] if arch is WORMHOLE else _stall_bins(arch)
+    layout = {
         "instruction x modifier": (instr, instr_excluded),
         "lane flags": (flags, {}),
         "flag stack depth": ([str(d) for d in range(FLAG_STACK_DEPTH + 1)], {}),
         "SFPLOAD format": (_format_bins(), {}),
         "SFPSTORE format": (_format_bins(), {}),
         "macro sub-unit x delay x kind": (macro, {}),
-        "events": (["SFPSWAP interlock stall"] + [f"discarded on {u}" for u in _MACRO_UNIT_NAMES], {}),
+        "events": (stalls + [f"discarded on {u}" for u in _MACRO_UNIT_NAMES], {}),
         "hazard rules": (list(RULES), {}),
     }
+    if arch is BLACKHOLE:
+        layout["mode fields"] = _mode_bins(arch)
+    return layout
 
 
-LAYOUT = _layout()
+LAYOUTS = {arch: _layout(arch) for arch in isa.Arch}
+LAYOUT = LAYOUTS[WORMHOLE]
 
 
 class Coverage:
-    """Hit counts per group and bin; excluded bins carry their reason."""
+    """Hit counts per group and bin of `arch`'s layout; excluded bins carry their reason."""
 
-    def __init__(self):
-        self.hits: dict[str, dict[str, int]] = {g: dict.fromkeys(bins, 0) for g, (bins, _) in LAYOUT.items()}
-        self.excluded: dict[str, dict[str, str]] = {g: dict(ex) for g, (_, ex) in LAYOUT.items()}
+    def __init__(self, arch: isa.Arch = WORMHOLE):
+        self.arch = arch
+        layout = LAYOUTS[arch]
+        self.hits: dict[str, dict[str, int]] = {g: dict.fromkeys(bins, 0) for g, (bins, _) in layout.items()}
+        self.excluded: dict[str, dict[str, str]] = {g: dict(ex) for g, (_, ex) in layout.items()}
+        self._issued: isa.Instruction | None = None     # the thread's last accepted instruction (stall causes)
 
     def _hit(self, group: str, name: str) -> None:
         bins = self.hits[group]
@@ -109,13 +170,18 @@ class Coverage:
     def sample(self, model: CycleModel, record: CycleRecord) -> None:
         """Count what `record` (the cycle `model` just ran) shows."""
         state = model.state
+        if state.arch is not self.arch:
+            raise ValueError(f"a {self.arch.value} coverage cannot sample a {state.arch.value} run")
         t = state.tensix
         for activity in record.units.values():
-            ins = isa.decode(activity.word)
+            ins = isa.decode(activity.word, self.arch)
             if activity.origin == "thread":
-                field = MODIFIER[ins.mnemonic]
+                field = MODIFIERS[self.arch][ins.mnemonic]
                 self._hit("instruction x modifier",
                           ins.mnemonic if field is None else f"{ins.mnemonic} {field}={ins[field]}")
+                if self.arch is not WORMHOLE:
+                    for f in _mode_fields(ins.op):
+                        self._hit("mode fields", f"{ins.mnemonic} {f.name}={ins[f.name]}")
             if ins.mnemonic in ("SFPLOAD", "SFPLOADMACRO"):
                 self._hit("SFPLOAD format", _format_bin(ins["mod0"], t.fp32_dest, t.srcb_format))
             elif ins.mnemonic == "SFPSTORE":
@@ -134,11 +200,24 @@ class Coverage:
                           f"{p.unit.value} delay={p.counter} {DELAY_KINDS[p.by_instructions]}")
 
         if record.stalled is not None:
-            self._hit("events", "SFPSWAP interlock stall")
+            self._hit("events", self._stall_bin())
+        if record.issued is not None:
+            self._issued = None if tensix.is_issued(record.issued) else isa.decode(record.issued, self.arch)
         for h in record.hazards:
             if h.rule == "discarded":
                 self._hit("events", f"discarded on {h.unit}")
             self._hit("hazard rules", h.rule)
+
+    def _stall_bin(self) -> str:
+        """The stall's cause, from the instruction the thread issued last: a
+        stall lasts one cycle after it, and nothing is issued in between."""
+        if self.arch is WORMHOLE:
+            return "SFPSWAP interlock stall"
+        producer = self._issued
+        assert producer is not None, "a stall with no instruction issued before it"
+        if interlocks_next(producer):
+            return f"stall: only SFPNOP after {producer.mnemonic}"
+        return f"stall: reads a result of {producer.mnemonic} in flight"
 
     def finish(self, model: CycleModel) -> None:
         """Count hazards reported after the last step (only `drain` reports
@@ -151,19 +230,23 @@ class Coverage:
 
     def merge(self, other: "Coverage") -> "Coverage":
         """Add `other`'s counts to this one (in place); returns self."""
+        if other.arch is not self.arch:
+            raise ValueError(f"cannot merge {other.arch.value} coverage into {self.arch.value} coverage")
         for group, bins in other.hits.items():
             for name, count in bins.items():
                 self.hits[group][name] = self.hits[group].get(name, 0) + count
         return self
 
     def to_json(self) -> dict:
-        return {"hits": self.hits, "excluded": self.excluded}
+        # Wormhole's form is the one it had before Blackhole was binned: no "arch" key.
+        arch = {} if self.arch is WORMHOLE else {"arch": self.arch.value}
+        return {**arch, "hits": self.hits, "excluded": self.excluded}
 
     @classmethod
     def from_json(cls, data: dict | str) -> "Coverage":
         if isinstance(data, str):
             data = json.loads(data)
-        cov = cls()
+        cov = cls(isa.Arch.parse(data.get("arch", "wormhole")))
         for group, bins in data["hits"].items():
             for name, count in bins.items():
                 cov.hits.setdefault(group, {})[name] = int(count)
@@ -192,7 +275,8 @@ class Coverage:
         return "\n".join(lines)
 
     def report_markdown(self) -> str:
-        out = ["# Functional coverage", "", "| group | hit | total | % |", "|---|---:|---:|---:|"]
+        title = "# Functional coverage" + ("" if self.arch is WORMHOLE else f", {self.arch.title}")
+        out = [title, "", "| group | hit | total | % |", "|---|---:|---:|---:|"]
         for group in self.hits:
             hit, n = self.group_summary(group)
             out.append(f"| {group} | {hit} | {n} | {100 * hit / n:.1f} |")
@@ -208,10 +292,10 @@ class Coverage:
 
 def collect(program, strict: bool = True, coverage: Coverage | None = None) -> Coverage:
     """Run `program` on the model (as the lock-step bench steps it) and sample every cycle."""
-    cov = coverage if coverage is not None else Coverage()
+    cov = coverage if coverage is not None else Coverage(program.arch)
     model = run_program(program, strict=strict, on_cycle=cov.sample)
     cov.finish(model)
     return cov
 
 
-__all__ = ["Coverage", "LAYOUT", "DELAY_KINDS", "collect"]
+__all__ = ["Coverage", "LAYOUT", "LAYOUTS", "DELAY_KINDS", "collect"]

@@ -40,9 +40,14 @@ def lreg_prelude(rng: np.random.Generator) -> list[str]:
 PREDICATE_ON = ["sfpencc mod1=2 imm2=1", "sfpsetcc vc=3 mod1=0"]   # enable the lanes where L3 < 0
 PREDICATE_OFF = ["sfpencc mod1=2 imm2=0"]
 
-# The field whose every value each opcode is run with (its modifier).
-MODIFIER = {op.mnemonic: ("mod0" if op.has("mod0") else "mod1" if op.has("mod1") else None)
-            for op in isa.OPCODES.values()}
+def modifier_field(op: isa.Opcode) -> str | None:
+    """The field whose every value an opcode is run with (its modifier)."""
+    return "mod0" if op.has("mod0") else "mod1" if op.has("mod1") else None
+
+
+# Per architecture (Blackhole's SFPAND, SFPOR and SFPPUSHC gain a Mod1); MODIFIER is Wormhole's.
+MODIFIERS = {arch: {op.mnemonic: modifier_field(op) for op in table.table} for arch, table in isa.ISA.items()}
+MODIFIER = MODIFIERS[isa.Arch.WORMHOLE]
 NOT_DIRECTED = {"SFPLOADMACRO"}      # covered by the macro programs
 
 
@@ -53,8 +58,8 @@ def _random_register(rng, name: str) -> int:
     return int(rng.integers(0, 16))
 
 
-def instruction(rng, mnemonic: str, **fixed: int) -> str:
-    op = isa.OPCODES[mnemonic]
+def instruction(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE, **fixed: int) -> str:
+    op = isa.ISA[arch].opcodes[mnemonic]
     parts = [mnemonic.lower()]
     for f in op.fields:
         if f.name in fixed:
@@ -325,13 +330,14 @@ def load_l0(value: int) -> list[str]:
 
 
 
-def random_sequence(rng, templates: list[str]) -> int:
+def random_sequence(rng, templates: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> int:
     """One random Sequence word: per sub-unit a select the sub-unit can run
     (nothing, SFPNOP, SFPSTORE or a fitting template), any delay and any
     routing bits; the Store byte only ever selects nothing or SFPSTORE."""
     sequence = 0
     for u, unit in enumerate(MACRO_UNIT_ORDER):
-        fits = [4 + i for i, t in enumerate(templates) if isa.decode(assemble(t).words[0]).op.unit.value == unit]
+        fits = [4 + i for i, t in enumerate(templates)
+                if isa.decode(assemble(t, arch=arch).words[0], arch).op.unit.value == unit]
         select = int(rng.choice([0, 2, 3, *fits, *fits])) if unit != "store" else int(rng.choice([0, 3, 3]))
         routing = int(rng.integers(0, 4)) << 6 if unit != "store" else int(rng.choice([0, 0x80, 0x40]))
         sequence |= (select | int(rng.integers(0, 8)) << 3 | routing) << (8 * u)

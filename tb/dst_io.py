@@ -66,6 +66,17 @@ def get_tile_fp32(state: SfpuState, base: int = 0) -> np.ndarray:
     return get_tile_bits32(state, base).view(np.float32)
 
 
+def get_tile_hi16(state: SfpuState, base: int = 0, row_groups: int = 32) -> np.ndarray:
+    """The 16-bit values an SFPSTORE in LO16 mode (9) left at the tile's row groups: it writes
+    the LReg rotated by 16 as the raw Dst32b datum (no FP32 shuffle), so the LReg's low half
+    is the datum's high half, DstBits row A."""
+    out = []
+    for address in tile_addresses(base, row_groups):
+        rows, cols = fp32_positions(address)
+        out.append(state.dst[dfmt.dst32_rows(rows)[0], cols])
+    return np.concatenate(out).astype(np.uint16)
+
+
 def put_bits16(state: SfpuState, address: int, bits) -> None:
     """32 lane values (16 bits each) where a 16-bit SFPLOAD of `address` reads them."""
     rows, cols = fp32_positions(address)

@@ -19,6 +19,11 @@ Kinds:
 - "break": a legal program that then breaks exactly one scheduling rule
   (`generate_break` also names the rule).
 
+`arch` (default Wormhole) picks the ISA table the draws come from and the
+model that checks them; a Blackhole program starts with `.arch blackhole`,
+and its random stream is seeded from the architecture too, so a Wormhole
+seed's program does not change.
+
 The legal kinds obey every rule of `model.hazards` and never reach undefined
 behaviour. Constraints keep most draws legal; the rest is enforced by a repair
 loop that runs each candidate instruction on the cycle model, followed by
@@ -43,45 +48,68 @@ from model.dst_format import DataFormat
 from model.hazards import RULES
 from model.run import apply_directive, run_program
 from model.state import FLAG_STACK_DEPTH, SfpuState
-from tb.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIER, PREDICATE_OFF, PREDICATE_ON, instruction,
+from tb.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
                          lane_values, load_l0, lreg_prelude, random_sequence)
 
 KINDS = ("legal", "macro", "flags", "break")
 
 SFPNOP = "sfpnop"
 
-# Modifier values the ISA defines, for the opcodes where some are not.
-# Modifier values the pages leave undefined, from the ISA table, with the reason a bin excludes them.
-UNDEFINED_MODIFIERS: dict[str, dict[int, str]] = {
-    op.mnemonic: {v: f"{op.mnemonic} {name.capitalize()}={v} is undefined (defined: "
-                     f"{', '.join(map(str, op.defined_values(name)))})" for v in sorted(values)}
-    for op in isa.OPCODES.values() for name, values in op.undefined_values}
+WORMHOLE, BLACKHOLE = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
 
 
-def modifier_values(mnemonic: str) -> list[int]:
-    """The defined values of the opcode's modifier field (MODIFIER in tb.directed)."""
-    field = MODIFIER[mnemonic]
+def undefined_modifiers(arch: isa.Arch) -> dict[str, dict[int, str]]:
+    """Modifier values the pages leave undefined, from `arch`'s ISA table, with
+    the reason a bin excludes them."""
+    return {op.mnemonic: {v: f"{op.mnemonic} {name.capitalize()}={v} is undefined (defined: "
+                             f"{', '.join(map(str, op.defined_values(name)))})" for v in sorted(values)}
+            for op in isa.ISA[arch].table for name, values in op.undefined_values}
+
+
+UNDEFINED_MODIFIERS = undefined_modifiers(WORMHOLE)
+
+
+def modifier_values(mnemonic: str, arch: isa.Arch = WORMHOLE) -> list[int]:
+    """The defined values of the opcode's modifier field (MODIFIERS in tb.directed)."""
+    field = MODIFIERS[arch][mnemonic]
     if field is None:
         return []
-    width = isa.OPCODES[mnemonic].field_map[field].width
-    undefined = UNDEFINED_MODIFIERS.get(mnemonic, {})
-    return [v for v in range(1 << width) if v not in undefined]
+    return isa.ISA[arch].opcodes[mnemonic].defined_values(field)
 
 
-LEGAL_OPCODES = tuple(m for m in isa.OPCODES if m != "SFPLOADMACRO")
+def legal_opcodes(arch: isa.Arch) -> tuple[str, ...]:
+    """Every opcode of `arch` but SFPLOADMACRO (the macro kind's), in table order."""
+    return tuple(m for m in isa.ISA[arch].opcodes if m != "SFPLOADMACRO")
+
+
+LEGAL_OPCODES = legal_opcodes(WORMHOLE)
 FLAG_SETTERS = ("SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPIADD", "SFPLZ", "SFPEXEXP")
+# Blackhole's comparisons set flags (or change the stack top) too.
+_BLACKHOLE_FLAG_SETTERS = {BLACKHOLE: ("SFPGT", "SFPLE")}
 # Valid SrcB data-format codes (12 and 13 are unassigned).
 SRCB_FORMATS = tuple(int(f) for f in DataFormat)
 LANE_CONFIG_RESET = "sfpconfig vd=15 mod1=1 imm16=0"
 
-# Rules no program can break, with the reason. Every rule in model.hazards can
-# be provoked by some program, so this is empty; it stays as the place to say
-# why, should a rule be added that a program cannot reach.
-# The generator writes Wormhole programs; the Blackhole stall-gap rules have
-# their own tests (tests/model/test_cycle_bh.py).
-UNBREAKABLE: dict[str, str] = {rule: "a Blackhole rule: the generator writes Wormhole programs"
-                               for rule in RULES if rule.startswith("stall-gap-")}
-BREAKABLE: tuple[str, ...] = tuple(r for r in RULES if r not in UNBREAKABLE)
+# Rules no program of an architecture can break, with the reason.
+UNBREAKABLES: dict[isa.Arch, dict[str, str]] = {
+    WORMHOLE: {rule: "a Blackhole rule: Wormhole has no stall logic to slip past"
+               for rule in RULES if rule.startswith("stall-gap-")},
+    BLACKHOLE: {},
+}
+UNBREAKABLE = UNBREAKABLES[WORMHOLE]
+
+
+# Rules a recipe cannot break alone, with the one it breaks too: SFPIADD and
+# SFPSHFT read the VD they write, so the read through the gap at T+1 comes
+# with a write landing together with the MAD's.
+ALSO_BROKEN: dict[str, str] = {"stall-gap-iadd": "write-conflict", "stall-gap-shft": "write-conflict"}
+
+
+def breakable(arch: isa.Arch) -> tuple[str, ...]:
+    return tuple(r for r in RULES if r not in UNBREAKABLES[arch])
+
+
+BREAKABLE: tuple[str, ...] = breakable(WORMHOLE)
 
 
 # ---------------------------------------------------------------------------
@@ -99,10 +127,14 @@ _NOP_WORD = isa.encode("SFPNOP")
 class _Builder:
     """Keeps the program text and a lenient model that has run it so far."""
 
-    def __init__(self, rng: np.random.Generator):
+    def __init__(self, rng: np.random.Generator, arch: isa.Arch = WORMHOLE):
         self.rng = rng
+        self.arch = arch
         self.lines: list[str] = []
-        self.model = CycleModel(SfpuState(), strict=False)
+        self.model = CycleModel(SfpuState(arch=arch), strict=False)
+
+    def assemble(self, text: str):
+        return assemble_line(text, _HERE, arch=self.arch)
 
     @property
     def cycle(self) -> int:
@@ -112,7 +144,7 @@ class _Builder:
         """A directive takes effect between two cycles; it is placed only when
         nothing is in flight, so it cannot change an instruction half-way."""
         self.settle()
-        d = assemble_line(text, _HERE)
+        d = self.assemble(text)
         assert isinstance(d, Directive)
         apply_directive(self.model.state, d)
         self.lines.append(text)
@@ -124,7 +156,7 @@ class _Builder:
     def emit(self, text: str) -> bool:
         """Append `text` if it and SFPNOPs after it run clean; else leave
         everything as it was and return False."""
-        word = assemble_line(text, _HERE).word
+        word = self.assemble(text).word
         trial = copy.deepcopy(self.model)
         if not self._clean(trial, word):
             return False
@@ -143,7 +175,7 @@ class _Builder:
         """A group of instructions that only make sense together: all or none."""
         saved_model, saved_lines = copy.deepcopy(self.model), list(self.lines)
         for text in lines:
-            if isinstance(assemble_line(text, _HERE), Directive):
+            if isinstance(self.assemble(text), Directive):
                 self.directive(text)
             elif not self.emit(text):
                 self.model, self.lines = saved_model, saved_lines
@@ -180,13 +212,13 @@ def _pick(rng, seq):
     return seq[int(rng.integers(len(seq)))]
 
 
-def _random_instruction(rng, mnemonic: str, low_vd: bool = False) -> str:
+def _random_instruction(rng, mnemonic: str, low_vd: bool = False, arch: isa.Arch = WORMHOLE) -> str:
     """One instruction with a defined modifier value and random other fields."""
-    op = isa.OPCODES[mnemonic]
+    op = isa.ISA[arch].opcodes[mnemonic]
     fixed: dict[str, int] = {}
-    values = modifier_values(mnemonic)
+    values = modifier_values(mnemonic, arch)
     if values:
-        fixed[MODIFIER[mnemonic]] = _pick(rng, values)
+        fixed[MODIFIERS[arch][mnemonic]] = _pick(rng, values)
     if mnemonic == "SFPNOP":
         return SFPNOP
     if mnemonic == "SFPCONFIG" and fixed["mod1"] & 1 and rng.random() < 0.7:
@@ -194,12 +226,25 @@ def _random_instruction(rng, mnemonic: str, low_vd: bool = False) -> str:
         fixed["imm16"] = int(rng.integers(0, 1 << 16)) & 0x0FCF
     if low_vd and op.has("vd"):
         fixed["vd"] = int(rng.integers(0, 8))
-    return instruction(rng, mnemonic, **fixed)
+    if op.has("mod1_mirror") and rng.random() < 0.8:
+        # Blackhole's stall logic reads the mirror: mostly equal, sometimes not (stall-gap-lutfp32-mirror).
+        fixed["mod1_mirror"] = fixed["mod1"]
+    return instruction(rng, mnemonic, arch, **fixed)
 
 
-def _directive_line(rng) -> str:
+# Blackhole's own registers: the SFPU stack pointer that INT32_ALL addresses,
+# and the Dst remaps. (ADDR_MOD_SET_Base is left at 0: Blackhole's accesses
+# with it set are undefined, docs/blackhole.md.)
+_BLACKHOLE_DIRECTIVES = (("rwc_sp", 1024), ("sfpu_stack_incr", 16), ("dest_sp_base", 64),
+                         ("dest_remap_addrs", 2), ("dest_swizzle_32b", 2))
+
+
+def _directive_line(rng, arch: isa.Arch = WORMHOLE) -> str:
     """A configuration directive with a valid value."""
     kind = int(rng.integers(0, 8))
+    if arch is BLACKHOLE and kind == 5:
+        name, limit = _pick(rng, _BLACKHOLE_DIRECTIVES)
+        return f".{name} {int(rng.integers(0, limit))}"
     if kind == 0:
         return f".fp32_dest {int(rng.integers(0, 2))}"
     if kind == 1:
@@ -240,19 +285,20 @@ def _prelude(b: _Builder) -> None:
 # The kinds
 # ---------------------------------------------------------------------------
 
-def _legal_body(b: _Builder, cycles: int, opcodes=LEGAL_OPCODES, low_vd: bool = False,
+def _legal_body(b: _Builder, cycles: int, opcodes: tuple[str, ...] | None = None, low_vd: bool = False,
                 directives: bool = True) -> None:
     rng = b.rng
+    opcodes = opcodes or legal_opcodes(b.arch)
     while b.cycle < cycles:
         x = rng.random()
         if directives and x < 0.05:
-            b.directive(_directive_line(rng))
+            b.directive(_directive_line(rng, b.arch))
         elif x < 0.08:
             b.emit_all(list(_pick(rng, [PREDICATE_ON, PREDICATE_OFF])))
         elif x < 0.09:
             b.emit_or_repair(lambda: LANE_CONFIG_RESET)
         else:
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, opcodes), low_vd))
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, opcodes), low_vd, b.arch))
 
 
 def _flags_body(b: _Builder, cycles: int) -> None:
@@ -263,20 +309,21 @@ def _flags_body(b: _Builder, cycles: int) -> None:
     b.emit_all(list(PREDICATE_ON))
     work = ("SFPIADD", "SFPMOV", "SFPXOR", "SFPABS", "SFPSETSGN", "SFPLOADI", "SFPMAD", "SFPSTORE", "SFPLZ",
             "SFPEXEXP", "SFPSETCC")
-    conditions = ("SFPSETCC", "SFPIADD", "SFPLZ", "SFPEXEXP")
+    conditions = ("SFPSETCC", "SFPIADD", "SFPLZ", "SFPEXEXP") + _BLACKHOLE_FLAG_SETTERS.get(b.arch, ())
+    setters = FLAG_SETTERS + _BLACKHOLE_FLAG_SETTERS.get(b.arch, ())
 
     def depth() -> int:
         return len(b.model.state.flag_stack)
 
     def body(n: int) -> None:
         for _ in range(n):
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, work), low_vd=True))
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, work), low_vd=True, arch=b.arch))
 
     def conditional(level: int) -> None:
         if b.cycle >= cycles or depth() >= FLAG_STACK_DEPTH:
             return
         b.emit_or_repair(lambda: "sfppushc vd=0")
-        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True))
+        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True, arch=b.arch))
         body(int(rng.integers(0, 3)))
         if rng.random() < 0.7 and level < FLAG_STACK_DEPTH:
             conditional(level + 1)
@@ -291,7 +338,7 @@ def _flags_body(b: _Builder, cycles: int) -> None:
     # Once all the way to a full stack, then random.
     for _ in range(FLAG_STACK_DEPTH):
         b.emit_or_repair(lambda: "sfppushc vd=0")
-        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True))
+        b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, conditions), low_vd=True, arch=b.arch))
     b.emit_or_repair(lambda: f"sfppopc vd=0 mod1={int(rng.integers(1, 16))}")   # the full-stack flaw
     while depth() > 0:
         b.emit_or_repair(lambda: "sfppopc vd=0 mod1=0")
@@ -300,26 +347,42 @@ def _flags_body(b: _Builder, cycles: int) -> None:
         if x < 0.35:
             conditional(0)
         elif x < 0.55:
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, FLAG_SETTERS), low_vd=True))
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, setters), low_vd=True, arch=b.arch))
         elif x < 0.6:
             b.emit_all(list(_pick(rng, [PREDICATE_ON, PREDICATE_OFF])))
         else:
             body(1)
 
 
-def _macro_templates(rng) -> list[str]:
+# Templates of the instructions Blackhole adds to the macro columns (SFPARECIP,
+# SFPGT and SFPLE on Simple; SFPMUL24 on MAD), and of its new modes.
+_BLACKHOLE_TEMPLATES = {
+    "simple": ["sfparecip vd=0 vc=0 mod1=0", "sfparecip vd=0 vc=0 mod1=2", "sfpgt vd=0 vc=0 mod1=8",
+               "sfple vd=0 vc=0 mod1=1", "sfpand vd=0 vc=0 vb=0 mod1=1", "sfpcast vd=0 vc=0 mod1=3",
+               "sfpshft vd=0 vc=0 imm12=-3 mod1=3"],
+    "mad": ["sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=0", "sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=1",
+            "sfpmad va=0 vb=0 vc=0 vd=0 mod1=3"],
+    "round": ["sfpstochrnd vd=0 vc=0 mod1=1 rnd_mode=2"],
+}
+_BLACKHOLE_MACRO_THREAD = {BLACKHOLE: ("SFPMUL24", "SFPARECIP", "SFPGT", "SFPLE")}
+
+
+def _macro_templates(rng, arch: isa.Arch = WORMHOLE) -> list[str]:
     """Four templates, each runnable by some sub-unit, including every
     template of tb.directed and a few more simple and MAD ones."""
     pool = {unit: list(texts) for unit, texts in MACRO_TEMPLATES.items()}
     pool["simple"] += ["sfpabs vd=0 vc=0 mod1=1", "sfpxor vd=0 vc=0", "sfplz vd=0 vc=0 mod1=0",
                        "sfpsetsgn vd=0 vc=0 imm1=1 mod1=1", "sfpcast vd=0 vc=0 mod1=0"]
     pool["mad"] += ["sfpadd va=10 vb=0 vc=11 vd=0", "sfplutfp32 vd=0 mod1=0"]
+    if arch is BLACKHOLE:
+        for unit, texts in _BLACKHOLE_TEMPLATES.items():
+            pool[unit] += texts
     return [_pick(rng, pool[_pick(rng, ("simple", "mad", "round", "store", "simple", "mad", "round"))])
             for _ in range(4)]
 
 
-def _with_vd(text: str, vd: int) -> str:
-    ins = isa.decode(assemble(text).words[0])
+def _with_vd(text: str, vd: int, arch: isa.Arch = WORMHOLE) -> str:
+    ins = isa.decode(assemble(text, arch=arch).words[0], arch)
     field = ins.op.field_map["vd"]
     return f".word {(ins.word & ~field.mask) | field.insert(vd):#010x}"
 
@@ -344,15 +407,15 @@ def _macro_config(b: _Builder) -> None:
     """Templates by the backdoor or by SFPCONFIG, sequences and Misc."""
     rng = b.rng
     b.emit_all(list(PREDICATE_OFF) + [LANE_CONFIG_RESET, SFPNOP])
-    templates = _macro_templates(rng)
+    templates = _macro_templates(rng, b.arch)
     for i, text in enumerate(templates):
         if rng.random() < 0.5:
             # Backdoor: the template instruction itself, with VD = 12 + i.
-            b.emit_all([_with_vd(text, 12 + i), SFPNOP])
+            b.emit_all([_with_vd(text, 12 + i, b.arch), SFPNOP])
         else:
-            b.emit_all(load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"])
+            b.emit_all(load_l0(assemble(text, arch=b.arch).words[0]) + [f"sfpconfig vd={i}"])
     for m in range(4):
-        seq = _fix_sequence(random_sequence(rng, templates), templates)
+        seq = _fix_sequence(random_sequence(rng, templates, b.arch), templates)
         if seq >> 16 == 0 and rng.random() < 0.5:
             b.emit_all([f"sfpconfig vd={4 + m} mod1=1 imm16={seq:#x}"])
         else:
@@ -367,6 +430,7 @@ _MACRO_THREAD = ("SFPIADD", "SFPMAD", "SFPXOR", "SFPLOAD", "SFPSTORE", "SFPLOADI
 
 def _macro_body(b: _Builder, cycles: int) -> None:
     rng = b.rng
+    addr_mods = 1 << isa.ISA[b.arch].opcodes["SFPLOADMACRO"].field_map["addr_mod"].width
     for line in lreg_prelude(rng):
         b.directive(line)
     b.directive(".fp32_dest 1")
@@ -379,11 +443,12 @@ def _macro_body(b: _Builder, cycles: int) -> None:
         if rng.random() < 0.5:
             def lm():
                 return (f"sfploadmacro macro={int(rng.integers(4))} vd={int(rng.integers(8))} "
-                        f"mod0={_pick(rng, [3, 3, 3, *range(16)])} addr_mod={int(rng.integers(4))} "
+                        f"mod0={_pick(rng, [3, 3, 3, *range(16)])} addr_mod={int(rng.integers(addr_mods))} "
                         f"offset={4 * int(rng.integers(16))}")
             b.emit_or_repair(lm)
         else:
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, _MACRO_THREAD), low_vd=True))
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, _MACRO_THREAD + _BLACKHOLE_MACRO_THREAD.get(b.arch, ())),
+                                                          low_vd=True, arch=b.arch))
 
 
 # -- break programs -------------------------------------------------------------------
@@ -405,11 +470,46 @@ def _lm(macro: int, vd: int, offset: int = 0) -> str:
     return f"sfploadmacro macro={macro} vd={vd} mod0=3 addr_mod=0 offset={offset}"
 
 
-def _break_lines(rule: str, rng) -> list[str]:
+def _blackhole_break_lines(rule: str, a: int, b_: int, c: int, d: int, m: int) -> list[str] | None:
+    """Blackhole's own recipes: a thread MAD-class result read at T+1 through
+    each documented gap of the stall logic (a read it sees would stall, not
+    break), and the rules the thread's interlocks now keep, broken from a
+    macro sequence, where nothing stalls. None where Wormhole's recipe serves."""
+    mad = f"sfpmad vd={a} va={b_} vb={c} vc={d} mod1=0"
+    lines = {
+        # VB is read (USE_VB); the stall logic looks at VD.
+        "stall-gap-use-vb": [mad, f"sfpand vd={c} vb={a} vc={d} mod1=1"],
+        # The register forms read VD as their VB; the stall logic sees only VC.
+        "stall-gap-iadd": [mad, f"sfpiadd vd={a} vc={c} mod1=0"],
+        "stall-gap-shft": [mad, f"sfpshft vd={a} vc={c} mod1=0"],
+        # A template write reads L0.
+        "stall-gap-config": ["sfpmad vd=0 va=1 vb=2 vc=3 mod1=0", "sfpconfig vd=0"],
+        # A comparing swap reads VC and VD in its first cycle.
+        "stall-gap-swap": [mad, f"sfpswap vd={c} vc={a} mod1=1", SFPNOP],
+        # SHFT_LREG shifts by VB (Imm12's low bits); the stall logic takes VD.
+        "stall-gap-shft2": [mad, f"sfpshft2 vd={c} vc={d} imm12={a} mod1=5"],
+        # INDIRECT_VD in Mod1 but not in the mirror the stall logic reads: L7 is read unseen.
+        "stall-gap-lutfp32-mirror": [f"sfpmad vd=7 va={b_} vb={c} vc={d} mod1=0",
+                                     "sfplutfp32 vd=0 mod1=8 mod1_mirror=0"],
+        # The thread is interlocked after its own SFPSHFT2 mode 2-4, not after a macro's.
+        "shft2-next-cycle": _macro_setup({2: _w("sfpshft2 vd=0 vc=0 mod1=3")}, {m: 0x06 << 16}) + [
+            _lm(m, a), SFPNOP, f"sfpabs vd={c} vc={d} mod1=1"],
+        # A macro-scheduled MAD of the cycle after the SFPLOADMACRO, read by the thread at T+1.
+        "read-in-flight": _macro_setup({0: _w("sfpmuli vd=0 imm16=0x4000")}, {m: 0x04 << 8}) + [
+            _lm(m, a), SFPNOP, f"sfpmov vd={b_} vc={a} mod1=0"],
+    }
+    return lines.get(rule)
+
+
+def _break_lines(rule: str, rng, arch: isa.Arch = WORMHOLE) -> list[str]:
     """Instructions (after a reset of flags and LaneConfig) that break `rule`
     and nothing else."""
     a, b_, c, d = (int(v) for v in rng.permutation(8)[:4])
     m = int(rng.integers(4))
+    if arch is BLACKHOLE:
+        lines = _blackhole_break_lines(rule, a, b_, c, d, m)
+        if lines is not None:
+            return lines
     if rule == "read-in-flight":          # a MAD result read at T+1
         return [f"sfpmad vd={a} va={b_} vb={c} vc={d} mod1=0", f"sfpmov vd={b_} vc={a} mod1=0"]
     if rule == "write-conflict":          # a MAD landing and a load writing one register at the end of T+1
@@ -461,37 +561,46 @@ def _break_lines(rule: str, rng) -> list[str]:
 BREAK_RESET = ["sfpencc mod1=2 imm2=0", LANE_CONFIG_RESET, SFPNOP]
 
 
-def _break_program(seed: int, cycles: int) -> tuple[str, str]:
-    rule = BREAKABLE[seed % len(BREAKABLE)]
-    rng = np.random.default_rng([KINDS.index("break"), seed])
-    b = _Builder(rng)
+def _break_program(seed: int, cycles: int, arch: isa.Arch = WORMHOLE) -> tuple[str, str]:
+    rules = breakable(arch)
+    rule = rules[seed % len(rules)]
+    b = _Builder(_rng("break", seed, arch), arch)
     _prelude(b)
     _legal_body(b, max(cycles // 2, b.cycle + 10))
     b.settle()
     for line in BREAK_RESET:
         b.emit_or_repair(lambda line=line: line)
     b.raw(f"# break: {rule}")
-    for line in _break_lines(rule, rng):
+    for line in _break_lines(rule, b.rng, arch):
         b.raw(line)
-    return "\n".join(b.lines) + "\n", rule
+    return _head(arch) + "\n".join(b.lines) + "\n", rule
 
 
 # ---------------------------------------------------------------------------
 # Public entry points
 # ---------------------------------------------------------------------------
 
-def _source_name(kind: str, seed: int) -> str:
-    return f"random-{kind}-seed{seed}"
+def _source_name(kind: str, seed: int, arch: isa.Arch = WORMHOLE) -> str:
+    return f"random-{kind}-seed{seed}" + ("" if arch is WORMHOLE else f"-{arch.value}")
 
 
-def program_text(kind: str, seed: int, cycles: int = 200) -> str:
-    """The assembly source of `generate(kind, seed, cycles)`."""
+def _rng(kind: str, seed: int, arch: isa.Arch) -> np.random.Generator:
+    """Seeded from (kind, seed) alone on Wormhole, and from the architecture too on the others."""
+    key = [KINDS.index(kind), seed] + ([] if arch is WORMHOLE else [list(isa.Arch).index(arch)])
+    return np.random.default_rng(key)
+
+
+def _head(arch: isa.Arch) -> str:
+    return "" if arch is WORMHOLE else f".arch {arch.value}\n"
+
+
+def program_text(kind: str, seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> str:
+    """The assembly source of `generate(kind, seed, cycles, arch)`."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
     if kind == "break":
-        return _break_program(seed, cycles)[0]
-    rng = np.random.default_rng([KINDS.index(kind), seed])
-    b = _Builder(rng)
+        return _break_program(seed, cycles, arch)[0]
+    b = _Builder(_rng(kind, seed, arch), arch)
     if kind == "legal":
         _prelude(b)
         _legal_body(b, cycles)
@@ -501,25 +610,26 @@ def program_text(kind: str, seed: int, cycles: int = 200) -> str:
     else:
         _macro_body(b, cycles)
     b.settle()
-    return f"# {_source_name(kind, seed)}: {cycles} cycles\n" + "\n".join(b.lines) + "\n"
+    return (_head(arch) + f"# {_source_name(kind, seed, arch)}: {cycles} cycles\n" + "\n".join(b.lines)
+            + "\n")
 
 
-def generate(kind: str, seed: int, cycles: int = 200) -> Program:
-    """A random program of about `cycles` cycles. Legal kinds are checked on
-    the strict model before they are returned."""
-    text = program_text(kind, seed, cycles)
-    program = assemble(text, _source_name(kind, seed))
+def generate(kind: str, seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> Program:
+    """A random `arch` program of about `cycles` cycles. Legal kinds are
+    checked on the strict model before they are returned."""
+    text = program_text(kind, seed, cycles, arch)
+    program = assemble(text, _source_name(kind, seed, arch))
     if kind != "break":
         run_program(program, strict=True)      # raises HazardError naming the line
     return program
 
 
-def generate_break(seed: int, cycles: int = 200) -> tuple[Program, str]:
+def generate_break(seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> tuple[Program, str]:
     """A program that is legal until it breaks exactly one rule; returns it
-    and the rule's name. The rule cycles through BREAKABLE with the seed."""
-    text, rule = _break_program(seed, cycles)
-    return assemble(text, _source_name("break", seed)), rule
+    and the rule's name. The rule cycles through `breakable(arch)` with the seed."""
+    text, rule = _break_program(seed, cycles, arch)
+    return assemble(text, _source_name("break", seed, arch)), rule
 
 
-__all__ = ["KINDS", "BREAKABLE", "UNBREAKABLE", "UNDEFINED_MODIFIERS", "generate", "generate_break",
-           "program_text", "modifier_values"]
+__all__ = ["KINDS", "ALSO_BROKEN", "BREAKABLE", "UNBREAKABLE", "UNBREAKABLES", "UNDEFINED_MODIFIERS", "breakable", "generate",
+           "generate_break", "legal_opcodes", "program_text", "modifier_values", "undefined_modifiers"]

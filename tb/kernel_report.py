@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from model import tensix
-from model.isa import decode
+from model.isa import Arch, decode
 from tb import kernels, table, timeline
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,17 +35,18 @@ def instructions_used(run: kernels.KernelRun) -> list[str]:
     for rec in run.result.trace:
         if rec.issued is not None:
             names.add(tensix.ISSUED[rec.issued >> 24] if tensix.is_issued(rec.issued)
-                      else decode(rec.issued).mnemonic)
+                      else decode(rec.issued, run.result.state.arch).mnemonic)
         names.update(a.mnemonic for a in rec.units.values())
     replayed = any(i.replayed_by is not None for i in run.result.issued_from.values())
     return sorted(names) + (["REPLAY"] if replayed else [])
 
 
-def measure(names: list[str] | None = None, programs: dict | None = None) -> list[Measured]:
-    """Each kernel on the model; `programs` replaces the hand listing of the kernels it names
-    (e.g. the listings generated from their C++ source, tb.llk.regenerate)."""
+def measure(names: list[str] | None = None, programs: dict | None = None,
+            arch: Arch = Arch.WORMHOLE) -> list[Measured]:
+    """Each kernel of `arch` on the model; `programs` replaces the listing of the kernels it
+    names (e.g. the listings generated from their C++ source, tb.llk.regenerate)."""
     sys.set_int_max_str_digits(0)
-    table = kernels.all_kernels()
+    table = kernels.all_kernels(arch)
     runs: dict[str, kernels.KernelRun] = {}
     programs = programs or {}
 
@@ -174,7 +175,10 @@ Each SFPLOADMACRO kernel and its twin also names the C++ call it comes from:
 `sfpu kernels --src DIR` runs them compiled from a tt-metal tree by `sfpu llk`
 instead of from their listings, and `python -m tb.llk.regenerate DIR` compares
 the two ([llk.md](llk.md)); the row "from its C++ source" says what that gave
-with the ttnn 0.81.1 wheel's headers.
+with the ttnn 0.81.1 wheel's headers. Where that header changed since the source
+a listing follows (a layout, a rounding, an order of additions), the kernel run
+from source is read and checked against its own reference (`LlkSource.result`,
+`LlkSource.reference`), not the listing's.
 
 ## The Tensix context around the SFPU
 
@@ -205,8 +209,25 @@ are an assembler error.
 """
 
 
-def write_doc(measured: list[Measured], path: Path = DOC) -> None:
-    parts = [INTRO, "## Summary", "",
+BLACKHOLE_INTRO = """# Blackhole kernels
+
+tt-llk's Blackhole kernels, each compiled from the C++ call its Wormhole
+kernel names, from the Blackhole headers of the ttnn 0.81.1 wheel, by
+`python -m tb.llk.regenerate --arch blackhole --write DIR NAME`
+(`kernels/blackhole/*.s`, every instruction naming its C++ line). Each runs on
+the Blackhole model with its Wormhole kernel's inputs, numpy reference and
+tolerance, its macro version is compared with its non-macro twin bit for bit,
+and its cycles per row group are set beside the Blackhole source's own claim.
+Their definitions are in `tb/kernels/blackhole.py`; `tests/tb/test_kernels_bh.py`
+checks them. The RTL elaborates for Wormhole only, so there is no RTL column.
+
+This file is written by `sfpu kernels --arch blackhole --doc docs/kernels-blackhole.md`;
+edit the kernels' definitions, not this file.
+"""
+
+
+def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORMHOLE) -> None:
+    parts = [INTRO if arch is Arch.WORMHOLE else BLACKHOLE_INTRO, "## Summary", "",
              "Cycles per row group count from `.mark body` to the cycle the last result is written, "
              "divided by the row groups processed.", "",
              _md_table(SUMMARY_HEADER, summary_rows(measured)), ""]
@@ -215,12 +236,11 @@ def write_doc(measured: list[Measured], path: Path = DOC) -> None:
 
 
 def cmd_kernels(args) -> int:
-    from tb.cli import CliError
-    from model.isa import Arch
-    if args.arch is Arch.BLACKHOLE:
-        raise CliError("the kernels of kernels/ are Wormhole listings; Blackhole kernels run from their C++ "
-                       "source: `sfpu llk --arch blackhole` or `make llk-corpus` (docs/blackhole.md, Kernels)")
-    defined = kernels.all_kernels()
+    from tb.cli import CliError, refuse_rtl
+    arch = args.arch or Arch.WORMHOLE
+    if args.rtl:
+        refuse_rtl(arch, "drop --rtl")
+    defined = kernels.all_kernels(arch)
     unknown = [n for n in args.names if n not in defined]
     if unknown:
         raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(defined)})")
@@ -228,17 +248,17 @@ def cmd_kernels(args) -> int:
     if args.src:
         from tb.llk.regenerate import programs_from_source
         try:
-            programs = programs_from_source(args.src, args.names or list(defined))
+            programs = programs_from_source(args.src, args.names or list(defined), arch)
         except ValueError as e:
             raise CliError(str(e)) from None
         print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
-    measured = measure(args.names or None, programs)
+    measured = measure(args.names or None, programs, arch)
     if args.rtl:
         run_on_rtl(measured, args.rtl)
     print(format_table(measured, None if args.wide else table.WIDTH))
     if args.doc:
         try:
-            write_doc(measured, Path(args.doc))
+            write_doc(measured, Path(args.doc), arch)
         except OSError as e:
             raise CliError(f"{args.doc}: cannot write: {e.strerror or e}") from None
         print(f"wrote {args.doc}")
@@ -257,5 +277,5 @@ def add_parser(sub) -> None:
     s.add_argument("--wide", action="store_true",
                    help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
     from tb.cli import add_arch_option
-    add_arch_option(s, "the kernels' (their hand listings are Wormhole's)")
+    add_arch_option(s, "the kernels' (Blackhole's are generated from tt-llk's Blackhole headers, kernels/blackhole/)")
     s.set_defaults(func=cmd_kernels)

@@ -5,7 +5,8 @@ one environment variable (SFPU_PROGRAMS) or on the command line.
     macro:SEED             a random SFPLOADMACRO program of tb.directed
     example:FILE           examples/FILE
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
-    random:KIND:SEEDS[:CYCLES]   tb.generator programs; SEEDS is N or A-B
+    random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.generator programs; SEEDS is N or A-B, ARCH wormhole
+                           (the default) or blackhole
     kernel:NAME[:SEED]     a kernel of tb.kernels on its inputs (NAME `*` for all)
 
 Random programs of the kinds that obey every rule run with the model in
@@ -20,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from model.asm import AsmError, Program, assemble_file
+from model.isa import Arch
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -68,6 +70,13 @@ def _cycles(spec: str, text: str) -> int:
     return int(text)
 
 
+def _arch(spec: str, text: str) -> Arch:
+    try:
+        return Arch.parse(text)
+    except ValueError as e:
+        raise SpecError(f"{spec}: ARCH: {e}") from None
+
+
 def resolve(spec: str) -> list[ProgramSpec]:
     try:
         return _resolve(spec)
@@ -103,18 +112,20 @@ def _resolve(spec: str) -> list[ProgramSpec]:
     if kind == "random":
         from tb import generator
         parts = rest.split(":")
-        if len(parts) not in (2, 3) or parts[0] not in generator.KINDS:
-            raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES] with KIND one of "
+        if len(parts) not in (2, 3, 4) or parts[0] not in generator.KINDS:
+            raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES[:ARCH]] with KIND one of "
                             f"{', '.join(generator.KINDS)}")
-        cycles = _cycles(spec, parts[2]) if len(parts) == 3 else DEFAULT_CYCLES
+        cycles = _cycles(spec, parts[2]) if len(parts) >= 3 else DEFAULT_CYCLES
+        arch = _arch(spec, parts[3]) if len(parts) == 4 else Arch.WORMHOLE
+        tail = "" if arch is Arch.WORMHOLE else f":{arch.value}"
         out = []
         for seed in seeds(parts[1]):
             if parts[0] == "break":
-                program, rule = generator.generate_break(seed, cycles)
-                out.append(ProgramSpec(f"random:break:{seed}:{cycles}", program, seed, False, "break", rule))
+                program, rule = generator.generate_break(seed, cycles, arch)
+                out.append(ProgramSpec(f"random:break:{seed}:{cycles}{tail}", program, seed, False, "break", rule))
             else:
-                program = generator.generate(parts[0], seed, cycles)
-                out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}", program, seed, True, parts[0]))
+                program = generator.generate(parts[0], seed, cycles, arch)
+                out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}{tail}", program, seed, True, parts[0]))
         return out
     if kind == "kernel":
         from tb import kernels

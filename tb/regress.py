@@ -5,7 +5,9 @@ Every seed gives one program of each kind asked for (tb.generator: `legal`,
 into chunks; each chunk is one simulation (tb.runner, the cocotb test
 `lockstep`), and chunks run in parallel, one per core. `--backend model` runs
 the programs on the golden model alone: the strict model must run the legal
-kinds clean and report the rule each `break` program breaks.
+kinds clean and report the rule each `break` program breaks. Blackhole
+(`--arch blackhole`) runs on the model alone, with Blackhole's programs and
+coverage bins.
 
 A shard keeps the seeds whose index is i modulo n, so a CI matrix or a
 cluster's job array spreads one regression over machines and `--merge` adds
@@ -29,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from model.isa import Arch
 from tb import runner
 from tb.coverage import Coverage
 from tb.generator import KINDS
@@ -47,9 +50,11 @@ class Chunk:
     seeds: list[int]
     kinds: tuple[str, ...]
     cycles: int
+    arch: Arch = Arch.WORMHOLE
 
     def specs(self) -> str:
-        return " ".join(f"random:{kind}:{seed}:{self.cycles}" for seed in self.seeds for kind in self.kinds)
+        tail = "" if self.arch is Arch.WORMHOLE else f":{self.arch.value}"
+        return " ".join(f"random:{kind}:{seed}:{self.cycles}{tail}" for seed in self.seeds for kind in self.kinds)
 
 
 @dataclass
@@ -149,8 +154,9 @@ def shard_seeds(first: int, count: int, shard: tuple[int, int]) -> list[int]:
     return [seed for position, seed in enumerate(range(first, first + count)) if position % shards == index]
 
 
-def chunks(seeds: list[int], kinds: tuple[str, ...], cycles: int, per_chunk: int) -> list[Chunk]:
-    return [Chunk(i, seeds[start:start + per_chunk], kinds, cycles)
+def chunks(seeds: list[int], kinds: tuple[str, ...], cycles: int, per_chunk: int,
+           arch: Arch = Arch.WORMHOLE) -> list[Chunk]:
+    return [Chunk(i, seeds[start:start + per_chunk], kinds, cycles, arch)
             for i, start in enumerate(range(0, len(seeds), per_chunk))]
 
 
@@ -161,7 +167,7 @@ def run_chunk_on_model(chunk: Chunk) -> ChunkResult:
     from model.run import run_program
     from model.state import SfpuState
     from tb.programs import resolve_all
-    coverage = Coverage()
+    coverage = Coverage(chunk.arch)
     cycles = programs = 0
     started = time.monotonic()
     failure = ""
@@ -213,12 +219,14 @@ def _progress(done: int, total: int, cycles: int, elapsed: float, failures: int)
 
 
 def regress(backend: str, seeds: list[int], kinds: tuple[str, ...], cycles: int, jobs: int, per_chunk: int,
-            work: Path, out=sys.stdout) -> dict:
+            work: Path, out=sys.stdout, arch: Arch = Arch.WORMHOLE) -> dict:
+    if arch is not Arch.WORMHOLE and backend != "model":
+        raise RegressError(f"--arch {arch.value}: the RTL elaborates for Wormhole only; use --backend model")
     work.mkdir(parents=True, exist_ok=True)
     if backend not in ("amaranth", "model"):
         runner.build(backend)                     # once, before the workers share it
-    todo = chunks(seeds, kinds, cycles, per_chunk)
-    coverage = Coverage()
+    todo = chunks(seeds, kinds, cycles, per_chunk, arch)
+    coverage = Coverage(arch)
     results: list[ChunkResult] = []
     started = time.monotonic()
     tty = out.isatty()
@@ -241,7 +249,7 @@ def regress(backend: str, seeds: list[int], kinds: tuple[str, ...], cycles: int,
     results.sort(key=lambda r: r.index)
     total_cycles = sum(r.cycles for r in results)
     report = {
-        "backend": backend, "kinds": list(kinds), "cycles_per_program": cycles, "seeds": seeds,
+        "backend": backend, **({} if arch is Arch.WORMHOLE else {"arch": arch.value}), "kinds": list(kinds), "cycles_per_program": cycles, "seeds": seeds,
         "chunks": len(results), "programs": sum(r.programs for r in results), "cycles": total_cycles,
         "seconds": round(elapsed, 1), "cycles_per_second": round(total_cycles / elapsed, 1) if elapsed else 0,
         "jobs": jobs, "failures": [{"seeds": r.seeds, "message": r.failure} for r in results if not r.passed],
@@ -263,15 +271,19 @@ def write_report(report: dict, folder: Path) -> Path:
 
 
 def merge(reports: list[Path]) -> dict:
-    """Add the reports of several shards into one."""
+    """Add the reports of several shards (of one architecture) into one."""
     merged: dict = {}
-    coverage = Coverage()
+    coverage = None
     for path in reports:
         if not path.is_file():
             raise RegressError(f"--merge: {path}: no such report")
         try:
             r = json.loads(path.read_text(encoding="utf-8"))
-            coverage.merge(Coverage.from_json(r["coverage"]))
+            shard = Coverage.from_json(r["coverage"])
+            if coverage is None:
+                coverage = shard
+            elif shard.arch is coverage.arch:
+                coverage.merge(shard)
             if not merged:
                 merged = dict(r, seeds=[], failures=[], cycles=0, programs=0, chunks=0, seconds=0.0)
             for key in ("seeds", "failures"):
@@ -282,6 +294,8 @@ def merge(reports: list[Path]) -> dict:
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise RegressError(f"--merge: {path}: not a report of sfpu regress ({type(e).__name__}: "
                                f"{str(e)[:100]})") from None
+        if shard.arch is not coverage.arch:
+            raise RegressError(f"--merge: {path}: a {shard.arch.value} report among {coverage.arch.value} ones")
     merged["coverage"] = coverage.to_json()
     return merged
 
@@ -333,11 +347,13 @@ def main(args: argparse.Namespace) -> int:
         raise RegressError(f"shard {shard[0]}/{shard[1]} (from {source}): no seeds left of {args.seeds}")
     per_chunk = args.chunk or max(1, min(25, -(-len(seeds) // (args.jobs * 4))))
     work = (Path(args.out) if args.out else REGRESS / f"{args.backend}-{shard[0]}-of-{shard[1]}").resolve()
-    print(f"regress on {args.backend}: seeds {seeds[0]}..{seeds[-1]} ({len(seeds)} of shard {shard[0]}/{shard[1]}, "
+    arch = "" if (args.arch or Arch.WORMHOLE) is Arch.WORMHOLE else f"{args.arch.value} "
+    print(f"regress {arch}on {args.backend}: seeds {seeds[0]}..{seeds[-1]} ({len(seeds)} of shard {shard[0]}/{shard[1]}, "
           f"from {source}), "
           f"kinds {','.join(kinds)}, {args.cycles} cycles each, {args.jobs} jobs, {per_chunk} seeds per simulation",
           flush=True)
-    report = regress(args.backend, seeds, kinds, args.cycles, args.jobs, per_chunk, work)
+    report = regress(args.backend, seeds, kinds, args.cycles, args.jobs, per_chunk, work,
+                     arch=args.arch or Arch.WORMHOLE)
     print(summary(report))
     print(f"report: {work / 'report.json'}, coverage: {work / 'coverage.md'}")
     return 1 if report["failures"] else 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_bits16, get_tile_fp32, put_tile_bits16, put_tile_bits32
+from tb.dst_io import get_tile_bits16, get_tile_fp32, get_tile_hi16, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
 
@@ -197,6 +197,13 @@ def uint32_to_fp32(x: np.ndarray) -> np.ndarray:
     return (low + np.where(x >> 31 == 1, 2.0 ** 31, 0.0)).astype(np.float32)
 
 
+def uint32_to_fp32_once(x: np.ndarray) -> np.ndarray:
+    """float32(x) correctly rounded (to nearest, ties to even): the 0.81.1
+    header's conversion, which splits x so that only its last MAD rounds.
+    Every uint32 is exact in float64, so the one cast is the one rounding."""
+    return np.asarray(x, dtype=np.uint32).astype(np.float64).astype(np.float32)
+
+
 def ref_uint32_to_bf16(x: np.ndarray) -> np.ndarray:
     return round_to_bf16(uint32_to_fp32(x))
 
@@ -207,26 +214,42 @@ def ref_int32_to_uint16(x: np.ndarray) -> np.ndarray:
     return np.clip(np.asarray(x, dtype=np.int64), 0, 65535).astype(np.uint16)
 
 
-def ref_fp32_to_bf16_rne(x: np.ndarray) -> np.ndarray:
+def _bf16_rne(x: np.ndarray, flush: bool) -> np.ndarray:
     """BF16 round to nearest, ties to even, on the BF16 grid (8 significant
-    bits; below 2**-126 a fixed step of 2**-133), overflow to Inf; then the
-    BF16 store's flush of a zero exponent to a signed zero. NaN has no value
-    to round: the kernel adds 0x7FFF plus the lowest kept bit to the bit
-    pattern as an integer, and for NaN that bit arithmetic is the definition
-    (a NaN can come out as Inf, or wrap round to a zero of the other sign)."""
+    bits; below 2**-126 a fixed step of 2**-133), overflow to Inf, as FP32;
+    with `flush`, a BF16 store's flush of a zero exponent to a signed zero.
+    NaN has no value to round: the kernels add 0x7FFF plus the lowest kept
+    bit to the bit pattern as an integer, and for NaN that bit arithmetic is
+    the definition (a NaN can come out as Inf, or wrap round to a zero of the
+    other sign)."""
     with np.errstate(invalid="ignore"):
         v = np.asarray(x, dtype=np.float32).astype(np.float64)
     mant, exp = np.frexp(np.abs(v))
     step = np.ldexp(1.0, np.maximum(exp - 1, -126) - 7)
     with np.errstate(invalid="ignore", over="ignore"):
         r = np.round(np.abs(v) / step) * step                  # numpy rounds halves to even
-        r = np.where(r < 2.0 ** -126, 0.0, r)
+        if flush:
+            r = np.where(r < 2.0 ** -126, 0.0, r)
         r = np.copysign(r, v).astype(np.float32)
     b = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
     nan_bits = ((b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
-    exp_zero = (nan_bits & 0x7F800000) == 0
-    nan_bits = np.where(exp_zero, nan_bits & 0x80000000, nan_bits).astype(np.uint32)
+    if flush:
+        exp_zero = (nan_bits & 0x7F800000) == 0
+        nan_bits = np.where(exp_zero, nan_bits & 0x80000000, nan_bits).astype(np.uint32)
     return np.where(np.isnan(v), nan_bits.view(np.float32), r)
+
+
+def ref_fp32_to_bf16_rne(x: np.ndarray) -> np.ndarray:
+    """The hand listings' result: rounded to BF16 and stored as BF16, which
+    flushes BF16 denormals to signed zeros."""
+    return _bf16_rne(x, flush=True)
+
+
+def ref_fp32_to_bf16_kept(x: np.ndarray) -> np.ndarray:
+    """The 0.81.1 header's result: the same rounding, kept as FP32 in 32-bit
+    Dst (low half zero). Wormhole's FP32 store does not flush, so BF16
+    denormals stay."""
+    return _bf16_rne(x, flush=False)
 
 
 def ref_int_to_bf16(x: np.ndarray) -> np.ndarray:
@@ -252,6 +275,24 @@ def ref_fp32_to_uint16(x: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 FACE = 8   # row groups per face: tt-llk calls each kernel once per face
+
+# What the 0.81.1 header gives where it changed since the source these listings follow: each
+# generated kernel is read and checked against its own reference (LlkSource.result/reference).
+UINT32_TO_FP32_REGEN = (
+    "the 0.81.1 header splits x = h * 2^23 + l and rounds once, in the MAD (h - 1) * 2^23 + (2^23 + l): "
+    "bit-exact against its own reference, the correctly rounded float32(x), in 1024 of 1024 lanes; this "
+    "listing follows the older source, which rounds twice (44 lanes 1 ULP apart)")
+INT32_TO_UINT16_REGEN = (
+    "the 0.81.1 header stores in mode 9 (LO16: the LReg rotated by 16, written raw, no FP32 shuffle; set in "
+    "the init's macro store and in the loop's SFPSTORE) where this listing stores mode 6 to the 16-bit view: "
+    "read from the high half of each 32-bit datum (DstBits row A), bit-exact against the same clamp in 1024 of "
+    "1024 lanes. Read through the FP32 unshuffle instead, only the 772 lanes whose value the shuffle leaves "
+    "alone (0, 65535) agree: input 256 reads as 1")
+FP32_TO_FP16B_REGEN = (
+    "the 0.81.1 header rounds as this listing does (0x7FFF plus the lowest kept bit added to the bits) "
+    "without SFPLOADMACRO, and keeps the result as FP32 in 32-bit Dst with the low half cleared, which "
+    "Wormhole's FP32 store does not flush: bit-exact against its own reference (BF16 to nearest even, BF16 "
+    "denormals kept) in 1024 of 1024 lanes; this listing's BF16 store flushes the 4 denormal results")
 
 
 KERNELS = [
@@ -498,10 +539,7 @@ KERNELS = [
 | 0 (next but one) | ... | | | | store L16 |
 """,
            timeline=(2, 14),
-           llk_source=typecast_source("uint32_to_fp32",
-                                      "the 0.81.1 header rounds once ((high - 1) * 2^23 + (2^23 + low)) and is "
-                                      "correctly rounded in all 1024 lanes; this listing follows the older source, "
-                                      "which rounds twice: 44 lanes differ by 1 ULP")),
+           llk_source=typecast_source("uint32_to_fp32", UINT32_TO_FP32_REGEN, reference=uint32_to_fp32_once)),
     Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
            "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -510,10 +548,8 @@ KERNELS = [
            cycles_per_row=4 * (8 * 7 + 2) / 32,
            notes="The source's non-macro path, with lane predication switched on first as the "
                  "firmware does at boot.",
-           llk_source=typecast_source("uint32_to_fp32",
-                                      "the 0.81.1 header rounds once and is correctly rounded in all 1024 lanes; this"
-                                      " listing follows the older source, which rounds twice: 44 lanes differ by 1 "
-                                      "ULP", twin=True)),
+           llk_source=typecast_source("uint32_to_fp32", UINT32_TO_FP32_REGEN, twin=True,
+                                      reference=uint32_to_fp32_once)),
     Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
            "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -544,9 +580,7 @@ KERNELS = [
 | 2 (next) | | | | | store L16 |
 """,
            timeline=(0, 9),
-           llk_source=typecast_source("int32_to_uint16",
-                                      "body words equal, but the 0.81.1 init arms the store in mode 9 (halves "
-                                      "swapped) instead of 6: outputs are laid out differently")),
+           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, result=get_tile_hi16)),
     Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
            "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -554,9 +588,7 @@ KERNELS = [
            # cycles; 48 per face and two SETRWCs.
            cycles_per_row=4 * 50 / 32,
            notes="The source's non-macro path as it stands.",
-           llk_source=typecast_source("int32_to_uint16",
-                                      "the 0.81.1 header stores with mode 9 (halves swapped) instead of 6: outputs "
-                                      "are laid out differently", twin=True)),
+           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, twin=True, result=get_tile_hi16)),
     Kernel("typecast_fp32_to_fp16b", "typecast_fp32_to_fp16b.s",
            "_calculate_typecast_fp32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_fp32_to_fp16b_",
            fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
@@ -588,11 +620,8 @@ KERNELS = [
 | 2 (next) | ... | | | | store L16 (BF16) |
 """,
            timeline=(0, 9),
-           llk_source=typecast_source("fp32_to_fp16b",
-                                      "the 0.81.1 header keeps the result in 32-bit Dst as FP32 without SFPLOADMACRO;"
-                                      " its high half equals this kernel's BF16 result in 1020 of 1024 lanes; the "
-                                      "other 4 are the denormal inputs, which the header's integer rounding keeps "
-                                      "as BF16 denormals where this kernel's reference flushes them to zero")),
+           llk_source=typecast_source("fp32_to_fp16b", FP32_TO_FP16B_REGEN, result=get_tile_fp32,
+                                      reference=ref_fp32_to_bf16_kept)),
     Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
            "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
            "of (x >> 16) & 1 that the macro version does",
@@ -601,11 +630,8 @@ KERNELS = [
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path with one added SFPSTORE, so that Dst matches the "
                  "macro version outside the results too.",
-           llk_source=typecast_source("fp32_to_fp16b",
-                                      "the 0.81.1 header keeps the result in 32-bit Dst as FP32; its high half equals"
-                                      " this kernel's BF16 result in 1020 of 1024 lanes; the other 4 are the "
-                                      "denormal inputs, which the header's integer rounding keeps as BF16 denormals "
-                                      "where this kernel's reference flushes them to zero", twin=True)),
+           llk_source=typecast_source("fp32_to_fp16b", FP32_TO_FP16B_REGEN, twin=True, result=get_tile_fp32,
+                                      reference=ref_fp32_to_bf16_kept)),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.

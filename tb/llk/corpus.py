@@ -15,8 +15,10 @@ enum the values the header itself names; each bool both ways
 (one whose name says fp32, such as `is_fp32_dest_acc_en`, true first even
 where its default is false: the corpus runs with Fp32 Dst mode on); ITERATIONS 8, `scale` 1.0, other integers
 0. The combinations are tried in that order until one compiles and runs. The
-init is the header's init sharing the entry's stem, or one named in INIT_OF.
-Function arguments are 0. The caller's set-up is Fp32 Dst mode on; an ADDR_MOD
+init is the header's init sharing the most of the entry's stem (the one named for
+exactly that stem among equals), or one named in INIT_OF. Function arguments are
+0, except those ARGUMENTS names. A kernel of a WHOLE_TILE header is called once,
+the others once per face. The caller's set-up is Fp32 Dst mode on; an ADDR_MOD
 slot the kernel uses without programming it is given as one step of a row
 group (dst_incr=2, as tt-llk's binary and ternary callers program ADDR_MOD_6)
 and the record says so.
@@ -96,6 +98,12 @@ def named_values(header: Path) -> dict[str, list[str]]:
     return out
 
 
+def _named_first(entry: str, values: list[str]) -> list[str]:
+    """An enum value the entry's name names first (PoolType::MAX for calculate_reduce_max_min)."""
+    words = set(entry.lower().split("_"))
+    return sorted(values, key=lambda v: v.split("::")[-1].lower() not in words)
+
+
 def variants(f: Function, named: dict[str, list[str]] | None = None,
              init: Function | None = None) -> list[dict[str, str]]:
     """Template argument sets for `f` (and the parameters of its `init` that `f` does not have):
@@ -103,7 +111,7 @@ def variants(f: Function, named: dict[str, list[str]] | None = None,
     first, at most MAX_VARIANTS."""
     params = list(f.template) + [p for p in (init.template if init else []) if p.name not in
                                  {q.name for q in f.template}]
-    options = [(p.name, _options(p.type, p.name, p.default, named)) for p in params]
+    options = [(p.name, _named_first(f.name, _options(p.type, p.name, p.default, named))) for p in params]
     out: list[dict[str, str]] = [{}]
     for name, opts in options:
         out = [{**chosen, name: value} for value in opts for chosen in out]
@@ -122,7 +130,7 @@ def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
         chosen.setdefault(p.name, value)
         values.append(value)
     targs = ", ".join(values)
-    args = ", ".join(_value(p.type, p.name, None) for p in f.params if not p.default)
+    args = ", ".join(ARGUMENTS.get(p.name, _value(p.type, p.name, None)) for p in f.params if not p.default)
     return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
 
 
@@ -149,6 +157,21 @@ def _run(listing, x: np.ndarray):
     return run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
 
 
+# Function arguments other than 0, by parameter name: the top-k merge compares nothing with k = 0
+# and so never finishes (tt-llk's test helpers call it with m_iter 5, k 10); reshuffle_rows reads
+# its row mask from the L1 address it is given (the stand-in's llk_l1, all rows to row 0).
+# Block sizes are one tile (num_cols counts tiles, as init_reduce passes block_ct_dim): 0 would run
+# no rows, or wrap round (block_height - 1).
+ARGUMENTS = {"m_iter": "5", "k": "10", "idx_addr": "llk_l1_address()", "block_height": "1", "num_cols": "1",
+             "block_ct_dim": "1", "block_rt_dim": "1"}
+
+
+# Headers whose kernels walk all four faces of a tile themselves, by Dst address: their callers
+# run them once (as the kernels of tb/kernels do: vector mode "none"), not once per face.
+WHOLE_TILE = {"ckernel_sfpu_reduce.h", "ckernel_sfpu_reduce_custom.h", "ckernel_sfpu_topk.h",
+              "ckernel_sfpu_reshuffle_rows.h"}
+
+
 # Inits the name rule (the one sharing the entry's stem) does not find.
 INIT_OF = {"calculate_acosh": "init_inverse_hyperbolic", "calculate_asinh": "init_inverse_hyperbolic"}
 
@@ -168,7 +191,7 @@ def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str =
     note = ""
     for _ in range(3):
         request = Request(entry.header, call_expr(entry.function, chosen), init, arch, defines, 1, None,
-                          setup, "rc", tree)
+                          setup, "none" if entry.header.name in WHOLE_TILE else "rc", tree)
         try:
             return compile_call(request, entry.header.name), note
         except LlkError as e:

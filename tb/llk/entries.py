@@ -127,7 +127,9 @@ def entries(path: Path) -> list[Entry]:
             continue
         seen.add(f.name)
         stem = _stem(f.name)
-        ordered = sorted(inits, key=lambda i: (-_common_prefix(_stem(i.name), stem), i.line))
+        # The longest shared prefix first; among equals the init named for this very stem
+        # (init_reduce for calculate_reduce, not init_reduce_max_min_int32), then the header's order.
+        ordered = sorted(inits, key=lambda i: (-_common_prefix(_stem(i.name), stem), _stem(i.name) != stem, i.line))
         out.append(Entry(path, f, ordered))
     return out
 

@@ -8,6 +8,7 @@ import numpy as np
 from tb.llk import accuracy
 from tb.llk.corpus import call_expr, variants
 from tb.llk.entries import Function, Param, entries
+from tb.llk.frontend import Request, compile_call
 from tb.llk.sources import find_tree
 
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
@@ -30,6 +31,30 @@ def test_variants_try_each_bool_and_the_values_the_header_names():
     tried = variants(f, {"SfpuType": ["SfpuType::eq", "SfpuType::ne"]})
     assert tried[0] == {"APPROXIMATION_MODE": "false", "OP": "SfpuType::eq"}
     assert {"APPROXIMATION_MODE": "true", "OP": "SfpuType::ne"} in tried and len(tried) == 4
+
+
+def test_the_init_named_for_the_entrys_own_stem_comes_first(tmp_path):
+    header = tmp_path / "ckernel_sfpu_x.h"
+    header.write_text("inline void init_reduce_max_min_int32() {}\ninline void init_reduce() {}\n"
+                      "inline void init_reduce_max_min() {}\ninline void calculate_reduce() {}\n"
+                      "inline void calculate_reduce_max_min() {}\n")
+    first = {e.name: e.inits[0].name for e in entries(header)}
+    assert first == {"calculate_reduce": "init_reduce", "calculate_reduce_max_min": "init_reduce_max_min"}
+
+
+def test_an_enum_value_the_entry_names_is_tried_first_and_sizes_are_one_tile():
+    f = Function("calculate_reduce_max_min", [Param("PoolType", "pool_type", None)],
+                 [Param("std::uint32_t", "block_height", None), Param("int", "k", None)], 1)
+    tried = variants(f, {"PoolType": ["PoolType::SUM", "PoolType::AVG", "PoolType::MAX"]})
+    assert tried[0] == {"pool_type": "PoolType::MAX"}
+    assert call_expr(f, tried[0]) == "calculate_reduce_max_min<PoolType::MAX>(1, 10)"
+
+
+def test_a_kernel_reads_what_the_init_left_in_the_stand_in_l1():
+    listing = compile_call(Request(FIXTURES / "ckernel_sfpu_fixture_add_one.h",
+                                   "calculate_fixture_l1_count(llk_l1_address())", "llk_l1[4] = 3",
+                                   vector_mode="none"))
+    assert listing.text.count("TTI_SFPNOP;") == 3
 
 
 def test_budget_rows_and_the_hardware_figure_of_their_comment():

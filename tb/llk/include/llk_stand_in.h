@@ -29,6 +29,19 @@
 #define LLK_ASSERT(condition, message) ((void)0)
 #define TT_LLK_DUMP(...) ((void)0)
 
+// L1 for a kernel that reads what its caller left in L1 through an argument holding an L1
+// address (reshuffle_rows' mask): 64 KiB of host memory at a 32-bit address (the driver is
+// built -no-pie), zero unless the --init or --call expression writes it (llk_l1[i] = ...).
+inline std::uint8_t llk_l1[1 << 16];
+inline std::uint32_t llk_l1_address(std::uint32_t offset = 0) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(llk_l1) + offset;
+    if (at > UINT32_MAX || offset >= sizeof(llk_l1)) {
+        std::fprintf(stderr, "llk_l1_address(%u): not a 32-bit address inside llk_l1\n", offset);
+        std::exit(2);
+    }
+    return static_cast<std::uint32_t>(at);
+}
+
 namespace ckernel {
 
 using uint = std::uint32_t;

@@ -56,6 +56,14 @@ inline void calculate_fixture_sfpi() {
     }
 }
 
+// Reads a count its caller left in L1, through the L1 address it is given: one SFPNOP per unit.
+inline void calculate_fixture_l1_count(uint count_addr) {
+    volatile tt_l1_ptr std::uint8_t* count = reinterpret_cast<volatile tt_l1_ptr std::uint8_t*>(count_addr);
+    for (std::uint8_t i = 0; i < count[4]; i++) {
+        TTI_SFPNOP;
+    }
+}
+
 // An argument that does not fit its field.
 inline void calculate_fixture_bad_register() {
     TTI_SFPMOV(0, 17, p_sfpu::LREG0, 0);
