@@ -49,7 +49,7 @@ SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SF
 SHFT2_ONE_CYCLE_MODES = frozenset({0, 1, 5, 6})
 
 
-@dataclass
+@dataclass(slots=True)
 class Execution:
     """An instruction executing on a sub-unit in the current cycle."""
     unit: Unit
@@ -58,11 +58,11 @@ class Execution:
     macro_cycle: int | None = None
     source: str = ""                  # the program line of the instruction or of its SFPLOADMACRO
     effects: Effects | None = None
-    reads: frozenset[int] = frozenset()
+    reads: frozenset[int] | None = None   # worked out only when a hazard check needs it (`_reads`)
+    mnemonic: str = field(init=False)
 
-    @property
-    def mnemonic(self) -> str:
-        return self.x.ins.mnemonic
+    def __post_init__(self):
+        self.mnemonic = self.x.ins.mnemonic
 
     @property
     def is_nop(self) -> bool:
@@ -160,9 +160,8 @@ class CycleModel:
                 executions.append(thread)
         if len(executions) > 1:
             executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
-        for e in executions:
-            e.reads = lreg_reads(e.x, start)
-            if self.full_records:
+        if self.full_records:
+            for e in executions:
                 rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
 
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
@@ -373,7 +372,7 @@ class CycleModel:
         for e in executions:
             if self._reads_in_second_cycle(e):
                 continue
-            for reg in sorted(e.reads & landing_regs.keys()):
+            for reg in sorted(self._reads(e) & landing_regs.keys()) if landing_regs else ():
                 producer = landing_regs[reg]
                 rule, note = "read-in-flight", ""
                 if self.blackhole:
@@ -410,6 +409,13 @@ class CycleModel:
                 self._hazard("config-backdoor-next", thread.unit.value, f"{thread.mnemonic} VD={vd} follows an "
                              "SFPCONFIG that changed DISABLE_BACKDOOR_LOAD; the new value is used")
 
+    def _reads(self, e: Execution) -> frozenset[int]:
+        """The LRegs `e` reads, from the state at the start of the cycle (the
+        hazard checks run before anything executes)."""
+        if e.reads is None:
+            e.reads = lreg_reads(e.x, self.state)
+        return e.reads
+
     def _check_shft2_next(self, prev: Execution, executions: list[Execution]) -> None:
         mode = prev.x.ins["mod1"]
         for e in executions:
@@ -418,10 +424,10 @@ class CycleModel:
                     e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES):
                 self._hazard("shft2-next-cycle", e.unit.value,
                              f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
-            elif mode == 2 and e.reads & {0, 1, 2, 3}:
+            elif mode == 2 and self._reads(e) & {0, 1, 2, 3}:
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"{_regs(e.reads & {0, 1, 2, 3})} in the cycle after SFPSHFT2 mode 2", e.source)
-            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in e.reads:
+            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in self._reads(e):
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
 

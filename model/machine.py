@@ -14,6 +14,7 @@ docs/decisions.md describes.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -133,6 +134,19 @@ def word_operands(word: int, arch: Arch) -> Operands:
     return regular_operands(decode(word, arch))
 
 
+@functools.lru_cache(maxsize=65536)
+def _word_plan(word: int, arch: Arch) -> tuple[Operands, Callable, int, int | None]:
+    """What `Machine.execute` needs of a word, worked out once per word: its
+    operands, semantics, bits that must be zero but are set, backdoor index."""
+    ins = decode(word, arch)
+    return word_operands(word, arch), SEMANTICS[ins.mnemonic], ins.op.must_be_zero & word, ins.backdoor_index
+
+
+# Every lane passes the backdoor guard (read-only: callers combine it, never write it).
+_ALL_LANES = np.ones(LANES, dtype=bool)
+_ALL_LANES.flags.writeable = False
+
+
 class Machine:
     def __init__(self, state: SfpuState | None = None, strict: bool = True):
         self.state = state if state is not None else SfpuState()
@@ -153,13 +167,13 @@ class Machine:
 
     def execute(self, word: int) -> Effects:
         """Execute one instruction word issued by the thread; return its effects."""
-        ins = decode(word, self.state.arch)
+        x, function, stray_bits, backdoor_index = _word_plan(word, self.state.arch)
         self.effects = Effects()
-        if ins.op.must_be_zero & word:
-            self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
-        if ins.backdoor_index is not None:
-            self._backdoor_template_write(ins.backdoor_index, word)
-        SEMANTICS[ins.mnemonic](self, word_operands(word, self.state.arch))
+        if stray_bits:
+            self.undefined(f"{x.ins.mnemonic}: bits 0x{stray_bits:X} must be zero")
+        if backdoor_index is not None:
+            self._backdoor_template_write(backdoor_index, word)
+        function(self, x)
         return self.effects
 
     def execute_operands(self, x: Operands) -> Effects:
@@ -178,7 +192,7 @@ class Machine:
     def guard(self, x: Operands) -> np.ndarray:
         """Lanes passing `VD < 12 || DISABLE_BACKDOOR_LOAD` (always true under a macro)."""
         if x.macro or x.vd < 12:
-            return np.ones(LANES, dtype=bool)
+            return _ALL_LANES
         return self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
     # -- state writes ---------------------------------------------------------

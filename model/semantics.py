@@ -236,16 +236,14 @@ def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     return fma_bh(a, b, c)
 
 
-def _mad_destination(m: "Machine", x: Operands, indirect: bool) -> np.ndarray:
-    """Per-lane destination index: L7's low four bits under INDIRECT_VD."""
-    if indirect and x.vd != 16:
-        return (m.state.lregs[7] & U32(15)).astype(np.int64)
-    return np.full(LANES, x.vd, dtype=np.int64)
-
-
 def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) -> None:
-    dest = _mad_destination(m, x, indirect)
+    """To VD, or under INDIRECT_VD (unless VD is L16) to L[L7 & 15] per lane."""
     lanes = m.guard(x) & m.state.lane_enabled()
+    if not indirect or x.vd == 16:
+        if _writes_vd(x.vd):
+            m.write_lreg(x.vd, d, lanes)
+        return
+    dest = (m.state.lregs[7] & U32(15)).astype(np.int64)
     for reg in np.unique(dest[lanes]):
         if _writes_vd(int(reg)):
             m.write_lreg(int(reg), d, lanes & (dest == reg))
