@@ -230,8 +230,10 @@ class CycleModel:
         due: dict[Unit, Pending] = {}
         if not self.pending:
             return due
-        for p in [p for p in self.pending if p.counter == 0]:
-            self.pending.remove(p)
+        ready = [p for p in self.pending if p.counter == 0]
+        if ready:
+            self.pending = [p for p in self.pending if p.counter != 0]
+        for p in ready:
             # The forget rule keeps this from happening: all counters count
             # together, so two instructions due together had equal counts when
             # the later was scheduled, and the earlier was forgotten (a Delay of
@@ -252,7 +254,11 @@ class CycleModel:
         start = self.state
         direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
         for e in executions:
-            m.state = start if direct else start.fork(writes_dst=e.unit is Unit.STORE)
+            m.state = start if direct else start.fork(writes_dst=False)
+            if e.unit is Unit.STORE and not direct:
+                # The Store sub-unit, the only one that writes Dst, runs last in
+                # the cycle: nothing after it reads Dst, so it writes in place.
+                m.state.dst = start.dst
             if self._reads_in_second_cycle(e) and self._landing:
                 # Its reads happen at T+1, after last cycle's MAD results land.
                 for land in self._landing:

@@ -114,12 +114,15 @@ def _dst_address(m: "Machine", imm10: int, mod0: int, store: bool = False) -> in
     return addr & 0x3FF
 
 
+_LANE_ROW, _LANE_COLUMN = LANE // 8, LANE & 7
+
+
 def _dst_lanes(addr: int, col_exchange: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address."""
-    rows = (addr & ~3) + LANE // 8
-    odd = bool(addr & 2) | col_exchange[LANE & 7]
-    cols = (LANE & 7) * 2 + odd.astype(np.int64)
-    return rows & 0x3FF, cols
+    rows = (_LANE_ROW + (addr & ~3)) & 0x3FF
+    odd = col_exchange[_LANE_COLUMN] | bool(addr & 2)
+    cols = _LANE_COLUMN * 2 + odd
+    return rows, cols
 
 
 def resolve_mod0(m: "Machine", mod0: int) -> int:
