@@ -294,7 +294,8 @@ class CycleModel:
         self._land_lreg_writes(writes, apply=not direct)
         if not direct:
             for e in executions:
-                apply_effects(st, e.effects, lregs=False)
+                # The Store sub-unit wrote Dst in place (`_execute`).
+                apply_effects(st, e.effects, lregs=False, dst=e.unit is not Unit.STORE)
 
         rec = self._record
         for e in executions:
@@ -317,17 +318,20 @@ class CycleModel:
         """Apply LReg writes in order, flag two instructions writing one lane,
         and record the merged result per register."""
         lr = self.state.lregs
+        if apply:
+            for _, w in writes:
+                lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
+        if len(writes) < 2 and not self.full_records:
+            return                  # no conflict possible, no record to make
         lanes_by_reg: dict[int, np.ndarray] = {}
         writer: dict[int, tuple[np.ndarray, Execution]] = {}     # lanes written so far, last writer
         for e, w in writes:
-            if apply:
-                lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
             if w.reg in writer:
                 lanes, other = writer[w.reg]
                 if other is not e and (lanes & w.mask).any() and not _shft2_l0_overwrite(other, w.reg):
                     self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
-            lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
+            lanes_by_reg[w.reg] = lanes_by_reg[w.reg] | w.mask if w.reg in lanes_by_reg else w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
         if self.full_records:
             self._record.lreg_writes = [

@@ -83,13 +83,14 @@ class Effects:
         return bool(self.config_writes)
 
 
-def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True) -> None:
+def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True, dst: bool = True) -> None:
     """Replay `effects` onto `state`, in the order they happened (without
-    the LReg writes if not `lregs`: the cycle model lands those itself)."""
+    the LReg writes if not `lregs`, or the Dst writes if not `dst`: the
+    cycle model lands those itself)."""
     lr = state.lregs
     for w in effects.lreg_writes if lregs else ():
         lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
-    for w in effects.dst_writes:
+    for w in effects.dst_writes if dst else ():
         cols = [c for c in range(16) if w.col_mask >> c & 1]
         state.dst[w.row, cols] = w.values[cols]
     for w in effects.config_writes:
