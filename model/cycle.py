@@ -247,15 +247,24 @@ class CycleModel:
 
     def _execute(self, executions: list[Execution], thread: Execution | None, word: int | None) -> bool:
         """Run each instruction against the start-of-cycle state. A lone
-        one-cycle instruction with nothing landing writes the state directly;
-        otherwise each runs on its own fork and `_commit` replays the effects.
-        Returns whether the state was written directly."""
+        instruction writes the state directly (a two-cycle one has its LRegs
+        put back, as its results land a cycle later); otherwise each runs on
+        its own fork and `_commit` replays the effects. Returns whether the
+        state was written directly."""
         m = self.machine
         start = self.state
-        direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
+        direct = len(executions) == 1 and not (self._landing and self._reads_in_second_cycle(executions[0]))
+        if direct:
+            e = executions[0]
+            saved = start.lregs.copy() if e.x.ins.latency > 1 else None
+            m.state = start
+            self._run(e, thread, word)
+            if saved is not None:
+                start.lregs[...] = saved
+            return True
         for e in executions:
-            m.state = start if direct else start.fork(writes_dst=False)
-            if e.unit is Unit.STORE and not direct:
+            m.state = start.fork(writes_dst=False)
+            if e.unit is Unit.STORE:
                 # The Store sub-unit, the only one that writes Dst, runs last in
                 # the cycle: nothing after it reads Dst, so it writes in place.
                 m.state.dst = start.dst
@@ -264,13 +273,17 @@ class CycleModel:
                 for land in self._landing:
                     for w in land.writes:
                         m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
-            # The machine's `where` stays empty: the hazard names the cycle, unit and line.
-            n_warnings = len(m.warnings)
-            e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
-            for message in m.warnings[n_warnings:]:
-                self._hazard("undefined", e.unit, message, e.source)
+            self._run(e, thread, word)
         m.state = start
-        return direct
+        return False
+
+    def _run(self, e: Execution, thread: Execution | None, word: int | None) -> None:
+        m = self.machine
+        # The machine's `where` stays empty: the hazard names the cycle, unit and line.
+        n_warnings = len(m.warnings)
+        e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
+        for message in m.warnings[n_warnings:]:
+            self._hazard("undefined", e.unit, message, e.source)
 
     def _reads_in_second_cycle(self, e: Execution) -> bool:
         """Blackhole SFPSWAP in SWAP mode (Mod1 0) compares nothing: it reads
@@ -284,6 +297,7 @@ class CycleModel:
         # Results of last cycle's two-cycle instructions land first and this
         # cycle's writes follow, so on a conflict (a hazard) the younger wins.
         writes = [(l.execution, w) for l in self._landing for w in l.writes]
+        landed = bool(writes)
         self._landing = []
         for e in executions:
             if e.x.ins.latency > 1:
@@ -291,7 +305,9 @@ class CycleModel:
                     self._landing.append(Landing(e, e.effects.lreg_writes))
             else:
                 writes += [(e, w) for w in e.effects.lreg_writes]
-        self._land_lreg_writes(writes, apply=not direct)
+        # Directly, this cycle's writes are in place already; under landed
+        # results they are made again after them, as the younger.
+        self._land_lreg_writes(writes, apply=not direct or landed)
         if not direct:
             for e in executions:
                 # The Store sub-unit wrote Dst in place (`_execute`).
