@@ -344,7 +344,7 @@ class CycleModel:
         for e, w in writes:
             if w.reg in writer:
                 lanes, other = writer[w.reg]
-                if other is not e and (lanes & w.mask).any() and not _shft2_l0_overwrite(other, w.reg):
+                if other is not e and np.count_nonzero(lanes & w.mask) and not _shft2_l0_overwrite(other, w.reg):
                     self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
             lanes_by_reg[w.reg] = lanes_by_reg[w.reg] | w.mask if w.reg in lanes_by_reg else w.mask

@@ -187,7 +187,7 @@ class Machine:
         """With DISABLE_BACKDOOR_LOAD clear, an instruction with VD = 12+i
         stores its own word in InstructionTemplate[i] (in every such lane)."""
         lanes = ~self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
-        if lanes.any():
+        if np.count_nonzero(lanes):
             self.write_config("macro_templates", index, np.full(LANES, word, dtype=U32), lanes)
 
     def guard(self, x: Operands) -> np.ndarray:
@@ -204,7 +204,7 @@ class Machine:
         if not constant:
             assert reg < 8 or reg == 16, f"semantics tried to write L{reg}"
         mask = np.array(mask, dtype=bool)            # a copy: the log keeps it
-        if not mask.any():
+        if not np.count_nonzero(mask):               # (a fraction of `any`'s cost on 32 lanes)
             return
         values = np.array(values, dtype=U32)         # a copy too
         if values.shape != (LANES,):
@@ -334,9 +334,8 @@ class Machine:
         if rows.size == 0:
             return
         dst[rows, cols] = values[mask]
-        col_bits = (1 << cols.astype(np.int64)).tolist()
         col_masks: dict[int, int] = {}
-        for row, bit in zip(rows.tolist(), col_bits):
-            col_masks[row] = col_masks.get(row, 0) | bit
+        for row, col in zip(rows.tolist(), cols.tolist()):
+            col_masks[row] = col_masks.get(row, 0) | 1 << col
         for row in sorted(col_masks):
             self.effects.dst_writes.append(DstWrite(row, col_masks[row], dst[row].copy()))

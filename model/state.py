@@ -185,13 +185,13 @@ class SfpuState:
         `writes_dst` (only SFPSTORE writes Dst) Dst is shared read-only, so a
         write would raise instead of reaching the original."""
         twin = shallow_copy(self)
+        arrays = twin.__dict__
         for name in _FORKED_ARRAYS:
-            setattr(twin, name, getattr(self, name).copy())
+            arrays[name] = arrays[name].copy()
         if writes_dst:
             twin.dst = self.dst.copy()
         else:
-            twin.dst = self.dst.view()
-            twin.dst.flags.writeable = False
+            twin.dst = _read_only(self.dst.view())
         twin.tensix = shallow_copy(self.tensix)     # its counters change in place
         return twin
 
