@@ -23,9 +23,10 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
+# model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
+from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
 from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
 from .isa import Arch, Instruction
-from .lut import sfplut_select, sfplutfp32_select
 from .rounding import cast_int_to_fp32, stochrnd
 from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
 
@@ -148,8 +149,8 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
         if mod0 != dfmt.Mod0Fmt.INT32_ALL:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
-        value = dfmt.load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
-                                  st.arch)
+        value = load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
+                              st.arch)
         m.write_lreg(vd, value, active)
         if vd < 4:
             capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
@@ -208,7 +209,7 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
     if mod0 != dfmt.Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
-    value = dfmt.store_convert(mod0, st.lregs[x.vd], st.arch)
+    value = store_convert(mod0, st.lregs[x.vd], st.arch)
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
     if not x.macro:
         m.apply_addr_mod(x["addr_mod"])
