@@ -1,10 +1,10 @@
 """Table-driven twins of the Dst format conversions and the LUT coefficient
 decoders, for the golden model's 32-lane instructions.
 
-The reference functions (model.dst_format's `load_convert`/`store_convert`,
-model.lut's `sfplut_select`/`sfplutfp32_select`) are written for any shape
+The reference functions (model.dst_format's `load_convert`/`store_convert`/
+`dst32_rows`, model.lut's `sfplut_select`/`sfplutfp32_select`) are written for any shape
 and check their inputs; on 32 lanes their dozens of numpy calls cost more
-than the work. A conversion whose result depends on 16 bits of its input (or
+than the work. A conversion whose result depends on up to 19 bits of its input (or
 is the high half's function with the low half kept) is one table lookup
 instead: each table is the reference function applied to every value of
 those bits, built on first use. Everything else is the reference function.
@@ -41,8 +41,10 @@ _LOAD16 = frozenset({_M.FP16, _M.BF16, _M.INT8, _M.UINT16, _M.HI16, _M.INT16, _M
 # denormals, which clears the low half too, so it is not one of them.
 _SPLIT32_LOAD = frozenset({_M.FP32, _M.INT32, _M.INT32_ALL})
 _SPLIT32_STORE = frozenset({_M.INT32, _M.INT32_ALL})
-# BF16 stores depend only on the high half (ToBF16 truncates the low one).
+# BF16 stores depend only on the high half (ToBF16 truncates the low one),
+# FP16 stores only on bits 31:13 (ToFP16 truncates the mantissa to 10 bits).
 _STORE_HIGH16 = frozenset({_M.BF16})
+_STORE_HIGH19 = frozenset({_M.FP16})
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,6 +59,21 @@ def _high_table(mod0: int, arch: Arch, load: bool) -> np.ndarray:
     if load:
         return dfmt.load_convert(mod0, _ALL16 << U32(16), None, False, arch)
     return dfmt.store_convert(mod0, _ALL16 << U32(16), arch)
+
+
+@functools.lru_cache(maxsize=None)
+def _high19_table(mod0: int, arch: Arch) -> np.ndarray:
+    return dfmt.store_convert(mod0, np.arange(1 << 19, dtype=U32) << U32(13), arch)
+
+
+# The two DstBits rows' first behind each Dst32b row.
+_DST32_ROW = dfmt.dst32_rows(np.arange(1024))[0]
+
+
+def dst32_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`dfmt.dst32_rows` of 10-bit row indices."""
+    a = _DST32_ROW[rows]
+    return a, a + 8
 
 
 def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
@@ -82,6 +99,8 @@ def store_convert(mod0: int, lreg_value, arch: Arch = Arch.WORMHOLE) -> np.ndarr
             return _high_table(mod0, arch, False)[x >> U32(16)] | (x & U32(0xFFFF))
         if mod0 in _STORE_HIGH16:
             return _high_table(mod0, arch, False)[x >> U32(16)]
+        if mod0 in _STORE_HIGH19:
+            return _high19_table(mod0, arch)[x >> U32(13)]
     return dfmt.store_convert(mod0, x, arch)
 
 
@@ -117,7 +136,7 @@ def sfplutfp32_select(mod1: int, l3, l0, l1, l2, l4, l5, l6) -> tuple[np.ndarray
 
 
 if not ENABLED:
-    load_convert, store_convert = dfmt.load_convert, dfmt.store_convert           # noqa: F811
+    load_convert, store_convert, dst32_rows = dfmt.load_convert, dfmt.store_convert, dfmt.dst32_rows  # noqa: F811
     sfplut_select, sfplutfp32_select = lut.sfplut_select, lut.sfplutfp32_select   # noqa: F811
 
-__all__ = ["ENABLED", "load_convert", "store_convert", "sfplut_select", "sfplutfp32_select"]
+__all__ = ["ENABLED", "dst32_rows", "load_convert", "store_convert", "sfplut_select", "sfplutfp32_select"]

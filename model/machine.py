@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import dst_format as dfmt
+from .fast_tables import dst32_rows        # model.dst_format's, table-driven unless SFPU_FAST=0
 from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
@@ -309,7 +310,7 @@ class Machine:
         t = self.state.tensix
         if self.state.arch is Arch.BLACKHOLE and (t.dest_remap_addrs or t.dest_swizzle_32b):
             rows = dfmt.adj32_base(rows, t.dest_remap_addrs, t.dest_swizzle_32b)
-        return dfmt.dst32_rows(rows)
+        return dst32_rows(rows)
 
     def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         dst = self.state.dst

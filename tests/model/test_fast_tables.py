@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from model import dst_format as dfmt
-from model import fast_tables, fma, fma_native, isa, lut, semantics
+from model import fast_tables, fma, fma_native, isa, lut, machine, semantics
 from model.isa import Arch
 from model.machine import Machine
 from tests.model.test_fma_native import IDS, SPECIALS, _instructions, _random_state
@@ -24,12 +24,16 @@ from tests.model.test_fma_native import IDS, SPECIALS, _instructions, _random_st
 U32 = np.uint32
 ARCHS = [Arch.WORMHOLE, Arch.BLACKHOLE]
 MODES = [m for m in dfmt.Mod0Fmt if m != dfmt.Mod0Fmt.SRCB]
-REFERENCE = {"load_convert": dfmt.load_convert, "store_convert": dfmt.store_convert,
-             "sfplut_select": lut.sfplut_select, "sfplutfp32_select": lut.sfplutfp32_select,
-             "fma_wh": fma.fma_wh, "fma_bh": fma.fma_bh}
-FAST = {"load_convert": fast_tables.load_convert, "store_convert": fast_tables.store_convert,
-        "sfplut_select": fast_tables.sfplut_select, "sfplutfp32_select": fast_tables.sfplutfp32_select,
-        "fma_wh": fma_native.fma_wh, "fma_bh": fma_native.fma_bh}
+# (module, name): the reference function, its fast twin.
+PATHS = {(semantics, "load_convert"): (dfmt.load_convert, fast_tables.load_convert),
+         (semantics, "store_convert"): (dfmt.store_convert, fast_tables.store_convert),
+         (semantics, "sfplut_select"): (lut.sfplut_select, fast_tables.sfplut_select),
+         (semantics, "sfplutfp32_select"): (lut.sfplutfp32_select, fast_tables.sfplutfp32_select),
+         (semantics, "fma_wh"): (fma.fma_wh, fma_native.fma_wh),
+         (semantics, "fma_bh"): (fma.fma_bh, fma_native.fma_bh),
+         (machine, "dst32_rows"): (dfmt.dst32_rows, fast_tables.dst32_rows)}
+REFERENCE = {place: pair[0] for place, pair in PATHS.items()}
+FAST = {place: pair[1] for place, pair in PATHS.items()}
 
 
 def _operands(rng, count: int = 1 << 16) -> np.ndarray:
@@ -74,6 +78,12 @@ def test_store_every_high_half(arch, mode):
     _same(dfmt.store_convert(mode, x, arch), fast_tables.store_convert(mode, x, arch))
 
 
+def test_dst32_rows():
+    rows = np.arange(1024)
+    for ref, got in zip(dfmt.dst32_rows(rows), fast_tables.dst32_rows(rows)):
+        assert ref.dtype == got.dtype and np.array_equal(ref, got)
+
+
 def test_lut_selects():
     """SFPLUT and every SFPLUTFP32 Mod1: L3 at each range boundary's
     neighbours and at random, coefficients covering every 8- and 16-bit code."""
@@ -92,30 +102,30 @@ def test_lut_selects():
 
 
 def _run(word: int, state, functions: dict) -> tuple:
-    saved = {name: getattr(semantics, name) for name in functions}
-    for name, f in functions.items():
-        setattr(semantics, name, f)
+    saved = {place: getattr(*place) for place in functions}
+    for (module, name), f in functions.items():
+        setattr(module, name, f)
     try:
-        machine = Machine(state.copy(), strict=False)
-        effects = machine.execute(word)
+        m = Machine(state.copy(), strict=False)
+        effects = m.execute(word)
     finally:
-        for name, f in saved.items():
-            setattr(semantics, name, f)
-    st = machine.state
+        for (module, name), f in saved.items():
+            setattr(module, name, f)
+    st = m.state
     stack = [(e.lane_flags.tobytes(), e.use_flags.tobytes()) for e in st.flag_stack]
     writes = [(w.reg, w.mask.tobytes(), w.values.tobytes()) for w in effects.lreg_writes]
     rows = [(w.row, w.col_mask, w.values.tobytes()) for w in effects.dst_writes]
     return (st.lregs.tobytes(), st.dst.tobytes(), st.lane_flags.tobytes(), st.use_flags.tobytes(), stack,
-            st.prng.tobytes(), st.lane_config.tobytes(), st.macro_templates.tobytes(), writes, rows,
-            machine.warnings)
+            st.prng.tobytes(), st.lane_config.tobytes(), st.macro_templates.tobytes(), vars(st.tensix), writes, rows,
+            m.warnings)
 
 
 @pytest.mark.parametrize("arch", ARCHS, ids=IDS)
 def test_every_opcode_and_modifier_runs_the_same_on_either_path(arch):
     """Each word on a random state (random Dst, LRegs with special values)
     and, again, with a random LaneConfig (column exchanges, the FP16A Inf
-    bit, Dst read/write blocks, row masks, the dest index capture), flags
-    and a flag stack: LRegs, Dst, flags, stack, PRNG, configuration, the
+    bit, Dst read/write blocks, row masks, the dest index capture), flags,
+    Dst counters and Blackhole's Dst remapping: LRegs, Dst, flags, stack, PRNG, configuration, the
     effect log and the warnings must agree."""
     rng = np.random.default_rng(12)
     words = _instructions(arch, rng)
@@ -127,6 +137,9 @@ def test_every_opcode_and_modifier_runs_the_same_on_either_path(arch):
                 state.lane_config[:] = rng.integers(0, 1 << 18, 32, dtype=np.uint64).astype(U32)
                 state.lane_flags = rng.integers(0, 2, 32).astype(bool)
                 state.use_flags = rng.integers(0, 2, 32).astype(bool)
+                t = state.tensix
+                t.rwc_dst, t.rwc_sp, t.sfpu_stack_incr = (int(v) for v in rng.integers(0, 1024, 3))
+                t.fp32_dest, t.dest_remap_addrs, t.dest_swizzle_32b = (bool(v) for v in rng.integers(0, 2, 3))
             reference = _run(word, state, REFERENCE)
             assert reference == _run(word, state, FAST), f"{isa.decode(word, arch).mnemonic} 0x{word:08X}"
         loads += isa.decode(word, arch).mnemonic in ("SFPLOAD", "SFPSTORE")
