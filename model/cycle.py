@@ -168,7 +168,7 @@ class CycleModel:
         config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
         # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
-        before = _Observed(start) if any(e.unit is Unit.SIMPLE for e in executions) else None
+        before = _Observed(start) if Unit.SIMPLE in [e.unit for e in executions] else None
         direct = self._execute(executions, thread, word)
         self._commit(executions, direct, before)
         self._check_after(executions)
@@ -272,7 +272,7 @@ class CycleModel:
                 # Its reads happen at T+1, after last cycle's MAD results land.
                 for land in self._landing:
                     for w in land.writes:
-                        m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
+                        np.copyto(m.state.lregs[w.reg], w.values, where=w.mask)
             self._run(e, thread, word)
         m.state = start
         return False
@@ -315,7 +315,8 @@ class CycleModel:
 
         rec = self._record
         for e in executions:
-            self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
+            if e.effects.dst_writes:
+                self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
         if self.full_records:
             rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
         if before is None:
@@ -336,7 +337,7 @@ class CycleModel:
         lr = self.state.lregs
         if apply:
             for _, w in writes:
-                lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
+                np.copyto(lr[w.reg], w.values, where=w.mask)
         if len(writes) < 2 and not self.full_records:
             return                  # no conflict possible, no record to make
         lanes_by_reg: dict[int, np.ndarray] = {}

@@ -90,7 +90,7 @@ def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True, dst: b
     cycle model lands those itself)."""
     lr = state.lregs
     for w in effects.lreg_writes if lregs else ():
-        lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
+        np.copyto(lr[w.reg], w.values, where=w.mask)
     for w in effects.dst_writes if dst else ():
         cols = [c for c in range(16) if w.col_mask >> c & 1]
         state.dst[w.row, cols] = w.values[cols]
@@ -211,7 +211,7 @@ class Machine:
         if values.shape != (LANES,):
             values = np.broadcast_to(values, (LANES,)).copy()
         lr = self.state.lregs
-        lr[reg] = np.where(mask, values, lr[reg])
+        np.copyto(lr[reg], values, where=mask)
         self.effects.lreg_writes.append(LRegWrite(reg, mask, values))
 
     def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
