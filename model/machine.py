@@ -288,9 +288,10 @@ class Machine:
         self.effects.shft2_captured_vc = values
 
     def write_config(self, name: str, index: int | None, values: np.ndarray, lanes: np.ndarray) -> None:
-        target = getattr(self.state, name)
-        if index is not None:
-            target = target[index]
+        # A new array, not a write in place: forks share the old one.
+        array = getattr(self.state, name).copy()
+        setattr(self.state, name, array)
+        target = array if index is None else array[index]
         values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,)).copy()
         target[...] = np.where(lanes, values, target)
         self.effects.config_writes.append(ConfigWrite(name, index, values, np.asarray(lanes, dtype=bool).copy()))

@@ -16,6 +16,7 @@ Blackhole has are at the end.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -119,10 +120,18 @@ _LANE_ROW, _LANE_COLUMN = LANE // 8, LANE & 7
 
 
 def _dst_lanes(addr: int, col_exchange: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address."""
+    """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address
+    (read-only arrays, worked out once per address and exchange pattern)."""
+    return _dst_lanes_of(addr, col_exchange.tobytes())
+
+
+@functools.lru_cache(maxsize=8192)
+def _dst_lanes_of(addr: int, col_exchange_bytes: bytes) -> tuple[np.ndarray, np.ndarray]:
+    col_exchange = np.frombuffer(col_exchange_bytes, dtype=bool)
     rows = (_LANE_ROW + (addr & ~3)) & 0x3FF
     odd = col_exchange[_LANE_COLUMN] | bool(addr & 2)
     cols = _LANE_COLUMN * 2 + odd
+    rows.flags.writeable = cols.flags.writeable = False
     return rows, cols
 
 
