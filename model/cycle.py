@@ -49,7 +49,7 @@ SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SF
 SHFT2_ONE_CYCLE_MODES = frozenset({0, 1, 5, 6})
 
 
-@dataclass
+@dataclass(slots=True)
 class Execution:
     """An instruction executing on a sub-unit in the current cycle."""
     unit: Unit
@@ -58,11 +58,11 @@ class Execution:
     macro_cycle: int | None = None
     source: str = ""                  # the program line of the instruction or of its SFPLOADMACRO
     effects: Effects | None = None
-    reads: frozenset[int] = frozenset()
+    reads: frozenset[int] | None = None   # worked out only when a hazard check needs it (`_reads`)
+    mnemonic: str = field(init=False)
 
-    @property
-    def mnemonic(self) -> str:
-        return self.x.ins.mnemonic
+    def __post_init__(self):
+        self.mnemonic = self.x.ins.mnemonic
 
     @property
     def is_nop(self) -> bool:
@@ -160,16 +160,15 @@ class CycleModel:
                 executions.append(thread)
         if len(executions) > 1:
             executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
-        for e in executions:
-            e.reads = lreg_reads(e.x, start)
-            if self.full_records:
+        if self.full_records:
+            for e in executions:
                 rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
 
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
         config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
         # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
-        before = _Observed(start) if any(e.unit is Unit.SIMPLE for e in executions) else None
+        before = _Observed(start) if Unit.SIMPLE in [e.unit for e in executions] else None
         direct = self._execute(executions, thread, word)
         self._commit(executions, direct, before)
         self._check_after(executions)
@@ -231,8 +230,10 @@ class CycleModel:
         due: dict[Unit, Pending] = {}
         if not self.pending:
             return due
-        for p in [p for p in self.pending if p.counter == 0]:
-            self.pending.remove(p)
+        ready = [p for p in self.pending if p.counter == 0]
+        if ready:
+            self.pending = [p for p in self.pending if p.counter != 0]
+        for p in ready:
             # The forget rule keeps this from happening: all counters count
             # together, so two instructions due together had equal counts when
             # the later was scheduled, and the earlier was forgotten (a Delay of
@@ -246,26 +247,43 @@ class CycleModel:
 
     def _execute(self, executions: list[Execution], thread: Execution | None, word: int | None) -> bool:
         """Run each instruction against the start-of-cycle state. A lone
-        one-cycle instruction with nothing landing writes the state directly;
-        otherwise each runs on its own fork and `_commit` replays the effects.
-        Returns whether the state was written directly."""
+        instruction writes the state directly (a two-cycle one has its LRegs
+        put back, as its results land a cycle later); otherwise each runs on
+        its own fork and `_commit` replays the effects. Returns whether the
+        state was written directly."""
         m = self.machine
         start = self.state
-        direct = len(executions) == 1 and executions[0].x.ins.latency == 1 and not self._landing
+        direct = len(executions) == 1 and not (self._landing and self._reads_in_second_cycle(executions[0]))
+        if direct:
+            e = executions[0]
+            saved = start.lregs.copy() if e.x.ins.latency > 1 else None
+            m.state = start
+            self._run(e, thread, word)
+            if saved is not None:
+                start.lregs[...] = saved
+            return True
         for e in executions:
-            m.state = start if direct else start.fork(writes_dst=e.unit is Unit.STORE)
+            m.state = start.fork(writes_dst=False)
+            if e.unit is Unit.STORE:
+                # The Store sub-unit, the only one that writes Dst, runs last in
+                # the cycle: nothing after it reads Dst, so it writes in place.
+                m.state.dst = start.dst
             if self._reads_in_second_cycle(e) and self._landing:
                 # Its reads happen at T+1, after last cycle's MAD results land.
                 for land in self._landing:
                     for w in land.writes:
-                        m.state.lregs[w.reg] = np.where(w.mask, w.values, m.state.lregs[w.reg])
-            # The machine's `where` stays empty: the hazard names the cycle, unit and line.
-            n_warnings = len(m.warnings)
-            e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
-            for message in m.warnings[n_warnings:]:
-                self._hazard("undefined", e.unit, message, e.source)
+                        np.copyto(m.state.lregs[w.reg], w.values, where=w.mask)
+            self._run(e, thread, word)
         m.state = start
-        return direct
+        return False
+
+    def _run(self, e: Execution, thread: Execution | None, word: int | None) -> None:
+        m = self.machine
+        # The machine's `where` stays empty: the hazard names the cycle, unit and line.
+        n_warnings = len(m.warnings)
+        e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
+        for message in m.warnings[n_warnings:]:
+            self._hazard("undefined", e.unit, message, e.source)
 
     def _reads_in_second_cycle(self, e: Execution) -> bool:
         """Blackhole SFPSWAP in SWAP mode (Mod1 0) compares nothing: it reads
@@ -279,6 +297,7 @@ class CycleModel:
         # Results of last cycle's two-cycle instructions land first and this
         # cycle's writes follow, so on a conflict (a hazard) the younger wins.
         writes = [(l.execution, w) for l in self._landing for w in l.writes]
+        landed = bool(writes)
         self._landing = []
         for e in executions:
             if e.x.ins.latency > 1:
@@ -286,14 +305,18 @@ class CycleModel:
                     self._landing.append(Landing(e, e.effects.lreg_writes))
             else:
                 writes += [(e, w) for w in e.effects.lreg_writes]
-        self._land_lreg_writes(writes, apply=not direct)
+        # Directly, this cycle's writes are in place already; under landed
+        # results they are made again after them, as the younger.
+        self._land_lreg_writes(writes, apply=not direct or landed)
         if not direct:
             for e in executions:
-                apply_effects(st, e.effects, lregs=False)
+                # The Store sub-unit wrote Dst in place (`_execute`).
+                apply_effects(st, e.effects, lregs=False, dst=e.unit is not Unit.STORE)
 
         rec = self._record
         for e in executions:
-            self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
+            if e.effects.dst_writes:
+                self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
         if self.full_records:
             rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
         if before is None:
@@ -312,17 +335,20 @@ class CycleModel:
         """Apply LReg writes in order, flag two instructions writing one lane,
         and record the merged result per register."""
         lr = self.state.lregs
+        if apply:
+            for _, w in writes:
+                np.copyto(lr[w.reg], w.values, where=w.mask)
+        if len(writes) < 2 and not self.full_records:
+            return                  # no conflict possible, no record to make
         lanes_by_reg: dict[int, np.ndarray] = {}
         writer: dict[int, tuple[np.ndarray, Execution]] = {}     # lanes written so far, last writer
         for e, w in writes:
-            if apply:
-                lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
             if w.reg in writer:
                 lanes, other = writer[w.reg]
-                if other is not e and (lanes & w.mask).any() and not _shft2_l0_overwrite(other, w.reg):
+                if other is not e and np.count_nonzero(lanes & w.mask) and not _shft2_l0_overwrite(other, w.reg):
                     self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
                                  f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
-            lanes_by_reg[w.reg] = lanes_by_reg.get(w.reg, np.zeros(LANES, dtype=bool)) | w.mask
+            lanes_by_reg[w.reg] = lanes_by_reg[w.reg] | w.mask if w.reg in lanes_by_reg else w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
         if self.full_records:
             self._record.lreg_writes = [
@@ -373,7 +399,7 @@ class CycleModel:
         for e in executions:
             if self._reads_in_second_cycle(e):
                 continue
-            for reg in sorted(e.reads & landing_regs.keys()):
+            for reg in sorted(self._reads(e) & landing_regs.keys()) if landing_regs else ():
                 producer = landing_regs[reg]
                 rule, note = "read-in-flight", ""
                 if self.blackhole:
@@ -410,6 +436,13 @@ class CycleModel:
                 self._hazard("config-backdoor-next", thread.unit.value, f"{thread.mnemonic} VD={vd} follows an "
                              "SFPCONFIG that changed DISABLE_BACKDOOR_LOAD; the new value is used")
 
+    def _reads(self, e: Execution) -> frozenset[int]:
+        """The LRegs `e` reads, from the state at the start of the cycle (the
+        hazard checks run before anything executes)."""
+        if e.reads is None:
+            e.reads = lreg_reads(e.x, self.state)
+        return e.reads
+
     def _check_shft2_next(self, prev: Execution, executions: list[Execution]) -> None:
         mode = prev.x.ins["mod1"]
         for e in executions:
@@ -418,10 +451,10 @@ class CycleModel:
                     e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES):
                 self._hazard("shft2-next-cycle", e.unit.value,
                              f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
-            elif mode == 2 and e.reads & {0, 1, 2, 3}:
+            elif mode == 2 and self._reads(e) & {0, 1, 2, 3}:
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"{_regs(e.reads & {0, 1, 2, 3})} in the cycle after SFPSHFT2 mode 2", e.source)
-            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in e.reads:
+            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in self._reads(e):
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
 

@@ -14,11 +14,13 @@ docs/decisions.md describes.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import dst_format as dfmt
+from .fast_tables import dst32_rows        # model.dst_format's, table-driven unless SFPU_FAST=0
 from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
@@ -82,13 +84,14 @@ class Effects:
         return bool(self.config_writes)
 
 
-def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True) -> None:
+def apply_effects(state: SfpuState, effects: Effects, lregs: bool = True, dst: bool = True) -> None:
     """Replay `effects` onto `state`, in the order they happened (without
-    the LReg writes if not `lregs`: the cycle model lands those itself)."""
+    the LReg writes if not `lregs`, or the Dst writes if not `dst`: the
+    cycle model lands those itself)."""
     lr = state.lregs
     for w in effects.lreg_writes if lregs else ():
-        lr[w.reg] = np.where(w.mask, w.values, lr[w.reg])
-    for w in effects.dst_writes:
+        np.copyto(lr[w.reg], w.values, where=w.mask)
+    for w in effects.dst_writes if dst else ():
         cols = [c for c in range(16) if w.col_mask >> c & 1]
         state.dst[w.row, cols] = w.values[cols]
     for w in effects.config_writes:
@@ -133,6 +136,19 @@ def word_operands(word: int, arch: Arch) -> Operands:
     return regular_operands(decode(word, arch))
 
 
+@functools.lru_cache(maxsize=65536)
+def _word_plan(word: int, arch: Arch) -> tuple[Operands, Callable, int, int | None]:
+    """What `Machine.execute` needs of a word, worked out once per word: its
+    operands, semantics, bits that must be zero but are set, backdoor index."""
+    ins = decode(word, arch)
+    return word_operands(word, arch), SEMANTICS[ins.mnemonic], ins.op.must_be_zero & word, ins.backdoor_index
+
+
+# Every lane passes the backdoor guard (read-only: callers combine it, never write it).
+_ALL_LANES = np.ones(LANES, dtype=bool)
+_ALL_LANES.flags.writeable = False
+
+
 class Machine:
     def __init__(self, state: SfpuState | None = None, strict: bool = True):
         self.state = state if state is not None else SfpuState()
@@ -153,13 +169,13 @@ class Machine:
 
     def execute(self, word: int) -> Effects:
         """Execute one instruction word issued by the thread; return its effects."""
-        ins = decode(word, self.state.arch)
+        x, function, stray_bits, backdoor_index = _word_plan(word, self.state.arch)
         self.effects = Effects()
-        if ins.op.must_be_zero & word:
-            self.undefined(f"{ins.mnemonic}: bits 0x{ins.op.must_be_zero & word:X} must be zero")
-        if ins.backdoor_index is not None:
-            self._backdoor_template_write(ins.backdoor_index, word)
-        SEMANTICS[ins.mnemonic](self, word_operands(word, self.state.arch))
+        if stray_bits:
+            self.undefined(f"{x.ins.mnemonic}: bits 0x{stray_bits:X} must be zero")
+        if backdoor_index is not None:
+            self._backdoor_template_write(backdoor_index, word)
+        function(self, x)
         return self.effects
 
     def execute_operands(self, x: Operands) -> Effects:
@@ -172,13 +188,13 @@ class Machine:
         """With DISABLE_BACKDOOR_LOAD clear, an instruction with VD = 12+i
         stores its own word in InstructionTemplate[i] (in every such lane)."""
         lanes = ~self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
-        if lanes.any():
+        if np.count_nonzero(lanes):
             self.write_config("macro_templates", index, np.full(LANES, word, dtype=U32), lanes)
 
     def guard(self, x: Operands) -> np.ndarray:
         """Lanes passing `VD < 12 || DISABLE_BACKDOOR_LOAD` (always true under a macro)."""
         if x.macro or x.vd < 12:
-            return np.ones(LANES, dtype=bool)
+            return _ALL_LANES
         return self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
     # -- state writes ---------------------------------------------------------
@@ -189,13 +205,13 @@ class Machine:
         if not constant:
             assert reg < 8 or reg == 16, f"semantics tried to write L{reg}"
         mask = np.array(mask, dtype=bool)            # a copy: the log keeps it
-        if not mask.any():
+        if not np.count_nonzero(mask):               # (a fraction of `any`'s cost on 32 lanes)
             return
         values = np.array(values, dtype=U32)         # a copy too
         if values.shape != (LANES,):
             values = np.broadcast_to(values, (LANES,)).copy()
         lr = self.state.lregs
-        lr[reg] = np.where(mask, values, lr[reg])
+        np.copyto(lr[reg], values, where=mask)
         self.effects.lreg_writes.append(LRegWrite(reg, mask, values))
 
     def write_flags(self, lane_flags: np.ndarray, use_flags: np.ndarray) -> None:
@@ -272,9 +288,10 @@ class Machine:
         self.effects.shft2_captured_vc = values
 
     def write_config(self, name: str, index: int | None, values: np.ndarray, lanes: np.ndarray) -> None:
-        target = getattr(self.state, name)
-        if index is not None:
-            target = target[index]
+        # A new array, not a write in place: forks share the old one.
+        array = getattr(self.state, name).copy()
+        setattr(self.state, name, array)
+        target = array if index is None else array[index]
         values = np.broadcast_to(np.asarray(values, dtype=U32), (LANES,)).copy()
         target[...] = np.where(lanes, values, target)
         self.effects.config_writes.append(ConfigWrite(name, index, values, np.asarray(lanes, dtype=bool).copy()))
@@ -294,7 +311,7 @@ class Machine:
         t = self.state.tensix
         if self.state.arch is Arch.BLACKHOLE and (t.dest_remap_addrs or t.dest_swizzle_32b):
             rows = dfmt.adj32_base(rows, t.dest_remap_addrs, t.dest_swizzle_32b)
-        return dfmt.dst32_rows(rows)
+        return dst32_rows(rows)
 
     def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         dst = self.state.dst
@@ -319,9 +336,8 @@ class Machine:
         if rows.size == 0:
             return
         dst[rows, cols] = values[mask]
-        col_bits = (1 << cols.astype(np.int64)).tolist()
         col_masks: dict[int, int] = {}
-        for row, bit in zip(rows.tolist(), col_bits):
-            col_masks[row] = col_masks.get(row, 0) | bit
+        for row, col in zip(rows.tolist(), cols.tolist()):
+            col_masks[row] = col_masks.get(row, 0) | 1 << col
         for row in sorted(col_masks):
             self.effects.dst_writes.append(DstWrite(row, col_masks[row], dst[row].copy()))

@@ -72,12 +72,18 @@ def prng_seed(seed: int) -> np.ndarray:
     """
     if not 0 <= int(seed) <= 0xFFFFFFFF:
         raise ValueError(f"PRNG seed {seed!r} does not fit in 32 bits")
-    s = np.uint32(int(seed))
-    # The procedure is inherently sequential in the seed; only 96 scalar steps.
+    s = int(seed)
+    # The procedure is inherently sequential in the seed: 96 steps on a Python
+    # integer, where numpy's per-call cost would dominate.
     for _ in range(32):
-        s = prng_step(s)
+        s = _step_int(s)
     lanes = np.zeros(PRNG_LANES, dtype=np.uint32)
     for lane in range(PRNG_LANES - 1, -1, -1):
-        s = prng_step(prng_step(s))
+        s = _step_int(_step_int(s))
         lanes[lane] = s
     return lanes
+
+
+def _step_int(s: int) -> int:
+    """`prng_step` of one 32-bit Python integer."""
+    return (((s & PRNG_TAP_MASK).bit_count() & 1 ^ 1) << 31) | (s >> 1)

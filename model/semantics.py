@@ -16,6 +16,7 @@ Blackhole has are at the end.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -23,9 +24,10 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
+# model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
+from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
 from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
 from .isa import Arch, Instruction
-from .lut import sfplut_select, sfplutfp32_select
 from .rounding import cast_int_to_fp32, stochrnd
 from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
 
@@ -114,12 +116,23 @@ def _dst_address(m: "Machine", imm10: int, mod0: int, store: bool = False) -> in
     return addr & 0x3FF
 
 
+_LANE_ROW, _LANE_COLUMN = LANE // 8, LANE & 7
+
+
 def _dst_lanes(addr: int, col_exchange: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address."""
-    rows = (addr & ~3) + LANE // 8
-    odd = bool(addr & 2) | col_exchange[LANE & 7]
-    cols = (LANE & 7) * 2 + odd.astype(np.int64)
-    return rows & 0x3FF, cols
+    """Dst row and column each lane touches for an SFPLOAD/SFPSTORE address
+    (read-only arrays, worked out once per address and exchange pattern)."""
+    return _dst_lanes_of(addr, col_exchange.tobytes())
+
+
+@functools.lru_cache(maxsize=8192)
+def _dst_lanes_of(addr: int, col_exchange_bytes: bytes) -> tuple[np.ndarray, np.ndarray]:
+    col_exchange = np.frombuffer(col_exchange_bytes, dtype=bool)
+    rows = (_LANE_ROW + (addr & ~3)) & 0x3FF
+    odd = col_exchange[_LANE_COLUMN] | bool(addr & 2)
+    cols = _LANE_COLUMN * 2 + odd
+    rows.flags.writeable = cols.flags.writeable = False
+    return rows, cols
 
 
 def resolve_mod0(m: "Machine", mod0: int) -> int:
@@ -145,8 +158,8 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
         if mod0 != dfmt.Mod0Fmt.INT32_ALL:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
-        value = dfmt.load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
-                                  st.arch)
+        value = load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
+                              st.arch)
         m.write_lreg(vd, value, active)
         if vd < 4:
             capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
@@ -205,7 +218,7 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
     if mod0 != dfmt.Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
-    value = dfmt.store_convert(mod0, st.lregs[x.vd], st.arch)
+    value = store_convert(mod0, st.lregs[x.vd], st.arch)
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
     if not x.macro:
         m.apply_addr_mod(x["addr_mod"])
@@ -236,16 +249,14 @@ def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     return fma_bh(a, b, c)
 
 
-def _mad_destination(m: "Machine", x: Operands, indirect: bool) -> np.ndarray:
-    """Per-lane destination index: L7's low four bits under INDIRECT_VD."""
-    if indirect and x.vd != 16:
-        return (m.state.lregs[7] & U32(15)).astype(np.int64)
-    return np.full(LANES, x.vd, dtype=np.int64)
-
-
 def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) -> None:
-    dest = _mad_destination(m, x, indirect)
+    """To VD, or under INDIRECT_VD (unless VD is L16) to L[L7 & 15] per lane."""
     lanes = m.guard(x) & m.state.lane_enabled()
+    if not indirect or x.vd == 16:
+        if _writes_vd(x.vd):
+            m.write_lreg(x.vd, d, lanes)
+        return
+    dest = (m.state.lregs[7] & U32(15)).astype(np.int64)
     for reg in np.unique(dest[lanes]):
         if _writes_vd(int(reg)):
             m.write_lreg(int(reg), d, lanes & (dest == reg))

@@ -153,7 +153,6 @@ def shallow_copy(obj):
     return twin
 
 
-_FORKED_ARRAYS = ("lregs", "lane_config", "macro_templates", "macro_sequences", "macro_misc")
 
 
 @dataclass
@@ -181,17 +180,16 @@ class SfpuState:
     def fork(self, writes_dst: bool = True) -> "SfpuState":
         """A copy for one instruction to execute on. Only the arrays the write
         helpers of `model.machine.Machine` modify in place are duplicated; the
-        others are replaced, never mutated, so they can be shared. Without
+        others, the configuration included (`Machine.write_config`), are
+        replaced, never mutated, so they can be shared. Without
         `writes_dst` (only SFPSTORE writes Dst) Dst is shared read-only, so a
         write would raise instead of reaching the original."""
         twin = shallow_copy(self)
-        for name in _FORKED_ARRAYS:
-            setattr(twin, name, getattr(self, name).copy())
+        twin.lregs = self.lregs.copy()
         if writes_dst:
             twin.dst = self.dst.copy()
         else:
-            twin.dst = self.dst.view()
-            twin.dst.flags.writeable = False
+            twin.dst = _read_only(self.dst.view())
         twin.tensix = shallow_copy(self.tensix)     # its counters change in place
         return twin
 

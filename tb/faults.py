@@ -29,7 +29,6 @@ from unittest import mock
 
 import numpy as np
 
-import model.dst_format
 import model.machine
 import model.semantics
 from model.asm import Program, assemble
@@ -236,7 +235,7 @@ _FAULT_LIST = [
           Machine, "pop_flags", _stack_pop_wrong, STACK_POP_WRONG),
     Fault("store_format_swap",
           "SFPSTORE converts with FP16B (BF16) where Mod0 says FP16A and vice versa",
-          model.dst_format, "store_convert", _store_format_swap, STORE_FORMAT_SWAP),
+          model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP),
     Fault("swap_interlock_missing",
           "the thread's SFPSWAP never holds the next non-SFPNOP instruction: no stall at T+1",
           CycleModel, "step", _swap_interlock_missing, SWAP_INTERLOCK_MISSING),

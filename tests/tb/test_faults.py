@@ -11,7 +11,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from model import cycle, dst_format, fma_native, machine, prng, semantics, state
+from model import cycle, fast_tables, fma_native, machine, prng, semantics, state
 from tb.faults import FAULTS, active_faults, first_difference_cycle, model_trace, trigger_program
 from tb.sfpu_env import comparable
 
@@ -36,7 +36,7 @@ def test_no_fault_active_by_default():
     # The module-level patch points hold the real functions.
     assert semantics.fma_wh is fma_native.fma_wh     # model.fma's, compiled
     assert machine.prng_advance is prng.prng_advance
-    assert semantics.dfmt.store_convert is dst_format.store_convert
+    assert semantics.store_convert is fast_tables.store_convert     # model.dst_format's, table-driven
 
 
 @pytest.mark.parametrize("name", NAMES)
