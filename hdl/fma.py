@@ -18,7 +18,7 @@ MAD unit as described in spec section 5 (bit-perfect reference: fma.c,
   computation ORed in.
 
 Stage 1: classify, special cases, product, alignment.  Pipeline register
-(``STAGE1``).  Stage 2: add, normalise, round, pack.
+(``STAGE1``).  Stage 2 (`_Stage2`, with the register): add, normalise, round, pack.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal, signed
@@ -186,10 +186,26 @@ class Fma(wiring.Component):
         ]
 
         # ================================================================
-        # Pipeline register
+        # The pipeline register and stage 2, in a submodule of their own: an
+        # event-driven simulator reruns a module's combinational logic as a
+        # whole, so stage 2 then reruns once a cycle, not on every change of
+        # the operands.
         # ================================================================
+        m.submodules.finish = finish = _Stage2()
+        m.d.comb += [finish.stage1.eq(stage1), self.d.eq(finish.d)]
+        return m
+
+
+class _Stage2(wiring.Component):
+    """`Fma`'s pipeline register and stage 2: add, normalise, round, pack."""
+
+    stage1: In(STAGE1)
+    d: Out(32)
+
+    def elaborate(self, platform):
+        m = Module()
         stage2 = Signal(STAGE1)           # stage 2's side of the register
-        m.d.sync += stage2.eq(stage1)
+        m.d.sync += stage2.eq(self.stage1)
 
         # ================================================================
         # Stage 2: add, normalise, round, pack
