@@ -18,10 +18,10 @@ MAD unit as described in spec section 5 (bit-perfect reference: fma.c,
   computation ORed in.
 
 Stage 1: classify, special cases, product, alignment.  Pipeline register
-(``STAGE1``).  Stage 2: add, normalise, round, pack.
+(``STAGE1``).  Stage 2 (`_Stage2`, with the register): add, normalise, round, pack.
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal, signed
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -69,48 +69,34 @@ class Fma(wiring.Component):
         y = Fp32(self.b)
         z = Fp32(self.c)
 
+        # Amaranth's simulator reruns a module's combinational logic once for
+        # every level of named signals it reads back, so the intermediate
+        # values are expressions and only `shift`/`small_sig` (each read
+        # several times) are signals: two passes per operand change.
+
         # ---- classify ---------------------------------------------------
         # Exponent 0 (zero or denormal) reads as a zero significand: there
         # is no denormal support.  Signs stay as they are: a zero result is
         # +0 whatever they are, but Inf * -0 gives a NaN signed like -Inf*0.
-        x_sig = Signal(24)
-        y_sig = Signal(24)
-        z_sig = Signal(24)
-        x_max = Signal()        # exponent 255: Inf or NaN
-        y_max = Signal()
-        z_max = Signal()
-        z_nan = Signal()
-        z_inf = Signal()
-        m.d.comb += [
-            x_sig.eq(Mux(x.exponent == 0, 0, Cat(x.mantissa, Const(1, 1)))),
-            y_sig.eq(Mux(y.exponent == 0, 0, Cat(y.mantissa, Const(1, 1)))),
-            z_sig.eq(Mux(z.exponent == 0, 0, Cat(z.mantissa, Const(1, 1)))),
-            x_max.eq(x.exponent == 0xFF),
-            y_max.eq(y.exponent == 0xFF),
-            z_max.eq(z.exponent == 0xFF),
-            z_nan.eq(z_max & (z.mantissa != 0)),
-            z_inf.eq(z_max & (z.mantissa == 0)),
-        ]
+        def significand(f):
+            return Mux(f.exponent == 0, 0, Cat(f.mantissa, Const(1, 1)))
+        x_max = x.exponent == 0xFF      # exponent 255: Inf or NaN
+        y_max = y.exponent == 0xFF
+        z_max = z.exponent == 0xFF
+        z_nan = z_max & (z.mantissa != 0)
+        z_inf = z_max & (z.mantissa == 0)
 
         # ---- product ----------------------------------------------------
         # The full product is 48 bits with its binary point after bit 46;
         # keep the 28 bits from bit 20 up (the 27-bit grid plus a possible
         # carry bit) and OR the 20 bits below into the LSB.  The exponent
         # ignores that carry bit: it is normalised away in stage 2.
-        p_sign = Signal()
-        product = Signal(48)
-        p_sig = Signal(SIG_BITS)
-        p_exp = Signal(signed(10))      # -127 .. 383
-        p_zero = Signal()
-        p_ovf = Signal()                # the product alone overflows
-        m.d.comb += [
-            p_sign.eq(x.sign ^ y.sign),
-            product.eq(x_sig * y_sig),
-            p_sig.eq(Cat(product[20] | product[:20].any(), product[21:])),
-            p_exp.eq(x.exponent + y.exponent - 127),
-            p_zero.eq((x.exponent == 0) | (y.exponent == 0)),
-            p_ovf.eq(p_exp >= 255),
-        ]
+        p_sign = x.sign ^ y.sign
+        product = (significand(x) * significand(y))[:48]
+        p_sig = Cat(product[20] | product[:20].any(), product[21:])
+        p_exp = (x.exponent + y.exponent - 127).as_signed()[:10].as_signed()     # -127 .. 383
+        p_zero = (x.exponent == 0) | (y.exponent == 0)
+        p_ovf = p_exp >= 255            # the product alone overflows
 
         # ---- special cases ----------------------------------------------
         # An Inf/NaN operand or an overflowing product decides the result
@@ -119,63 +105,43 @@ class Fma(wiring.Component):
         # a NaN z gives a NaN signed like z.  NaN lanes still run through
         # stage 2, whose bits are ORed into the NaN.  Otherwise the result is
         # the Inf of z if z is Inf, else the product's Inf.
-        p_inf_like = Signal()
-        invalid = Signal()
-        is_nan = Signal()
-        is_inf = Signal()
-        special_sign = Signal()
-        m.d.comb += [
-            p_inf_like.eq(x_max | y_max | p_ovf),
-            invalid.eq((x_max & ((x.mantissa != 0) | (y.exponent == 0)))
-                       | (y_max & ((y.mantissa != 0) | (x.exponent == 0)))
-                       | (z_inf & p_inf_like & (p_sign != z.sign))),
-            is_nan.eq(invalid | z_nan),
-            is_inf.eq((p_inf_like | z_max) & ~is_nan),
-            special_sign.eq(Mux(z_max & ~invalid, z.sign, p_sign)),
-        ]
+        p_inf_like = x_max | y_max | p_ovf
+        invalid = ((x_max & ((x.mantissa != 0) | (y.exponent == 0)))
+                   | (y_max & ((y.mantissa != 0) | (x.exponent == 0)))
+                   | (z_inf & p_inf_like & (p_sign != z.sign)))
+        is_nan = invalid | z_nan
+        is_inf = (p_inf_like | z_max) & ~is_nan
+        special_sign = Mux(z_max & ~invalid, z.sign, p_sign)
 
         # ---- product underflow ------------------------------------------
         # A zero product, or one with exponent below 0 (below 2**-126), is
         # dropped entirely: the sum is then z itself (or +0).  An overflowed
         # exponent saturates at 255; that only matters to NaN lanes.
-        p_gone = Signal()
-        p_sig_eff = Signal(SIG_BITS)
-        p_exp_eff = Signal(8)
-        m.d.comb += [
-            p_gone.eq(p_zero | (p_exp < 0)),
-            p_sig_eff.eq(Mux(p_gone, 0, p_sig)),
-            p_exp_eff.eq(Mux(p_gone, 0, Mux(p_ovf, 0xFF, p_exp[:8]))),
-        ]
+        p_gone = p_zero | (p_exp < 0)
+        p_sig_eff = Mux(p_gone, 0, p_sig)
+        p_exp_eff = Mux(p_gone, 0, Mux(p_ovf, 0xFF, p_exp[:8]))[:8]
 
         # ---- alignment --------------------------------------------------
         # Only the operand with the smaller exponent moves, so swap the two
         # onto one shifter.  The semi-sticky rule: lost bits set the LSB only
         # if something is left; an operand shifted out entirely becomes 0.
-        z_sig_grid = Signal(27)
-        exp_diff = Signal(signed(9))
-        p_is_big = Signal()
-        shift = Signal(5)               # saturates at 31: 28 or more empties it
-        big_sig = Signal(SIG_BITS)
-        small_sig = Signal(SIG_BITS)
-        lost_mask = Signal(SIG_BITS)
-        small_kept = Signal(SIG_BITS)
-        small_aligned = Signal(SIG_BITS)
+        z_sig_grid = Cat(Const(0, 3), significand(z))
+        exp_diff = (p_exp_eff - z.exponent).as_signed()[:9].as_signed()
+        p_is_big = exp_diff >= 0
         abs_diff = Mux(p_is_big, exp_diff, -exp_diff)
+        shift = Signal(5)               # saturates at 31: 28 or more empties it
+        small_sig = Signal(SIG_BITS)
         m.d.comb += [
-            z_sig_grid.eq(Cat(Const(0, 3), z_sig)),
-            exp_diff.eq(p_exp_eff - z.exponent),
-            p_is_big.eq(exp_diff >= 0),
             shift.eq(Mux(abs_diff[5:].any(), 31, abs_diff[:5])),
-            big_sig.eq(Mux(p_is_big, p_sig_eff, z_sig_grid)),
             small_sig.eq(Mux(p_is_big, z_sig_grid, p_sig_eff)),
-            lost_mask.eq(~(Const((1 << SIG_BITS) - 1, SIG_BITS) << shift)),
-            small_kept.eq(small_sig >> shift),
-            small_aligned.eq(small_kept | (small_kept.any() & (small_sig & lost_mask).any())),
         ]
+        lost_mask = ~(Const((1 << SIG_BITS) - 1, SIG_BITS) << shift)[:SIG_BITS]
+        small_kept = (small_sig >> shift)[:SIG_BITS]
+        small_aligned = small_kept | (small_kept.any() & (small_sig & lost_mask).any())
 
         stage1 = Signal(STAGE1)
         m.d.comb += [
-            stage1.big_sig.eq(big_sig),
+            stage1.big_sig.eq(Mux(p_is_big, p_sig_eff, z_sig_grid)),
             stage1.small_sig.eq(small_aligned),
             stage1.big_sign.eq(Mux(p_is_big, p_sign, z.sign)),
             stage1.small_sign.eq(Mux(p_is_big, z.sign, p_sign)),
@@ -186,10 +152,26 @@ class Fma(wiring.Component):
         ]
 
         # ================================================================
-        # Pipeline register
+        # The pipeline register and stage 2, in a submodule of their own: an
+        # event-driven simulator reruns a module's combinational logic as a
+        # whole, so stage 2 then reruns once a cycle, not on every change of
+        # the operands.
         # ================================================================
+        m.submodules.finish = finish = _Stage2()
+        m.d.comb += [finish.stage1.eq(stage1), self.d.eq(finish.d)]
+        return m
+
+
+class _Stage2(wiring.Component):
+    """`Fma`'s pipeline register and stage 2: add, normalise, round, pack."""
+
+    stage1: In(STAGE1)
+    d: Out(32)
+
+    def elaborate(self, platform):
+        m = Module()
         stage2 = Signal(STAGE1)           # stage 2's side of the register
-        m.d.sync += stage2.eq(stage1)
+        m.d.sync += stage2.eq(self.stage1)
 
         # ================================================================
         # Stage 2: add, normalise, round, pack
@@ -201,22 +183,15 @@ class Fma(wiring.Component):
         # operand was the larger magnitude) is negated back.  The result
         # takes the sign of the larger magnitude; on a tie the sign does not
         # matter: equal signs agree, opposite signs cancel to zero (+0).
-        eff_sub = Signal()
-        addend = Signal(SUM_BITS)
-        sum_raw = Signal(SUM_BITS)
-        small_wins = Signal()
-        r_mag = Signal(SUM_BITS)
-        r_sign = Signal()
+        # As in stage 1, only `r_mag` and the leading-zero count are signals.
+        eff_sub = stage2.big_sign ^ stage2.small_sign
         small_wide = Cat(stage2.small_sig, Const(0, 1))
-        m.d.comb += [
-            eff_sub.eq(stage2.big_sign ^ stage2.small_sign),
-            addend.eq(Mux(eff_sub, ~small_wide, small_wide)),
-            sum_raw.eq(stage2.big_sig + addend + eff_sub),
-            # |big - small| < 2**28, so bit 28 of a difference is its sign
-            small_wins.eq(eff_sub & sum_raw[-1]),
-            r_mag.eq(Mux(small_wins, -sum_raw, sum_raw)),
-            r_sign.eq(Mux(small_wins, stage2.small_sign, stage2.big_sign)),
-        ]
+        sum_raw = (stage2.big_sig + Mux(eff_sub, ~small_wide, small_wide) + eff_sub)[:SUM_BITS]
+        # |big - small| < 2**28, so bit 28 of a difference is its sign
+        small_wins = eff_sub & sum_raw[-1]
+        r_mag = Signal(SUM_BITS)
+        m.d.comb += r_mag.eq(Mux(small_wins, -sum_raw, sum_raw))
+        r_sign = Mux(small_wins, stage2.small_sign, stage2.big_sign)
 
         # ---- normalise --------------------------------------------------
         # Bring the leading one to bit 28, i.e. to bit 26 of the 27-bit
@@ -225,43 +200,27 @@ class Fma(wiring.Component):
         # 2-place shift bit 1 is lost (a hardware bug that must be kept).
         r_zero = Signal()
         lead_zeros = Signal(5)
-        shifted = Signal(SUM_BITS)
-        r_sig = Signal(27)              # 1.f (23 bits) + guard, round, sticky
-        r_exp = Signal(signed(10))      # -27 .. 257
         lz_zero, lz_count = leading_zeros(Cat(Const(0, 32 - SUM_BITS), r_mag))
-        m.d.comb += [
-            r_zero.eq(lz_zero),
-            lead_zeros.eq(lz_count),
-            shifted.eq(r_mag << lead_zeros),
-            r_sig.eq(Cat(shifted[2] | (r_mag[0] & (lead_zeros < 2)), shifted[3:])),
-            r_exp.eq(stage2.exp + 2 - lead_zeros),
-        ]
+        m.d.comb += [r_zero.eq(lz_zero), lead_zeros.eq(lz_count)]
+        shifted = (r_mag << lead_zeros)[:SUM_BITS]
+        r_sig = Cat(shifted[2] | (r_mag[0] & (lead_zeros < 2)), shifted[3:])    # 1.f, guard, round, sticky
+        r_exp = (stage2.exp + 2 - lead_zeros).as_signed()[:10].as_signed()     # -27 .. 257
 
         # ---- round (RNE) ------------------------------------------------
         # Exponent field and 23 fraction bits, plus one on round-up; the
         # carry may ripple into the exponent, up to Inf.  With exponent 0
         # the hidden bit is dropped, so only a value that rounds up to
         # 2**-126 survives the flush below (the denormal-rounding quirk).
-        round_up = Signal()
-        rounded = Signal(31)
-        m.d.comb += [
-            round_up.eq(r_sig[2] & (r_sig[3] | r_sig[1] | r_sig[0])),
-            rounded.eq(Cat(r_sig[3:26], r_exp[:8]) + round_up),
-        ]
+        round_up = r_sig[2] & (r_sig[3] | r_sig[1] | r_sig[0])
+        rounded = (Cat(r_sig[3:26], r_exp[:8]) + round_up)[:31]
 
         # ---- pack ---------------------------------------------------------
         # Zero, flushed and overflowed results are the bare NaN on NaN lanes;
         # otherwise NaN lanes OR the finished bits into the NaN pattern.
-        ovf = Signal()
-        flush = Signal()
-        nan_word = Signal(32)
-        inf_word = Signal(32)
-        m.d.comb += [
-            ovf.eq(r_exp >= 255),
-            flush.eq((r_exp < 0) | (rounded[23:] == 0)),
-            nan_word.eq(Cat(Const(0x7F800001, 31), stage2.special_sign)),
-            inf_word.eq(Cat(Const(0x7F800000, 31), Mux(stage2.is_inf, stage2.special_sign, r_sign))),
-        ]
+        ovf = r_exp >= 255
+        flush = (r_exp < 0) | (rounded[23:] == 0)
+        nan_word = Cat(Const(0x7F800001, 31), stage2.special_sign)
+        inf_word = Cat(Const(0x7F800000, 31), Mux(stage2.is_inf, stage2.special_sign, r_sign))
         with m.If(stage2.is_inf):
             m.d.comb += self.d.eq(inf_word)
         with m.Elif(stage2.is_nan):

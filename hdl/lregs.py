@@ -136,13 +136,14 @@ class LRegFile(wiring.Component):
                 sources[r].append((hit, port.data))
 
         def add_transpose():
-            moved = {r: Signal(LaneValues, name=f"transposed_l{r}") for r in L0_L7}
+            # The moved values are wiring into the registers' next-value logic, not
+            # signals: a simulator then evaluates them only where a register takes them.
             hit = Signal(LANES, name="hit_transpose")
             m.d.comb += hit.eq(Mux(self.transpose & self.run, self.transpose_lanes, 0))
             for r in L0_L7:
-                m.d.comb += [moved[r][lane].eq(self.value[src][src_lane])
-                             for lane in range(LANES) for src, src_lane in [transpose_source(r, lane)]]
-                sources[r].append((hit, moved[r]))
+                moved = [storage[src][src_lane] for lane in range(LANES)
+                         for src, src_lane in [transpose_source(r, lane)]]
+                sources[r].append((hit, moved))
 
         for i, (spec, port) in enumerate(zip(self.ports, self.write)):
             if i == self.transpose_position:

@@ -31,6 +31,7 @@ from .unit_io import (LANES, backdoor_guard, LaneValues, read_lreg, SubUnitInput
 __all__ = ["MadUnit"]
 
 ONE = 0x3F800000            # L10
+SIGNS = Const(0x80000000, 32).replicate(LANES)     # bit 31 of every lane
 
 # Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT).
 INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL's Mod1
@@ -103,70 +104,79 @@ class MadUnit(wiring.Component):
         guard = backdoor_guard(m, issue, self.inputs.lane_config)
         m.d.comb += lanes.eq(Mux(form == Form.NONE, 0, guard & self.inputs.enabled))
 
-        # -- per lane: operands, FMA, destination ------------------------------------
-        en = Signal(LANES)
-        dest = Signal(data.ArrayLayout(5, LANES))
+        # -- operands: whole 32-lane words, so an event-driven simulator evaluates a
+        # few wide selections rather than 32 per-lane ones; only the indirect forms
+        # select per lane. The LUT selectors see L0-L6 only under their own form
+        # (operand isolation), and an idle unit feeds its FMAs zeros.
+        a, b, c = Signal(LaneValues), Signal(LaneValues), Signal(LaneValues)
+        va = Signal(LaneValues)
+        with m.If(indirect_va):
+            for lane in range(LANES):
+                # VA is L7's low bits in each lane (any of L0-L15).
+                with m.Switch(l7[lane][:4]):
+                    for r in range(16):
+                        with m.Case(r):
+                            m.d.comb += va[lane].eq(lregs[r][lane])
+        with m.Else():
+            m.d.comb += va.eq(read_lreg(m, lregs, mad.va, "va_direct"))
+
+        lut_a, lut_b, lut_c = Signal(LaneValues), Signal(LaneValues), Signal(LaneValues)
+        for lane in range(LANES):
+            sel = m.submodules[f"lut_{lane}"] = LutSelect()
+            sel32 = m.submodules[f"lutfp32_{lane}"] = LutFp32Select()
+            with m.If(form == Form.LUT):
+                m.d.comb += [sel.l3.eq(l3[lane]), sel.l0.eq(lregs[0][lane]),
+                             sel.l1.eq(lregs[1][lane]), sel.l2.eq(lregs[2][lane]),
+                             lut_a[lane].eq(sel.a), lut_b[lane].eq(sel.b), lut_c[lane].eq(sel.c)]
+            with m.If(form == Form.LUTFP32):
+                m.d.comb += [sel32.mod1.eq(mad.mod1), sel32.l3.eq(l3[lane]),
+                             sel32.l0.eq(lregs[0][lane]), sel32.l1.eq(lregs[1][lane]),
+                             sel32.l2.eq(lregs[2][lane]), sel32.l4.eq(lregs[4][lane]),
+                             sel32.l5.eq(lregs[5][lane]), sel32.l6.eq(lregs[6][lane]),
+                             lut_a[lane].eq(sel32.a), lut_b[lane].eq(sel32.b), lut_c[lane].eq(sel32.c)]
+
+        with m.Switch(form):
+            with m.Case(Form.NONE):
+                pass        # idle: zero operands, so LReg writes do not ripple through the FMAs
+            with m.Case(Form.ADDI):
+                m.d.comb += [a.eq(bf16.replicate(LANES)), b.eq(Const(ONE, 32).replicate(LANES)), c.eq(vc)]
+            with m.Case(Form.MULI):
+                m.d.comb += [a.eq(bf16.replicate(LANES)), b.eq(vc)]
+            with m.Case(Form.LUT, Form.LUTFP32):
+                m.d.comb += [a.eq(lut_a), b.eq(lut_b), c.eq(lut_c)]
+            with m.Default():
+                m.d.comb += [a.eq(va), b.eq(vb), c.eq(vc)]
+
         results = Signal(LaneValues)
         for lane in range(LANES):
             fma = m.submodules[f"fma_{lane}"] = Fma()
-            sel = m.submodules[f"lut_{lane}"] = LutSelect()
-            sel32 = m.submodules[f"lutfp32_{lane}"] = LutFp32Select()
-            m.d.comb += [
-                sel.l3.eq(l3[lane]), sel.l0.eq(lregs[0][lane]),
-                sel.l1.eq(lregs[1][lane]), sel.l2.eq(lregs[2][lane]),
-                sel32.mod1.eq(mad.mod1), sel32.l3.eq(l3[lane]),
-                sel32.l0.eq(lregs[0][lane]), sel32.l1.eq(lregs[1][lane]), sel32.l2.eq(lregs[2][lane]),
-                sel32.l4.eq(lregs[4][lane]), sel32.l5.eq(lregs[5][lane]), sel32.l6.eq(lregs[6][lane]),
-            ]
+            m.d.comb += [fma.a.eq(a[lane]), fma.b.eq(b[lane]), fma.c.eq(c[lane]), results[lane].eq(fma.d)]
 
-            # VA: the field, or L7's low bits (any of L0-L15) under INDIRECT_VA.
-            va_index = Signal(4, name=f"va_index_{lane}")
-            va = Signal(32, name=f"va_{lane}")
-            m.d.comb += va_index.eq(Mux(indirect_va, l7[lane][:4], mad.va))
-            with m.Switch(va_index):
-                for r in range(16):
-                    with m.Case(r):
-                        m.d.comb += va.eq(lregs[r][lane])
-
-            with m.Switch(form):
-                with m.Case(Form.NONE):
-                    pass        # idle: zero operands, so LReg writes do not ripple through the FMA
-                with m.Case(Form.ADDI):
-                    m.d.comb += [fma.a.eq(bf16), fma.b.eq(ONE), fma.c.eq(vc[lane])]
-                with m.Case(Form.MULI):
-                    m.d.comb += [fma.a.eq(bf16), fma.b.eq(vc[lane]), fma.c.eq(0)]
-                with m.Case(Form.LUT):
-                    m.d.comb += [fma.a.eq(sel.a), fma.b.eq(sel.b), fma.c.eq(sel.c)]
-                with m.Case(Form.LUTFP32):
-                    m.d.comb += [fma.a.eq(sel32.a), fma.b.eq(sel32.b), fma.c.eq(sel32.c)]
-                with m.Default():
-                    m.d.comb += [fma.a.eq(va), fma.b.eq(vb[lane]), fma.c.eq(vc[lane])]
-
-            # Only L0-L7 and L16 take a result; an indirect L8-L15 is dropped.
-            reg = Signal(5, name=f"dest_{lane}")
-            m.d.comb += [
-                reg.eq(Mux(indirect_vd, l7[lane][:4], issue.vd)),
-                dest[lane].eq(reg),
-                en[lane].eq(lanes[lane] & ((reg < 8) | (reg == L16))),
-                results[lane].eq(fma.d),
-            ]
+        # -- destinations: VD in every lane, or L7's low bits per lane under INDIRECT_VD.
+        # Only L0-L7 and L16 take a result; an indirect L8-L15 is dropped.
+        en = Signal(LANES)
+        dest = Signal(data.ArrayLayout(5, LANES))
+        with m.If(indirect_vd):
+            for lane in range(LANES):
+                reg = l7[lane][:4]
+                m.d.comb += [dest[lane].eq(reg), en[lane].eq(lanes[lane] & (reg < 8))]
+        with m.Else():
+            m.d.comb += [dest.eq(issue.vd.replicate(LANES)),
+                         en.eq(Mux((issue.vd < 8) | (issue.vd == L16), lanes, 0))]
 
         # -- pipeline registers beside the FMAs' ---------------------------------------
         en_q = Signal(LANES)
         dest_q = Signal(data.ArrayLayout(5, LANES))
         sgn_retain_q = Signal()
-        l3_sign_q = Signal(LANES)      # L3's sign bits at issue, for SGN_RETAIN
+        l3_sign_q = Signal(LaneValues)  # L3's sign bits at issue (the rest zero), for SGN_RETAIN
         m.d.sync += [
             en_q.eq(en),
             dest_q.eq(dest),
             sgn_retain_q.eq(sgn_retain),
-            l3_sign_q.eq(Cat(*[l3[lane][31] for lane in range(LANES)])),
+            l3_sign_q.eq(l3.as_value() & SIGNS),
         ]
 
         # -- landing --------------------------------------------------------------------
-        m.d.comb += [self.landing.en.eq(en_q), self.landing.reg.eq(dest_q)]
-        for lane in range(LANES):
-            d = results[lane]
-            sign = Mux(sgn_retain_q, l3_sign_q[lane], d[31])
-            m.d.comb += self.landing.data[lane].eq(Cat(d[:31], sign))
+        m.d.comb += [self.landing.en.eq(en_q), self.landing.reg.eq(dest_q),
+                     self.landing.data.eq(Mux(sgn_retain_q, (results.as_value() & ~SIGNS) | l3_sign_q.as_value(), results))]
         return m

@@ -89,24 +89,21 @@ class SimpleAlu(wiring.Component):
         imm8, imm1 = imm[:8], imm[0]
 
         # --- Shared adder: sum = add_a +/- add_b (mod 2^32) -------------------
+        # `total` and the shifter's words are expressions, not signals: Amaranth's
+        # simulator reruns this module once more for each level of signals it reads.
         add_a = Signal(32)
         add_b = Signal(32)
         subtract = Signal()
-        total = Signal(32)
         operand_b = Mux(subtract, ~add_b, add_b)
         # a + b + cin as one 33-bit add: (2a + cin) + (2b + cin) = 2(a + b + cin).
         carry_in_sum = Cat(subtract, add_a) + Cat(subtract, operand_b)
-        m.d.comb += total.eq(carry_in_sum[1:33])
+        total = carry_in_sum[1:33]
 
         # --- Shared shifter: a right shift is a left shift of the bit-reversed word
         shift_right = Signal()
         shift_distance = Signal(5)
-        shift_in = Signal(32)
-        shifted = Signal(32)
-        m.d.comb += [
-            shift_in.eq(Mux(shift_right, vb[::-1], vb)),
-            shifted.eq(shift_in << shift_distance),       # truncated to 32 bits
-        ]
+        shift_in = Mux(shift_right, vb[::-1], vb)
+        shifted = (shift_in << shift_distance)[:32]
 
         with m.Switch(self.op):
             # --- Bitwise: VB is VD for the two-operand forms -------------------

@@ -106,24 +106,34 @@ class SimpleUnit(wiring.Component):
         vc = self._read(m, issue.vc, "vc_value")
 
         # --- the lanes' arithmetic -------------------------------------------------
+        # Operand isolation: the ALUs and casts see their operands only when the
+        # instruction is theirs, so an event-driven simulator leaves them idle
+        # otherwise (their outputs are read only then).
+        uses_alu = Signal()
+        m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC))
         alus, casts = [], []
         for lane in range(LANES):
             alu = m.submodules[f"alu_{lane}"] = SimpleAlu()
             cast = m.submodules[f"cast_{lane}"] = CastToFp32()
-            m.d.comb += [alu.op.eq(op), alu.mod1.eq(mod1), alu.imm.eq(imm12),
-                         alu.vb.eq(vb[lane]), alu.vc.eq(vc[lane]),
-                         cast.x.eq(vc[lane]), cast.stochastic.eq(mod1[0]), cast.prng.eq(self.prng[lane])]
             alus.append(alu)
             casts.append(cast)
+            with m.If(uses_alu):
+                m.d.comb += [alu.op.eq(op), alu.mod1.eq(mod1), alu.imm.eq(imm12),
+                             alu.vb.eq(vb[lane]), alu.vc.eq(vc[lane])]
+            with m.If(op == Opcode.CAST):
+                m.d.comb += [cast.x.eq(vc[lane]), cast.stochastic.eq(mod1[0]), cast.prng.eq(self.prng[lane])]
         alu_result, cast_result = Signal(LaneValues), Signal(LaneValues)
         m.d.comb += [alu_result.eq(Cat(*[alu.result for alu in alus])),
                      cast_result.eq(Cat(*[cast.y for cast in casts]))]
 
         # --- LReg writes of this cycle ---------------------------------------------------
-        special = self._special(m, issue.vc)
-        config_lanes = self._config_lanes(m, mod1, imm16)
-        config_l0, config_value = self._config_value(m, mod1, imm16)
-        constant = self._config_constant(m, mod1, issue.vd, config_l0)
+        # FROM_SPECIAL's and SFPCONFIG's values only where they are used (isolation, as above).
+        with m.If((op == Opcode.MOV) & mod1[3]):
+            special = self._special(m, issue.vc)
+        with m.If(op == Opcode.CONFIG):
+            config_lanes = self._config_lanes(m, mod1, imm16)
+            config_l0, config_value = self._config_value(m, mod1, imm16)
+            constant = self._config_constant(m, mod1, issue.vd, config_l0)
         w = self.write
         m.d.comb += w.reg.eq(issue.vd)
         with m.Switch(op):
@@ -177,7 +187,8 @@ class SimpleUnit(wiring.Component):
             self.prng_advance.eq(Mux(self.prng_used, guarded, 0)),
         ]
 
-        self._config_write(m, op, mod1, config_lanes, config_l0, config_value)
+        with m.If(op == Opcode.CONFIG):
+            self._config_write(m, mod1, config_lanes, config_l0, config_value)
         self._swap(m, op, mod1, guarded, vc)
         return m
 
@@ -251,7 +262,8 @@ class SimpleUnit(wiring.Component):
                 m.d.comb += result.eq(old ^ value)
         return result
 
-    def _config_write(self, m: Module, op, mod1, lanes, l0, value) -> None:
+    def _config_write(self, m: Module, mod1, lanes, l0, value) -> None:
+        """SFPCONFIG's write of the configuration registers (called under SFPCONFIG only)."""
         issue, cw = self.inputs.issue, self.config_write
         lane_bits = LANE_CONFIG_BITS
         misc_old, config_old = self.misc.as_value(), self.inputs.lane_config.as_value()
@@ -266,20 +278,19 @@ class SimpleUnit(wiring.Component):
         m.d.comb += lane_config.eq(Mux(mod1[0], keep_high, combined))
         misc_lanes = [misc[lane * MISC_BITS:(lane + 1) * MISC_BITS] for lane in range(LANES)]
 
-        with m.If(op == Opcode.CONFIG):
-            m.d.comb += [cw.lanes.eq(lanes), cw.index.eq(issue.vd[0:2])]
-            with m.Switch(issue.vd):
-                with m.Case(0, 1, 2, 3):
-                    # The templates always take L0, even with IMM16_IS_VALUE.
-                    m.d.comb += [cw.target.eq(ConfigTarget.TEMPLATE), cw.values.eq(l0)]
-                with m.Case(4, 5, 6, 7):
-                    m.d.comb += [cw.target.eq(ConfigTarget.SEQUENCE), cw.values.eq(value)]
-                with m.Case(CONFIG_MISC):
-                    m.d.comb += cw.target.eq(ConfigTarget.MISC)
-                    m.d.comb += [cw.values[lane].eq(misc_lanes[lane]) for lane in range(LANES)]
-                with m.Case(CONFIG_LANE_CONFIG):
-                    m.d.comb += cw.target.eq(ConfigTarget.LANE_CONFIG)
-                    m.d.comb += [cw.values[lane].eq(lane_config[lane]) for lane in range(LANES)]
+        m.d.comb += [cw.lanes.eq(lanes), cw.index.eq(issue.vd[0:2])]
+        with m.Switch(issue.vd):
+            with m.Case(0, 1, 2, 3):
+                # The templates always take L0, even with IMM16_IS_VALUE.
+                m.d.comb += [cw.target.eq(ConfigTarget.TEMPLATE), cw.values.eq(l0)]
+            with m.Case(4, 5, 6, 7):
+                m.d.comb += [cw.target.eq(ConfigTarget.SEQUENCE), cw.values.eq(value)]
+            with m.Case(CONFIG_MISC):
+                m.d.comb += cw.target.eq(ConfigTarget.MISC)
+                m.d.comb += [cw.values[lane].eq(misc_lanes[lane]) for lane in range(LANES)]
+            with m.Case(CONFIG_LANE_CONFIG):
+                m.d.comb += cw.target.eq(ConfigTarget.LANE_CONFIG)
+                m.d.comb += [cw.values[lane].eq(lane_config[lane]) for lane in range(LANES)]
 
     # -- SFPSWAP -----------------------------------------------------------------------------
 
@@ -298,12 +309,13 @@ class SimpleUnit(wiring.Component):
                     m.d.comb += gets_min.eq(lanes)
         exchange = lane_config_bit(self.inputs.lane_config, EXCHANGE_SRCB_SRCC)
         selected = Signal(LANES, name="swap_selected")      # before the lane mask
-        for lane in range(LANES):
-            less = Signal(name=f"swap_c_less_{lane}")
-            m.d.comb += less.eq(_sign_magnitude_key(m, vc[lane], f"swap_key_c_{lane}")
-                                < _sign_magnitude_key(m, vd[lane], f"swap_key_d_{lane}"))
-            by_order = Mux(gets_min[lane], less, ~less) ^ exchange[lane]
-            m.d.comb += selected[lane].eq((mod1 == 0) | by_order)
+        with m.If(op == Opcode.SWAP):                         # the 32 comparisons only when used
+            for lane in range(LANES):
+                less = Signal(name=f"swap_c_less_{lane}")
+                m.d.comb += less.eq(_sign_magnitude_key(m, vc[lane], f"swap_key_c_{lane}")
+                                    < _sign_magnitude_key(m, vd[lane], f"swap_key_d_{lane}"))
+                by_order = Mux(gets_min[lane], less, ~less) ^ exchange[lane]
+                m.d.comb += selected[lane].eq((mod1 == 0) | by_order)
 
         swap = Signal(LANES, name="swap_lanes")
         dest_index = lane_config_bit(self.inputs.lane_config, ENABLE_DEST_INDEX)
