@@ -11,7 +11,6 @@ second on the project's 2-core machine, depending on load
 """
 
 import re
-import time
 
 import numpy as np
 import pytest
@@ -363,17 +362,6 @@ def random_triples(seed: int, n: int):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random(seed):
     check(*random_triples(seed, 10_000))        # 2 x 10,000 triples
-
-
-def test_simulator_speed():
-    """Reports the simulator's throughput on this design (not a benchmark
-    gate; only a sanity bound)."""
-    a, b, c = _uniform(np.random.default_rng(99), 2_000)
-    start = time.perf_counter()
-    simulate(a, b, c)
-    rate = a.size / (time.perf_counter() - start)
-    print(f"\nAmaranth simulator: {rate:,.0f} Fma triples/s")
-    assert rate > 100
 
 
 # ---------------------------------------------------------------------------
