@@ -13,21 +13,15 @@ documentation's failing compares send it there.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, enum, wiring
+from amaranth.lib import enum, wiring
 from amaranth.lib.wiring import In, Out
 
+from .arith import Fp32
+
 __all__ = [
-    "Fp32", "Lut8ToFp32", "Lut16ToFp32", "LutRange", "LutSelect",
+    "Lut8ToFp32", "Lut16ToFp32", "LutRange", "LutSelect",
     "LutFp32Table", "LutFp32Select",
 ]
-
-
-class Fp32(data.Struct):
-    """IEEE binary32 bit fields, least significant first."""
-
-    mantissa: 23
-    exponent: 8
-    sign: 1
 
 
 class Lut8ToFp32(wiring.Component):
