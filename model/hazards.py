@@ -273,6 +273,9 @@ GAP_RULES: dict[str, str] = {
     "SFPSWAP": "stall-gap-swap",
     "SFPSHFT2": "stall-gap-shft2",
 }
+LUTFP32_MIRROR_GAP = "stall-gap-lutfp32-mirror"     # SFPLUTFP32's mirrored Mod1 disagrees
+# Rules about holes in Blackhole's stall logic: Wormhole has no stall to have holes in.
+STALL_GAP_RULES = frozenset({*GAP_RULES.values(), LUTFP32_MIRROR_GAP})
 
 
 def gap_rule(consumer: Instruction, producer: Instruction) -> str:
@@ -284,5 +287,5 @@ def gap_rule(consumer: Instruction, producer: Instruction) -> str:
         return rule
     if any(ins.mnemonic == "SFPLUTFP32" and (ins["mod1"] ^ ins["mod1_mirror"]) & _INDIRECT_VD
            for ins in (producer, consumer)):
-        return "stall-gap-lutfp32-mirror"
+        return LUTFP32_MIRROR_GAP
     return "read-in-flight"
