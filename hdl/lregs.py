@@ -3,8 +3,8 @@
 Writes arrive on write-back ports, one per sub-unit result plus the few extra
 writes instructions make (SFPSWAP's second register and its dest-index pair,
 SFPSHFT2's copies, Load's dest-index capture, the bench's `lreg_load`). A
-port names one target register for all its lanes (`LRegWrite`); only the MAD
-unit's indirect VD needs a target per lane (`LRegLaneWrite`). Each port is
+port (`WriteBackPort`) names one target register for all its lanes; only the
+MAD unit's indirect VD needs a target per lane (`per_lane`). Each port is
 declared with the registers it can reach (`WriteBack`), and only those
 registers get a multiplexer input from it. Writes land at the end of the
 cycle; a later port overrides an earlier one on the same lane (the younger

@@ -1,6 +1,6 @@
 """The MAD sub-unit: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT and
 SFPLUTFP32, as `hdl.unit_io` describes a sub-unit (one `Issue` a cycle, the
-LRegs as the cycle reads them, writes on an `LRegLaneWrite`).
+LRegs as the cycle reads them, writes on a per-lane `WriteBackPort`).
 
 Every one of them is ``d = A * B + C`` on one `hdl.fma.Fma` per lane, with a
 latency of two: an instruction issued at cycle T writes at the end of T+1.

@@ -1,6 +1,6 @@
 """The Round sub-unit: SFPSTOCHRND and SFPSHFT2, as `hdl.unit_io` describes a
 sub-unit (one `Issue` a cycle, the LRegs as the cycle reads them, writes on
-`LRegWrite`s).
+`WriteBackPort`s).
 
 Everything is computed in the issue cycle from the state at its start; what
 differs is when it lands:

@@ -7,7 +7,7 @@ SFPLOADMACRO-scheduled one with its overrides already applied) and the state
 as it was at the start of the cycle (`lregs`, `enabled`, `lane_config`). A
 sub-unit declares them as ``inputs: In(SubUnitInputs())``; the top joins
 them with `wiring.connect`. Every sub-unit asks for its
-writes through write-back ports (`hdl.lregs.LRegWrite`), which the top hands to the LReg
+writes through write-back ports (`hdl.lregs.WriteBackPort`), which the top joins to the LReg
 file in the model's order: results landing from last cycle's two-cycle
 instructions first, then Load, Simple, MAD and Round, so on a conflict the
 younger write wins.
