@@ -55,12 +55,12 @@ JOBS ?= 1
 mutate: $(SIM_STAMP)
 	$(VENV)/bin/sfpu mutate $(if $(SHARD),--shard $(SHARD)) --jobs $(JOBS)
 
-## Random and hostile inputs through every command (tb/fuzz.py): exit 0, 2 or 3, never a
+## Random and hostile inputs through every command (tb/stimulus/fuzz.py): exit 0, 2 or 3, never a
 ## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.
 CASES ?= 100000
 FIRST ?= 1
 fuzz: $(STAMP)
-	$(PY) -m tb.fuzz --cases $(CASES) --seed $(FIRST)
+	$(PY) -m tb.stimulus.fuzz --cases $(CASES) --seed $(FIRST)
 
 ## model.fma against the bit-perfect C models of the ISA documentation's fma.c, on random triples in
 ## both cores (docs/verification.md); the file is compiled into a temporary folder, never copied here.

@@ -55,7 +55,7 @@ def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from model.asm import Directive, Instr
     from model.machine import Machine, apply_effects
     from model.run import apply_directive, run_program
-    from tb.generator import generate
+    from tb.stimulus.generator import generate
     program = generate(*program_spec)
     instructions = len(program.words)
 
@@ -119,7 +119,7 @@ def bench_backend(backend: str, build: bool = True) -> dict:
         if build:
             out["build_s"] = bench_build(backend)
         runner.build(backend)
-    from tb.programs import resolve_all
+    from tb.stimulus.programs import resolve_all
     _, generation_s = _timed(resolve_all, spec)       # the test generates it again, inside its start-up
     out["generation_s"] = generation_s
     with tempfile.TemporaryDirectory() as work:

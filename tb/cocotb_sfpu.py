@@ -24,7 +24,7 @@ from pathlib import Path
 import cocotb
 
 from model import isa
-from tb.programs import resolve_all
+from tb.stimulus.programs import resolve_all
 from tb.sfpu_env import Mismatch, SfpuEnv
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it

@@ -42,9 +42,9 @@ from model.dst_format import Mod0Fmt, resolve_srcb
 from model.hazards import RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
 from model.state import FLAG_STACK_DEPTH, LANES
 from model.trace import CycleRecord, lane_mask
-from tb.directed import MODIFIERS, modifier_field
+from tb.stimulus.directed import MODIFIERS, modifier_field
 from model.run import run_program
-from tb.generator import undefined_modifiers
+from tb.stimulus.generator import undefined_modifiers
 
 ALL_LANES = (1 << LANES) - 1
 DELAY_KINDS = ("cycles", "instructions")

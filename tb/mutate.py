@@ -154,7 +154,7 @@ def _commit() -> str:
 
 def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: int, work: Path,
            budget_specs: str = BUDGET, out=sys.stdout) -> dict:
-    from tb.programs import resolve_all
+    from tb.stimulus.programs import resolve_all
     work.mkdir(parents=True, exist_ok=True)
     started, commit = time.monotonic(), _commit()       # what the run starts from
     runner.build(BACKEND, netlist=netlist.verilog)

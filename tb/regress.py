@@ -34,7 +34,7 @@ from pathlib import Path
 from model.isa import Arch
 from tb import runner
 from tb.coverage import Coverage
-from tb.generator import KINDS
+from tb.stimulus.generator import KINDS
 
 REGRESS = runner.BUILD.parent / "regress"
 BACKENDS = ("model",) + runner.BACKENDS
@@ -166,7 +166,7 @@ def run_chunk_on_model(chunk: Chunk) -> ChunkResult:
     from model.machine import UndefinedBehaviour
     from model.run import run_program
     from model.state import SfpuState
-    from tb.programs import resolve_all
+    from tb.stimulus.programs import resolve_all
     coverage = Coverage(chunk.arch)
     cycles = programs = 0
     started = time.monotonic()

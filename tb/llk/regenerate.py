@@ -32,7 +32,7 @@ import numpy as np
 
 from model import isa
 from model.asm import Directive, Instr
-from tb import kernels
+import kernels
 
 from .frontend import LlkError, Listing, Request, compile_call
 from .frontend import cxx_of_message as with_cxx_location

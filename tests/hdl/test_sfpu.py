@@ -4,7 +4,7 @@ Every program runs on the RTL in Amaranth's simulator and on the cycle model
 in lock-step (`tb.rtl_bench`): each cycle's record (what each sub-unit
 started, every LReg and Dst write, flags and stack, undefined behaviour) must
 be equal, and so must the final state. The programs are the directed set of
-`tb.directed` (every opcode with every modifier value, with and without
+`tb.stimulus.directed` (every opcode with every modifier value, with and without
 predication), random SFPLOADMACRO configurations that also break scheduling
 rules on purpose (the RTL must then do what the model's lenient mode does),
 and the spec's SFPLOADMACRO examples.
@@ -16,7 +16,7 @@ import pytest
 
 from model import isa
 from model.asm import assemble_file
-from tb.directed import covered_opcodes, directed_programs, macro_programs
+from tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
 from tb.rtl_bench import run_lockstep
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

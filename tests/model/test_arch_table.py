@@ -126,5 +126,5 @@ def test_undefined_modifier_values_are_table_data():
         assert table.opcodes["SFPLOADI"].defined_values("mod0") == [0, 1, 2, 4, 8, 10]
         assert table.opcodes["SFPSHFT2"].defined_values("mod1") == list(range(7))
         assert table.opcodes["SFPMAD"].defined_values("mod1") == list(range(16))
-    from tb.generator import UNDEFINED_MODIFIERS
+    from tb.stimulus.generator import UNDEFINED_MODIFIERS
     assert set(UNDEFINED_MODIFIERS["SFPLOADI"]) == {3, 5, 6, 7, 9, 11, 12, 13, 14, 15}

@@ -39,7 +39,7 @@ from model.hazards import GAP_RULES, RULES, STALL_READS, HazardError, stall_read
 from model.isa import Arch, decode
 from model.run import run_program
 from model.state import SfpuState
-from tb import timeline
+from tb.cli import timeline
 from tb.dst_io import get_bits32, put_bits32
 
 LANES = 32

@@ -219,7 +219,7 @@ def test_lean_records_change_nothing_but_the_records(source):
     architecture, run leniently, hazards and all."""
     from model.asm import assemble
     from model.isa import Arch
-    from tb.generator import program_text
+    from tb.stimulus.generator import program_text
     if source.endswith("words"):
         arch = Arch.WORMHOLE if source.startswith("wormhole") else Arch.BLACKHOLE
         text = f".arch {arch.value}\n" + _random_words(arch, 5, 400)

@@ -150,8 +150,8 @@ _RUNS = """
 import hashlib, json, sys
 from model.asm import assemble
 from model.run import result_to_json, run_program
-from tb.generator import program_text
-from tb.kernels import all_kernels, prepared
+from tb.stimulus.generator import program_text
+from kernels import all_kernels, prepared
 from tests.model.test_cycle_examples import _random_words
 out = {}
 def digest(name, result):

@@ -1,4 +1,4 @@
-"""Tests for the `sfpu` command line (tb/cli.py).
+"""Tests for the `sfpu` command line (tb/cli/main.py).
 
 Final machine states are worked by hand from the spec (§1.1 constants,
 §2.3 SFPIADD/SFPENCC/SFPSETCC/SFPPUSHC, §4.3 SFPSWAP, §4.8 SFPLOADI,
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from model.asm import assemble
-from tb.cli import main
+from tb.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

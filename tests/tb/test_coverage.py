@@ -8,7 +8,7 @@ import json
 from model.asm import assemble
 from model.hazards import RULES
 from tb.coverage import LAYOUT, Coverage, collect
-from tb.directed import load_l0
+from tb.stimulus.directed import load_l0
 
 NEG_POS = " ".join("0x80000001" if lane % 2 else "0x00000005" for lane in range(32))
 

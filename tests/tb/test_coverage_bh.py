@@ -18,7 +18,7 @@ from model.hazards import GAP_RULES, RULES
 from model.isa import Arch
 from model.state import SfpuState
 from model.run import run_program
-from tb import cli
+from tb.cli import main as cli
 from tb.coverage import LAYOUTS, Coverage, collect
 
 BH = Arch.BLACKHOLE

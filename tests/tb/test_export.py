@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hdl import export
-from tb.cli import main
+from tb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

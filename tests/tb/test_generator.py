@@ -9,7 +9,7 @@ from model import isa
 from model.asm import Instr
 from model.hazards import RULES, HazardError
 from model.run import run_program
-from tb.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
+from tb.stimulus.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
                           modifier_values, program_text)
 
 LEGAL_KINDS = ("legal", "macro", "flags")

@@ -10,7 +10,7 @@ from model import isa
 from model.asm import Instr
 from model.hazards import GAP_RULES, RULES, HazardError
 from model.run import run_program
-from tb.generator import (ALSO_BROKEN, UNBREAKABLES, breakable, generate, generate_break, legal_opcodes,
+from tb.stimulus.generator import (ALSO_BROKEN, UNBREAKABLES, breakable, generate, generate_break, legal_opcodes,
                           modifier_values, program_text, undefined_modifiers)
 
 BH, WH = isa.Arch.BLACKHOLE, isa.Arch.WORMHOLE

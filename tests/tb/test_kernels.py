@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from tb import kernels
-from tb.programs import resolve
+import kernels
+from tb.stimulus.programs import resolve
 
 sys.set_int_max_str_digits(0)
 
@@ -72,7 +72,7 @@ def test_a_wrong_kernel_fails_the_accuracy_check():
 
 
 def test_report_table_and_doc(tmp_path):
-    from tb import kernel_report
+    from tb.cli import kernel_report
     measured = kernel_report.measure(["exp_fast", "exp_fast_twin"])
     table = kernel_report.format_table(measured, width=None)
     assert "exp_fast" in table and "bit-identical" in table and "within rel. 0.05" in table

@@ -12,7 +12,7 @@ from model import isa
 from model.asm import Instr
 from model.run import run_program
 from model.state import SfpuState
-from tb.cli import main
+from tb.cli.main import main
 from tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
 from tb.llk import headers
 from tb.llk.entries import entries
@@ -217,7 +217,7 @@ def test_run_takes_a_header_and_names_the_cxx_line_of_a_hazard(capsys):
 def test_sim_report_names_the_cxx_line_of_a_listing_line(tmp_path):
     # `sfpu sim` prints the lock-step run's report; a line naming a listing
     # that `sfpu llk` wrote gets the C++ location of that listing line.
-    from tb.sim import with_cxx_lines
+    from tb.cli.sim import with_cxx_lines
     listing = tmp_path / "k.s"
     listing.write_text("# header\nTTI_SFPNOP;  # ckernel_sfpu_x.h:42\n")
     report = f"mismatch in cycle 3\n{listing}:2:1: TTI_SFPNOP;: cycle 3: read-in-flight: ...\nseed 1"

@@ -12,9 +12,9 @@ from model import dst_format as dfmt
 from model.asm import assemble
 from model.run import run_program
 from model.state import SfpuState
-from tb import kernels
+import kernels
 from tb.dst_io import get_tile_bits32, get_tile_hi16
-from tb.kernels import reduce, typecast
+from kernels import reduce, typecast
 from tb.llk.regenerate import compile_source
 from tb.llk.sources import find_tree
 

@@ -1,10 +1,10 @@
-"""Program specs (tb/programs.py): what they name, and a clear error naming
+"""Program specs (tb/stimulus/programs.py): what they name, and a clear error naming
 the spec when one names nothing."""
 
 import numpy as np
 import pytest
 
-from tb.programs import SpecError, absolute, resolve, resolve_all
+from tb.stimulus.programs import SpecError, absolute, resolve, resolve_all
 
 
 def test_specs_name_their_programs():

@@ -22,9 +22,9 @@ from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import SfpuState
 from tb import rtl_run
-from tb.cli import main
+from tb.cli.main import main
 from tb.faults import FAULTS
-from tb.programs import resolve_all
+from tb.stimulus.programs import resolve_all
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_A = ROOT / "examples" / "macro_example_a.s"

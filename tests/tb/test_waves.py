@@ -1,4 +1,4 @@
-"""The GTKWave translate filter and the save files tb.waves writes.
+"""The GTKWave translate filter and the save files tb.waves.gtkw writes.
 
 The wave files here are small hand-made VCDs named as the backends name the
 SFPU's signals, so nothing needs simulating and GTKWave is not needed."""
@@ -14,9 +14,9 @@ from vcd import VCDWriter
 from hdl.sfpu import Trace
 from model import isa
 from model.asm import disassemble
-from tb import mnemonic, waves
+from tb.waves import gtkw as waves, mnemonic
 
-FILTER = [sys.executable, "-m", "tb.mnemonic"]
+FILTER = [sys.executable, "-m", "tb.waves.mnemonic"]
 GROUPS = ["issue and stall", "load", "simple", "mad", "round", "store", "LRegs by lane", "flags and stack",
           "macro slots"]
 

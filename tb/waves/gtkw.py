@@ -4,7 +4,7 @@ A wave file of the whole top holds thousands of signals; the save file picks
 the ones a kernel author reads and groups them: issue and stall, one group per
 sub-unit, the LRegs by lane, flags and stack, the macro slots. Every
 instruction word and opcode goes through the `sfpu-mnemonic` translate filter
-(tb.mnemonic), so the waveform shows assembly.
+(tb.waves.mnemonic), so the waveform shows assembly.
 
 The three backends name the same signals differently:
 - Amaranth's VCD: the top is `bench.top.dut`; every struct field and array
@@ -262,7 +262,7 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w") as f:
         gtkw = GTKWSave(f)
-        gtkw.comment(f"SFPU waveform: {wave.name}", "written by tb/waves.py; instruction words through "
+        gtkw.comment(f"SFPU waveform: {wave.name}", "written by tb/waves/gtkw.py; instruction words through "
                      f"{FILTER_NAME}")
         gtkw.dumpfile(str(wave))
         gtkw.savefile(str(out.resolve()))

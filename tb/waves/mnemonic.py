@@ -1,6 +1,6 @@
 """GTKWave translate filter: instruction words shown as assembly.
 
-GTKWave starts the filter once (`sfpu-mnemonic`, or `python -m tb.mnemonic`)
+GTKWave starts the filter once (`sfpu-mnemonic`, or `python -m tb.waves.mnemonic`)
 and keeps it open, writing the displayed value of a trace, one per line (hex,
 as the trace's format gives it), and reading one line back for each. So every
 answer is flushed at once, and nothing a waveform can hold (X, Z, a word that

@@ -19,11 +19,12 @@ from model.hazards import RULES, group_hazards
 from model.machine import UndefinedBehaviour
 from model.run import result_to_json, run_program
 from model.state import SfpuState
-from tb import dst_io, table
+from tb import dst_io
+from tb.cli import table
 from tb.rtl_run import RtlMismatch
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 WIDE_HELP = f"print tables in full, however wide (default: fit {table.WIDTH} columns)"
@@ -218,7 +219,7 @@ def _run(args, keep_trace: bool = True):
     if args.backend != "model":
         refuse_rtl(args.arch)
     if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
-        from tb.llk.cli import program_from_header
+        from tb.cli.llk import program_from_header
         program = program_from_header(args, args.program)
     else:
         program = _read_program(args.program, strict=not args.lenient, arch=args.arch)
@@ -303,7 +304,7 @@ def _print_dst_written(result) -> None:
 
 
 def cmd_timeline(args) -> int:
-    from tb import timeline
+    from tb.cli import timeline
     result = _run(args)
     if args.json is not None:
         _write_json([r.to_json() for r in result.trace], args.json)
@@ -345,7 +346,7 @@ def _ranges(cycles: list[int]) -> str:
 
 def cmd_demo(args) -> int:
     refuse_rtl(args.arch, "the demo runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
-    from tb.demo import OUT, run_demo
+    from tb.cli.demo import OUT, run_demo
     out = Path(args.out) if args.out else OUT
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -390,7 +391,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
     p.add_argument("--allow", action="append", default=[], metavar="RULE",
                    help="report this hazard rule without stopping (repeatable)")
-    from tb.llk.cli import add_source_options
+    from tb.cli.llk import add_source_options
     add_source_options(p.add_argument_group("a kernel's C++ header as PROGRAM (sfpu llk)"))
 
 
@@ -448,11 +449,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_arch_option(v, "the RTL's (Wormhole only)")
     v.set_defaults(func=cmd_verilog)
 
-    from tb.kernel_report import add_parser as add_kernels_parser   # `sfpu kernels`: the kernels measured
+    from tb.cli.kernel_report import add_parser as add_kernels_parser   # `sfpu kernels`: the kernels measured
     add_kernels_parser(sub)
-    from tb.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
+    from tb.cli.sim import add_parser as add_sim_parser      # `sfpu sim`: the RTL in lock-step, waveforms
     add_sim_parser(sub)
-    from tb.llk.cli import add_parser as add_llk_parser  # `sfpu llk`: a kernel's C++ header to a listing
+    from tb.cli.llk import add_parser as add_llk_parser  # `sfpu llk`: a kernel's C++ header to a listing
     add_llk_parser(sub)
 
     g = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend (or the model alone)")
@@ -512,8 +513,3 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")
         return 0
 
-
-if __name__ == "__main__":
-    # Through `tb.cli`, not this `__main__` copy, so that the subcommands' CliError is the one caught.
-    from tb.cli import main as _main
-    sys.exit(_main())

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from tb import kernels, table, timeline
+import kernels
+from tb.cli import table, timeline
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "demo"
 KERNEL = "exp_fast"
 TOP_ONLY = 2     # the waveform holds the top's signals (ports, per-unit issue, LRegs), not the sub-units' insides
@@ -111,8 +112,8 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
         print(f"macro kernel and non-macro twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
 
     from tb.sfpu_env import CLOCK_NS
-    from tb.sim import point_latest
-    from tb.waves import write_for_run
+    from tb.cli.sim import point_latest
+    from tb.waves.gtkw import write_for_run
     gtkw = vcd.with_suffix(".gtkw")
     write_for_run(vcd, gtkw, CLOCK_NS)
     point_latest(gtkw)

@@ -12,9 +12,10 @@ import numpy as np
 
 from model import tensix
 from model.isa import Arch, decode
-from tb import kernels, table, timeline
+import kernels
+from tb.cli import table, timeline
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
 
 
@@ -236,7 +237,7 @@ def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORM
 
 
 def cmd_kernels(args) -> int:
-    from tb.cli import CliError, refuse_rtl
+    from tb.cli.main import CliError, refuse_rtl
     arch = args.arch or Arch.WORMHOLE
     if args.rtl:
         refuse_rtl(arch, "drop --rtl")
@@ -276,6 +277,6 @@ def add_parser(sub) -> None:
                                                 "DIR (sfpu llk) instead of their hand listings")
     s.add_argument("--wide", action="store_true",
                    help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
-    from tb.cli import add_arch_option
+    from tb.cli.main import add_arch_option
     add_arch_option(s, "the kernels' (Blackhole's are generated from tt-llk's Blackhole headers, kernels/blackhole/)")
     s.set_defaults(func=cmd_kernels)

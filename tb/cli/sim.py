@@ -2,7 +2,7 @@
 one backend (tb.runner), optionally with a waveform and its GTKWave save file.
 
 With `--waves` the wave file (VCD from Amaranth's simulator, FST from Icarus
-and Verilator) and a `.gtkw` (tb.waves) go into the output folder, and
+and Verilator) and a `.gtkw` (tb.waves.gtkw) go into the output folder, and
 build/waves/latest.gtkw points at the save file, which `make waves` opens.
 """
 
@@ -13,17 +13,17 @@ from pathlib import Path
 
 from tb import runner
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WAVES = ROOT / "build" / "waves"
 LATEST = WAVES / "latest.gtkw"
 
 
 def _specs(items: list[str]) -> list[str]:
-    """Program specs (tb.programs), where a path to an existing file stands for
+    """Program specs (tb.stimulus.programs), where a path to an existing file stands for
     `file:PATH`; paths are taken from the folder the command runs in and made
     absolute, as the simulator runs in another."""
-    from tb.cli import CliError, refuse_rtl
-    from tb.programs import SpecError, absolute, resolve
+    from tb.cli.main import CliError, refuse_rtl
+    from tb.stimulus.programs import SpecError, absolute, resolve
     specs = []
     for item in items:
         if ":" not in item and not Path(item).is_file():
@@ -57,7 +57,7 @@ def with_cxx_lines(message: str) -> str:
 
 
 def cmd_sim(args) -> int:
-    from tb.cli import CliError, refuse_rtl
+    from tb.cli.main import CliError, refuse_rtl
     refuse_rtl(args.arch, "`sfpu sim` runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
     specs = _specs(args.specs)
     shown = " ".join(args.specs)
@@ -75,7 +75,7 @@ def cmd_sim(args) -> int:
             print(with_cxx_lines(outcome.message))
     if args.waves:
         from tb.sfpu_env import CLOCK_NS
-        from tb.waves import WaveError, write_for_run
+        from tb.waves.gtkw import WaveError, write_for_run
         wave = runner.wave_file(args.backend, out or runner.BUILD / "runs" / args.backend)
         if not wave.is_file():
             raise CliError(f"the {args.backend} run wrote no waveform ({wave})")
@@ -97,6 +97,6 @@ def add_parser(sub) -> None:
     s.add_argument("--waves", action="store_true",
                    help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
-    from tb.cli import add_arch_option
+    from tb.cli.main import add_arch_option
     add_arch_option(s, "the RTL's (Wormhole only)")
     s.set_defaults(func=cmd_sim)

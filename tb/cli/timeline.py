@@ -16,7 +16,7 @@ import re
 from model.asm import disassemble
 from model.isa import Arch, decode
 from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
-from tb import table
+from tb.cli import table
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.

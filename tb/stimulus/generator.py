@@ -48,7 +48,7 @@ from model.dst_format import DataFormat
 from model.hazards import RULES
 from model.run import apply_directive, run_program
 from model.state import FLAG_STACK_DEPTH, SfpuState
-from tb.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
+from tb.stimulus.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
                          lane_values, load_l0, lreg_prelude, random_sequence)
 
 KINDS = ("legal", "macro", "flags", "break")
@@ -70,7 +70,7 @@ UNDEFINED_MODIFIERS = undefined_modifiers(WORMHOLE)
 
 
 def modifier_values(mnemonic: str, arch: isa.Arch = WORMHOLE) -> list[int]:
-    """The defined values of the opcode's modifier field (MODIFIERS in tb.directed)."""
+    """The defined values of the opcode's modifier field (MODIFIERS in tb.stimulus.directed)."""
     field = MODIFIERS[arch][mnemonic]
     if field is None:
         return []
@@ -369,7 +369,7 @@ _BLACKHOLE_MACRO_THREAD = {BLACKHOLE: ("SFPMUL24", "SFPARECIP", "SFPGT", "SFPLE"
 
 def _macro_templates(rng, arch: isa.Arch = WORMHOLE) -> list[str]:
     """Four templates, each runnable by some sub-unit, including every
-    template of tb.directed and a few more simple and MAD ones."""
+    template of tb.stimulus.directed and a few more simple and MAD ones."""
     pool = {unit: list(texts) for unit, texts in MACRO_TEMPLATES.items()}
     pool["simple"] += ["sfpabs vd=0 vc=0 mod1=1", "sfpxor vd=0 vc=0", "sfplz vd=0 vc=0 mod1=0",
                        "sfpsetsgn vd=0 vc=0 imm1=1 mod1=1", "sfpcast vd=0 vc=0 mod1=0"]

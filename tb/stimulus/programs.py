@@ -1,11 +1,11 @@
 """Programs named by short specs, so a test run can be told what to run in
 one environment variable (SFPU_PROGRAMS) or on the command line.
 
-    directed:NAME          a program of tb.directed (NAME `*` for all of them)
-    macro:SEED             a random SFPLOADMACRO program of tb.directed
+    directed:NAME          a program of tb.stimulus.directed (NAME `*` for all of them)
+    macro:SEED             a random SFPLOADMACRO program of tb.stimulus.directed
     example:FILE           examples/FILE
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
-    random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.generator programs; SEEDS is N or A-B, ARCH wormhole
+    random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.stimulus.generator programs; SEEDS is N or A-B, ARCH wormhole
                            (the default) or blackhole
     kernel:NAME[:SEED]     a kernel of tb.kernels on its inputs (NAME `*` for all)
 
@@ -23,7 +23,7 @@ import numpy as np
 from model.asm import AsmError, Program, assemble_file
 from model.isa import Arch
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 DEFAULT_CYCLES = 200
 
@@ -88,7 +88,7 @@ def resolve(spec: str) -> list[ProgramSpec]:
 def _resolve(spec: str) -> list[ProgramSpec]:
     kind, _, rest = spec.partition(":")
     if kind == "directed":
-        from tb.directed import directed_programs
+        from tb.stimulus.directed import directed_programs
         programs = directed_programs()
         names = list(programs) if rest == "*" else [rest]
         for name in names:
@@ -96,7 +96,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
                 raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
         return [ProgramSpec(f"directed:{n}", programs[n], kind="directed") for n in names]
     if kind == "macro":
-        from tb.directed import macro_programs
+        from tb.stimulus.directed import macro_programs
         return [ProgramSpec(f"macro:{s}", p, s, kind="macro-break")
                 for s, p in zip(seeds(rest), macro_programs(seeds(rest)).values())]
     if kind in ("example", "file"):
@@ -110,7 +110,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         except AsmError as e:
             raise SpecError(str(e)) from None
     if kind == "random":
-        from tb import generator
+        from tb.stimulus import generator
         parts = rest.split(":")
         if len(parts) not in (2, 3, 4) or parts[0] not in generator.KINDS:
             raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES[:ARCH]] with KIND one of "
@@ -128,7 +128,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
                 out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}{tail}", program, seed, True, parts[0]))
         return out
     if kind == "kernel":
-        from tb import kernels
+        import kernels
         name, _, seed_text = rest.partition(":")
         seed = seeds(seed_text)[0] if seed_text else 0
         table = kernels.all_kernels()

@@ -26,7 +26,7 @@ from model.isa import Arch
 from model.run import RunResult, run_program
 from model.state import SfpuState
 
-KERNEL_DIR = Path(__file__).resolve().parent.parent.parent / "kernels"
+KERNEL_DIR = Path(__file__).resolve().parent      # the listings sit beside their definitions
 TILE_ROW_GROUPS = 32      # a 32 x 32 tile: four 16 x 16 faces of eight 32-lane row groups
 
 
