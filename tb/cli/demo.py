@@ -16,6 +16,8 @@ import numpy as np
 
 import kernels
 from tb.cli import table, timeline
+from tb.cli.errors import CliError
+from tb.cli.options import WIDE_HELP, add_arch_option, out_path, refuse_rtl
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "demo"
@@ -111,11 +113,31 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
     if twin is not None:
         print(f"macro kernel and non-macro twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
 
-    from tb.sfpu_env import CLOCK_NS
     from tb.cli.sim import point_latest
+    from tb.sfpu_env import CLOCK_NS
     from tb.waves.gtkw import write_for_run
     gtkw = vcd.with_suffix(".gtkw")
     write_for_run(vcd, gtkw, CLOCK_NS)
     point_latest(gtkw)
     print(f"\nwaveform: {_shown(vcd)}\nsave file: {_shown(gtkw)} (`make waves` opens it)")
     return 0 if ok and (twin is None or same) else 1
+
+
+def cmd_demo(args) -> int:
+    refuse_rtl(args.arch, "the demo runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
+    out = Path(args.out) if args.out else OUT
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"{out}: cannot make the folder: {e.strerror or e}") from None
+    return run_demo(out, width=None if args.wide else table.WIDTH)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("demo", help="the fast-exp SFPLOADMACRO kernel on the RTL (Amaranth's simulator) in "
+                                    "lock-step with the golden model, with its timeline and waveform")
+    p.add_argument("--out", metavar="DIR", type=out_path,
+                   help="where the waveform and save file go (default build/demo)")
+    p.add_argument("--wide", action="store_true", help=WIDE_HELP)
+    add_arch_option(p, "the RTL's (Wormhole only)")
+    p.set_defaults(func=cmd_demo)

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
+import kernels
 from model import tensix
 from model.isa import Arch, decode
-import kernels
 from tb.cli import table, timeline
+from tb.cli.errors import CliError
+from tb.cli.options import add_arch_option, refuse_rtl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
@@ -237,7 +239,6 @@ def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORM
 
 
 def cmd_kernels(args) -> int:
-    from tb.cli.main import CliError, refuse_rtl
     arch = args.arch or Arch.WORMHOLE
     if args.rtl:
         refuse_rtl(arch, "drop --rtl")
@@ -267,7 +268,7 @@ def cmd_kernels(args) -> int:
     return 1 if bad else 0
 
 
-def add_parser(sub) -> None:
+def register(sub) -> None:
     from tb import runner
     s = sub.add_parser("kernels", help="measure the kernels of kernels/ (accuracy, twins, cycles per row)")
     s.add_argument("names", nargs="*", metavar="NAME", help="only these kernels")
@@ -277,6 +278,5 @@ def add_parser(sub) -> None:
                                                 "DIR (sfpu llk) instead of their hand listings")
     s.add_argument("--wide", action="store_true",
                    help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
-    from tb.cli.main import add_arch_option
     add_arch_option(s, "the kernels' (Blackhole's are generated from tt-llk's Blackhole headers, kernels/blackhole/)")
     s.set_defaults(func=cmd_kernels)

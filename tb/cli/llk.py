@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from model import isa
-
+from tb.cli.errors import CliError
+from tb.cli.options import add_arch_option
 from tb.llk.entries import entries, signature
 from tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError, Request, compile_call, remember
 from tb.llk.sources import SourceError, find_header, find_tree
@@ -17,7 +18,6 @@ def add_source_options(p) -> None:
     """The options that name a kernel call: `sfpu llk` and anything that runs one."""
     p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
     p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
-    from tb.cli.main import add_arch_option
     add_arch_option(p, "the program's or kernel's")
     p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
                                                 "(default: $SFPU_LLK_SRC)")
@@ -61,7 +61,6 @@ def listing_for(args, header: str):
 
 def program_from_header(args, header: str):
     """`sfpu run/timeline HEADER --call ...`: the program `sfpu llk` would write."""
-    from tb.cli.main import CliError
     try:
         return listing_for(args, header).program
     except LlkError as e:
@@ -69,7 +68,6 @@ def program_from_header(args, header: str):
 
 
 def cmd_llk(args) -> int:
-    from tb.cli.main import CliError
     try:
         if args.list:
             return _list(args)
@@ -114,7 +112,7 @@ def _list(args) -> int:
     return 0
 
 
-def add_parser(sub) -> None:
+def register(sub) -> None:
     p = sub.add_parser("llk", help="compile a kernel's C++ header into a listing (C++ file:line on each line)")
     p.add_argument("header", nargs="?", help="a header path, or a file name found under --src")
     add_source_options(p)

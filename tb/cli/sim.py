@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 
 from tb import runner
+from tb.cli.errors import CliError
+from tb.cli.options import add_arch_option, refuse_rtl
 
 ROOT = Path(__file__).resolve().parents[2]
 WAVES = ROOT / "build" / "waves"
@@ -22,7 +24,6 @@ def _specs(items: list[str]) -> list[str]:
     """Program specs (tb.stimulus.programs), where a path to an existing file stands for
     `file:PATH`; paths are taken from the folder the command runs in and made
     absolute, as the simulator runs in another."""
-    from tb.cli.main import CliError, refuse_rtl
     from tb.stimulus.programs import SpecError, absolute, resolve
     specs = []
     for item in items:
@@ -57,7 +58,6 @@ def with_cxx_lines(message: str) -> str:
 
 
 def cmd_sim(args) -> int:
-    from tb.cli.main import CliError, refuse_rtl
     refuse_rtl(args.arch, "`sfpu sim` runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
     specs = _specs(args.specs)
     shown = " ".join(args.specs)
@@ -89,7 +89,7 @@ def cmd_sim(args) -> int:
     return 0 if passed else 1
 
 
-def add_parser(sub) -> None:
+def register(sub) -> None:
     s = sub.add_parser("sim", help="run programs on the RTL in lock-step with the model, optionally with waveforms")
     s.add_argument("specs", nargs="+", metavar="SPEC",
                    help="a program spec (example:FILE, file:PATH, directed:NAME, random:KIND:SEEDS) or a .s file")
@@ -97,6 +97,5 @@ def add_parser(sub) -> None:
     s.add_argument("--waves", action="store_true",
                    help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
-    from tb.cli.main import add_arch_option
     add_arch_option(s, "the RTL's (Wormhole only)")
     s.set_defaults(func=cmd_sim)

@@ -12,11 +12,15 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sys
 
 from model.asm import disassemble
 from model.isa import Arch, decode
 from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
 from tb.cli import table
+from tb.cli.files import write_json
+from tb.cli.options import WIDE_HELP, cycle_range, out_path
+from tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.
@@ -101,3 +105,37 @@ def full_cycles(trace: list[CycleRecord]) -> list[int]:
     """Cycles in which all five sub-units start real work."""
     return [rec.cycle for rec in trace
             if all(u in rec.units and rec.units[u].mnemonic != "SFPNOP" for u in UNIT_ORDER)]
+
+
+def cmd_timeline(args) -> int:
+    result = run_on_backend(args)
+    if args.json is not None:
+        write_json([r.to_json() for r in result.trace], args.json)
+        return 0
+    if args.csv:
+        sys.stdout.write(format_csv(result.trace, arch=result.state.arch))
+        return 0
+    first, last = args.cycles or (0, None)
+    print(format_table(result.trace, first, last, width=None if args.wide else table.WIDTH,
+                       arch=result.state.arch))
+    busy = utilisation(result.trace)
+    print(f"\n{result.instructions} instructions issued, {result.cycles} cycles on {result.state.arch.title}")
+    print("cycles each sub-unit started work: " + ", ".join(f"{unit} {n}" for unit, n in busy.items()))
+    full = full_cycles(result.trace)
+    if full:
+        print(f"all five sub-units busy in {len(full)} cycles ({ranges(full)})")
+    print_hazards(result.hazards, "hazard", sys.stdout)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("timeline", help="print what each sub-unit does in each cycle")
+    add_run_options(p)
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", metavar="OUT", type=out_path,
+                      help="write the trace records as JSON ('-' for standard output)")
+    form.add_argument("--csv", action="store_true", help="print the table as CSV")
+    p.add_argument("--wide", action="store_true", help=WIDE_HELP)
+    p.add_argument("--cycles", metavar="A:B", type=cycle_range,
+                   help="print only cycles A to B (A: or :B for open ends)")
+    p.set_defaults(func=cmd_timeline)

@@ -1,0 +1,23 @@
+"""`sfpu regress`: the lock-step regression of random programs (tb.regress)."""
+
+from __future__ import annotations
+
+from tb import regress, runner
+from tb.cli.errors import CliError
+from tb.cli.options import add_arch_option, refuse_rtl
+
+
+def cmd_regress(args) -> int:
+    if args.backend != "model":
+        refuse_rtl(args.arch, "give --backend model")
+    try:
+        return regress.main(args)
+    except (regress.RegressError, runner.RunnerError) as e:
+        raise CliError(str(e)) from None
+
+
+def register(sub) -> None:
+    p = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend (or the model alone)")
+    regress.add_arguments(p)
+    add_arch_option(p, "the programs' (Blackhole: --backend model only)")
+    p.set_defaults(func=cmd_regress)

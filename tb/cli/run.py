@@ -1,0 +1,155 @@
+"""`sfpu run`: a program from reset on the model or an RTL backend, and its final state.
+Also what `sfpu timeline` shares with it: the run itself, its options, the hazard report."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections import Counter
+
+import numpy as np
+
+from model import isa
+from model.hazards import RULES, group_hazards
+from model.run import result_to_json, run_program
+from model.state import SfpuState
+from tb import dst_io
+from tb.cli.errors import CliError, NotModelled
+from tb.cli.files import load_dst, load_input, read_program, write_json, write_output
+from tb.cli.llk import add_source_options, program_from_header
+from tb.cli.options import out_path, refuse_rtl
+
+BACKENDS = ("model", "amaranth", "icarus", "verilator")
+
+
+def run_on_backend(args, keep_trace: bool = True):
+    """The program run on the chosen backend, as a `model.run.RunResult`: on
+    an RTL backend its trace and final state come from the RTL, with the
+    model in lock-step (tb.rtl_run). The model keeps its trace only if asked."""
+    if args.backend != "model":
+        refuse_rtl(args.arch)
+    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
+        program = program_from_header(args, args.program)
+    else:
+        program = read_program(args.program, strict=not args.lenient, arch=args.arch)
+    if args.backend != "model":
+        refuse_rtl(program.arch)
+    state = SfpuState(arch=program.arch)   # the initial Dst: --dst, then --input placed over it
+    if args.dst is not None:
+        state.dst = load_dst(args.dst)
+    if args.input is not None:
+        fmt = dst_io.FORMATS[args.format]
+        dst_io.put_array(state, fmt, load_input(args.input, fmt))
+    unknown = [r for r in args.allow if r not in RULES]
+    if unknown:
+        raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+    if args.backend == "model":
+        try:
+            return run_program(program, state, strict=not args.lenient, allow=set(args.allow),
+                               keep_trace=keep_trace)
+        except (NotImplementedError, LookupError, ImportError) as e:
+            if program.arch is isa.Arch.WORMHOLE:
+                raise                # a bug in the Wormhole model: let it show
+            raise NotModelled(f"{program.name}: not modelled on {program.arch.title} yet: "
+                              f"{type(e).__name__}: {e}") from None
+    from tb import rtl_run, runner
+    given = args.dst is not None or args.input is not None   # else the RTL keeps its reset Dst
+    try:
+        return rtl_run.run_program(args.backend, program, state.dst if given else None,
+                                   strict=not args.lenient, allow=set(args.allow))
+    except runner.RunnerError as e:
+        raise CliError(str(e)) from None
+
+
+DST_ROWS_SHOWN = 16
+
+
+def cmd_run(args) -> int:
+    result = run_on_backend(args, keep_trace=args.trace)
+    print_hazards(result.hazards, "warning", sys.stderr)
+    record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
+    if args.json is not None:
+        write_json(record, args.json)
+    if args.output is not None:
+        fmt = dst_io.FORMATS[args.format]
+        shape = load_input(args.input, fmt).shape if args.input is not None else (32, 32)
+        buffer = io.BytesIO()
+        np.save(buffer, dst_io.get_array(result.state, fmt, shape))
+        write_output(args.output, buffer.getvalue())
+    if args.json != "-":
+        accepted = f" (the last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
+        on = f" on {result.state.arch.title}" if result.state.arch is not isa.Arch.WORMHOLE else ""
+        print(f"{result.instructions} instructions, {result.cycles} cycles{on}{accepted}")
+        for reg in range(8):
+            lanes = result.state.lregs[reg]
+            if lanes.any():
+                print(f"L{reg}: " + " ".join(f"{v:08X}" for v in lanes[:8]) + " ... (lanes 0-7 of 32)")
+        print_dst_written(result)
+        if args.output is not None:
+            print(f"wrote {args.output}: {args.format} values read back from where --input put them"
+                  if args.input is not None else f"wrote {args.output}: one 32 x 32 tile of {args.format}")
+    return 0
+
+
+def print_dst_written(result) -> None:
+    """The Dst rows the program wrote (16-bit rows, in hex), the first few in full."""
+    rows = sorted(result.dst_rows_written)
+    if not rows:
+        print("Dst: no rows written")
+        return
+    print(f"Dst: {len(rows)} rows written ({ranges(rows)}), final contents in hex:")
+    for row in rows[:DST_ROWS_SHOWN]:
+        print(f"  row {row:4}: " + " ".join(f"{v:04X}" for v in result.state.dst[row]))
+    if len(rows) > DST_ROWS_SHOWN:
+        print(f"  ... {len(rows) - DST_ROWS_SHOWN} more rows (--json or --output for all)")
+
+
+def print_hazards(hazards, label: str, out) -> None:
+    """The hazards a lenient run let through, one line per rule and program
+    line with a count, then a count per rule of those the program allowed."""
+    for group in group_hazards([h for h in hazards if not h.allowed]):
+        print(f"{label}: {group}", file=out)
+    allowed = Counter(h.rule for h in hazards if h.allowed)
+    if allowed:
+        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=out)
+
+
+def ranges(cycles: list[int]) -> str:
+    """Sorted whole numbers as spans: "3-5, 9"."""
+    spans, start = [], cycles[0]
+    for a, b in zip(cycles, cycles[1:] + [None]):
+        if b != a + 1:
+            spans.append(f"{start}-{a}" if a != start else str(a))
+            start = b
+    return ", ".join(spans)
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("program", help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
+    p.add_argument("--backend", choices=BACKENDS, default="model",
+                   help="the cycle model, or the RTL on a simulator with the model in lock-step (default model)")
+    p.add_argument("--dst", metavar="FILE.npy", help="initial Dst as raw uint16[1024][16] in a .npy file")
+    p.add_argument("--input", metavar="FILE.npy",
+                   help="an array of values (a multiple of 32: rows of 32, or 32 x 32 tiles) placed in Dst where "
+                        "SFPLOAD reads them in --format, row group after row group from address 0")
+    p.add_argument("--format", choices=dst_io.FORMATS, default="fp32",
+                   help="the values' format for --input and --output: " +
+                        "; ".join(f"{f.name}: {f.note}" for f in dst_io.FORMATS.values()) + " (default fp32)")
+    p.add_argument("--lenient", action="store_true",
+                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
+    p.add_argument("--allow", action="append", default=[], metavar="RULE",
+                   help="report this hazard rule without stopping (repeatable)")
+    add_source_options(p.add_argument_group("a kernel's C++ header as PROGRAM (sfpu llk)"))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("run", help="run a program from reset and report the final state")
+    add_run_options(p)
+    p.add_argument("--json", metavar="OUT", type=out_path,
+                   help="write the final state as JSON ('-' for standard output)")
+    p.add_argument("--output", metavar="FILE.npy", type=out_path,
+                   help="write the values SFPSTORE left where --input put them (one 32 x 32 tile without "
+                        "--input), in --format, as a .npy of --input's shape")
+    p.add_argument("--trace", action="store_true", help="include the per-cycle trace in the JSON")
+    p.set_defaults(func=cmd_run)

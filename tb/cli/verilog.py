@@ -1,0 +1,40 @@
+"""`sfpu verilog`: the Verilog of the SFPU top or of one component (hdl.export)."""
+
+from __future__ import annotations
+
+import sys
+
+from tb.cli.errors import CliError
+from tb.cli.files import write_output
+from tb.cli.options import add_arch_option, name, out_path, refuse_rtl
+
+
+def cmd_verilog(args) -> int:
+    """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
+    from hdl import export      # only this subcommand needs the RTL
+
+    refuse_rtl(args.arch, "there is no Blackhole Verilog yet")
+    component = args.component or export.TOP
+    try:
+        if args.list:
+            for listed in export.registry():
+                print(listed)
+            return 0
+        text = export.verilog(component)
+    except export.ExportError as e:
+        raise CliError(str(e)) from None
+    if args.output:
+        write_output(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("verilog", help="write the Verilog of the SFPU top or of one component")
+    p.add_argument("-o", "--output", type=out_path, help="write here instead of standard output")
+    p.add_argument("--component", metavar="NAME", type=name,
+                   help="a registered component instead of the top (see --list)")
+    p.add_argument("--list", action="store_true", help="list the components")
+    add_arch_option(p, "the RTL's (Wormhole only)")
+    p.set_defaults(func=cmd_verilog)
