@@ -1,4 +1,4 @@
-"""`sfpu kernels`: every kernel of tb.kernels measured on the golden model (and,
+"""`sfpu kernels`: every kernel of the kernels package measured on the golden model (and,
 with `--rtl`, run in lock-step on an RTL backend), as a table; `--doc` writes
 docs/kernels.md from the same measurements."""
 
@@ -166,8 +166,8 @@ instruction schedules of tt-llk's Wormhole kernels
 (`tt_llk_wormhole_b0/common/inc/sfpu/`). Each runs on the golden model and on
 the RTL in lock-step (identical traces and final state), is compared with
 numpy, and is timed in cycles per 32-lane row group. Their definitions (inputs,
-numpy reference, tolerance and its reason, twin, claims) are in `tb/kernels/`;
-`tests/tb/test_kernels.py` checks accuracy, twins and cycle counts on the
+numpy reference, tolerance and its reason, twin, claims) are in the `kernels` package;
+`tests/kernels/test_kernels.py` checks accuracy, twins and cycle counts on the
 model, and `tests/tb/test_backends.py` runs all of them in lock-step on
 Verilator.
 
@@ -221,7 +221,7 @@ kernel names, from the Blackhole headers of the ttnn 0.81.1 wheel, by
 the Blackhole model with its Wormhole kernel's inputs, numpy reference and
 tolerance, its macro version is compared with its non-macro twin bit for bit,
 and its cycles per row group are set beside the Blackhole source's own claim.
-Their definitions are in `tb/kernels/blackhole.py`; `tests/tb/test_kernels_bh.py`
+Their definitions are in `kernels/blackhole.py`; `tests/kernels/test_kernels_bh.py`
 checks them. The RTL elaborates for Wormhole only, so there is no RTL column.
 
 This file is written by `sfpu kernels --arch blackhole --doc docs/kernels-blackhole.md`;

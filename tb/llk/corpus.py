@@ -167,7 +167,7 @@ ARGUMENTS = {"m_iter": "5", "k": "10", "idx_addr": "llk_l1_address()", "block_he
 
 
 # Headers whose kernels walk all four faces of a tile themselves, by Dst address: their callers
-# run them once (as the kernels of tb/kernels do: vector mode "none"), not once per face.
+# run them once (as the kernels of kernels/ do: vector mode "none"), not once per face.
 WHOLE_TILE = {"ckernel_sfpu_reduce.h", "ckernel_sfpu_reduce_custom.h", "ckernel_sfpu_topk.h",
               "ckernel_sfpu_reshuffle_rows.h"}
 

@@ -1,4 +1,4 @@
-"""Kernels from their source: every kernel of tb/kernels that names its C++
+"""Kernels from their source: every kernel of the kernels package that names its C++
 call (`Kernel.llk_source`) compiled by the front end from a tt-metal/tt-llk
 tree, and compared with its hand listing: the SFPU instruction words the
 kernel's own C++ issues against the hand listing's, and the Dst each leaves
@@ -13,7 +13,7 @@ numpy as the kernel requires.
 With `--write` the generated listing replaces the kernel's file in kernels/:
 how the SFPI kernels' listings are made (there is no TTI_ code to copy), and
 with `--arch blackhole` how the Blackhole kernels' listings are made
-(kernels/blackhole/, tb/kernels/blackhole.py).
+(kernels/blackhole/, kernels/blackhole.py).
 
 With `--arch blackhole` the same calls are compiled from the tree's Blackhole
 headers and run on the Blackhole model: each against numpy, each macro kernel

@@ -7,7 +7,7 @@ one environment variable (SFPU_PROGRAMS) or on the command line.
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
     random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.stimulus.generator programs; SEEDS is N or A-B, ARCH wormhole
                            (the default) or blackhole
-    kernel:NAME[:SEED]     a kernel of tb.kernels on its inputs (NAME `*` for all)
+    kernel:NAME[:SEED]     a kernel of the kernels package on its inputs (NAME `*` for all)
 
 Random programs of the kinds that obey every rule run with the model in
 strict mode, so a rule the generator broke by mistake stops the run.

@@ -1,6 +1,6 @@
 """Kernels whose source changed since their hand listings: the fixture tree
 (tests/tb/llk_tree, written here in tt-metal's style) gives the calls of
-tb/kernels the 0.81.1 headers' layouts and semantics, and each generated kernel is
+kernels/ the 0.81.1 headers' layouts and semantics, and each generated kernel is
 read and checked as its LlkSource says, not as its hand listing is."""
 
 from pathlib import Path

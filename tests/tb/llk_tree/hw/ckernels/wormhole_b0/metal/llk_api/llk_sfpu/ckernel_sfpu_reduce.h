@@ -2,7 +2,7 @@
 // project's tests: the FP32 column sum and mean of one 32 x 32 tile into its first row,
 // adding in the order of the 0.81.1 header (four rows of a face per register, folded across
 // registers, the upper and lower faces joined, then one transpose and a fold of the four
-// lane rows), under the calls the kernels of tb/kernels name.
+// lane rows), under the calls the kernels of kernels/ name.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Fixture kernels in the style of tt-metal's Wormhole typecast header, written for the
 // project's tests. They give the results the 0.81.1 headers give, under the calls the
-// kernels of tb/kernels name: a uint16 stored with the LO16 mode (the high half of the
+// kernels of kernels/ name: a uint16 stored with the LO16 mode (the high half of the
 // 32-bit Dst datum), a BF16 rounding kept as FP32 in 32-bit Dst, and uint32 -> FP32 with
 // one rounding. Only int32 -> uint16 has an SFPLOADMACRO path here.
 #pragma once

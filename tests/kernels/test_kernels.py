@@ -1,4 +1,4 @@
-"""Every kernel of tb.kernels on the golden model: its result against numpy,
+"""Every kernel of the kernels package on the golden model: its result against numpy,
 its twin, and its cycles per row group. The RTL runs them in lock-step in
 tests/tb/test_backends.py."""
 

@@ -1,4 +1,4 @@
-"""tt-llk's Blackhole kernels (tb/kernels/blackhole.py) on the Blackhole model:
+"""tt-llk's Blackhole kernels (kernels/blackhole.py) on the Blackhole model:
 each against its numpy reference, each macro kernel against its non-macro
 twin bit for bit, and its cycles per row group against its source's claim,
 where the difference must be explained by a note whose cycle count is the
