@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-
-from tb.cli.files import read_program, write_output
+from tb.cli.files import read_program, write_text
 from tb.cli.options import add_arch_option, out_path
 
 
@@ -12,10 +10,7 @@ def cmd_asm(args) -> int:
     program = read_program(args.file, strict=False, arch=args.arch)
     lines = [f"0x{w:08X}" for w in program.words]
     text = "\n".join(lines) + ("\n" if lines else "")
-    if args.output:
-        write_output(args.output, text)
-    else:
-        sys.stdout.write(text)
+    write_text(args.output, text)
     return 0
 
 

@@ -121,6 +121,14 @@ def write_output(path: str, data: str | bytes) -> None:
         raise CliError(f"{path}: cannot write: {e.strerror or e}") from None
 
 
+def write_text(path: str | None, text: str) -> None:
+    """Text to the `--output` file, or to standard output when there is none."""
+    if path:
+        write_output(path, text)
+    else:
+        sys.stdout.write(text)
+
+
 def write_json(record, where: str) -> None:
     if where == "-":
         json.dump(record, sys.stdout)

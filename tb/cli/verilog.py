@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
 from tb.cli.errors import CliError
-from tb.cli.files import write_output
+from tb.cli.files import write_text
 from tb.cli.options import add_arch_option, name, out_path, refuse_rtl
 
 
@@ -23,10 +21,7 @@ def cmd_verilog(args) -> int:
         text = export.verilog(component)
     except export.ExportError as e:
         raise CliError(str(e)) from None
-    if args.output:
-        write_output(args.output, text)
-    else:
-        sys.stdout.write(text)
+    write_text(args.output, text)
     return 0
 
 
