@@ -12,7 +12,7 @@ whole space and why part of it is not expected to be hit.
 
 Groups:
 - instruction x modifier: every opcode executed from the thread, by the value
-  of its modifier field (as `tb.directed.MODIFIER` names it);
+  of its modifier field (as `tb.stimulus.directed.MODIFIER` names it);
 - lane flags: LaneFlags none / some / all set, with UseLaneFlagsForLaneEnable
   off / on, at the end of each cycle;
 - flag stack depth 0..8 at the end of each cycle;

@@ -1,4 +1,4 @@
-"""Tests for the `sfpu` command line (tb/cli/main.py).
+"""Tests for the `sfpu` command line (tb/cli/).
 
 Final machine states are worked by hand from the spec (§1.1 constants,
 §2.3 SFPIADD/SFPENCC/SFPSETCC/SFPPUSHC, §4.3 SFPSWAP, §4.8 SFPLOADI,
