@@ -35,7 +35,7 @@ from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
 from .semantics import Operands
 from .state import LANES, LaneConfigBit, SfpuState
-from .trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask
+from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask, merge_dst_writes
 
 SFPNOP_WORD = isa.encode("SFPNOP")
 MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)   # sequence byte i drives MACRO_UNITS[i]
@@ -318,7 +318,8 @@ class CycleModel:
             if e.effects.dst_writes:
                 self.dst_rows_written.update(w.row for w in e.effects.dst_writes)
         if self.full_records:
-            rec.dst_writes = _merge_dst_writes(e.effects for e in executions)
+            rec.dst_writes = merge_dst_writes((w.row, w.col_mask, w.values)
+                                             for e in executions for w in e.effects.dst_writes)
         if before is None:
             self._backdoor_changed = False
             return
@@ -657,18 +658,6 @@ def _shft2_l0_overwrite(earlier: Execution, reg: int) -> bool:
     """SFPSHFT2 mode 2 forbids the next cycle to write L1-L3 but not L0: a
     write of L0 then simply replaces the shift's L0 result."""
     return reg == 0 and earlier.mnemonic == "SFPSHFT2" and earlier.x.ins["mod1"] == 2
-
-
-def _merge_dst_writes(effects_list) -> list[DstWriteRecord]:
-    rows: dict[int, tuple[int, list[int]]] = {}
-    for eff in effects_list:
-        for w in eff.dst_writes:
-            cols, values = rows.get(w.row, (0, [0] * 16))
-            for c in range(16):
-                if w.col_mask >> c & 1:
-                    values[c] = int(w.values[c])
-            rows[w.row] = (cols | w.col_mask, values)
-    return [DstWriteRecord(row, cols, tuple(values)) for row, (cols, values) in sorted(rows.items())]
 
 
 def _lanes(mask: np.ndarray) -> str:

@@ -8,7 +8,7 @@ macro-scheduled instruction has run and every result has been written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -102,29 +102,57 @@ def run_program(program: Program, state: SfpuState | None = None, strict: bool =
             raise RuntimeError(f"{model.context}: still running after {max_cycles} cycles")
 
     marks: dict[str, int] = {}
+    for step in walk(program, model):
+        if isinstance(step, Directive):
+            if step.name == "mark":
+                marks[step.args[0]] = model.cycle
+            continue
+        keep(step.record)
+        if step.record.issued is not None:
+            if keep_trace:
+                issued_from[step.record.cycle] = step.instr
+            issue_cycles = model.cycle
+    return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
+                     model.hazards, issued_from, marks, model.dst_rows_written)
+
+
+@dataclass(slots=True)
+class Cycle:
+    """One cycle of `walk`: the word presented (None: nothing), the model's
+    record, and the instruction it came from (None while draining)."""
+    word: int | None
+    record: CycleRecord
+    instr: Instr | None
+
+
+def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
+    """Step `model` through `program` as hardware takes it: each directive
+    applied to the model's state between cycles and then yielded (a bench
+    applies it to its own design then), each word presented until it is
+    accepted, then idle cycles until the pipelines are empty; every cycle is
+    yielded after the model has stepped it. Draining stops, with the
+    macro-left-pending report, when only instruction-kind waits remain."""
     for item in program.items:
         if isinstance(item, Directive):
             if item.name == "allow":
                 model.allow.update(item.args)
-            elif item.name == "mark":
-                marks[item.args[0]] = model.cycle
-            else:
+            elif item.name != "mark":
                 apply_directive(model.state, item)
+            yield item
             continue
         assert isinstance(item, Instr)
         model.context = f"{item.loc}: {item.text.strip()}"
         while True:
             record = model.step(item.word)
-            keep(record)
+            yield Cycle(item.word, record, item)
             if record.issued is not None:
-                if keep_trace:
-                    issued_from[record.cycle] = item
-                issue_cycles = model.cycle
                 break
     model.context = "after the last instruction"
-    model.drain(on_cycle=lambda _, record: keep(record))
-    return RunResult(model.state, model.cycle, issue_cycles, model.issued_instructions, trace,
-                     model.hazards, issued_from, marks, model.dst_rows_written)
+    while model.busy:
+        if model.stuck:
+            model.drain()          # reports macro-left-pending and gives up
+            break
+        yield Cycle(None, model.step(None), None)
 
 
 def state_to_json(state: SfpuState) -> dict:

@@ -79,6 +79,19 @@ class DstWriteRecord:
     values: tuple[int, ...]   # 16 values, 0 outside the mask
 
 
+def merge_dst_writes(writes) -> list[DstWriteRecord]:
+    """One cycle's Dst writes, given as (row, column mask, 16 values) in the
+    order they land, as one record per row: the later write wins a column."""
+    rows: dict[int, tuple[int, list[int]]] = {}
+    for row, col_mask, new in writes:
+        cols, values = rows.get(row, (0, [0] * 16))
+        for c in range(16):
+            if col_mask >> c & 1:
+                values[c] = int(new[c])
+        rows[row] = (cols | col_mask, values)
+    return [DstWriteRecord(row, cols, tuple(values)) for row, (cols, values) in sorted(rows.items())]
+
+
 @dataclass(frozen=True)
 class FlagsRecord:
     lane_flags: int

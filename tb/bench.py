@@ -9,7 +9,9 @@ Measured on this machine, one after the other, nothing else asserted:
 - the vectorised FMA (`model.fma.fma_wh`): operands (a*b+c triples) per second
   on 2^20 random triples;
 - the RTL on each backend: checked cycles per second with the lock-step
-  scoreboard (`lockstep`, program generation excluded), raw cycles per second
+  scoreboard (`lockstep`, program generation excluded), in blocks (the
+  default) and one cycle at a time (SFPU_BLOCK=0), on random legal programs
+  and on SFPLOADMACRO streams (`random:macro`), raw cycles per second
   with it off (`free_run`), the simulator's own speed with one SFPMAD held on
   the port and no Python per cycle (`held_word`), and the build and start-up
   times;
@@ -122,23 +124,31 @@ def bench_backend(backend: str, build: bool = True) -> dict:
     from tb.stimulus.programs import resolve_all
     _, generation_s = _timed(resolve_all, spec)       # the test generates it again, inside its start-up
     out["generation_s"] = generation_s
+    macro = f"random:macro:1:{RTL_CYCLES[backend]}"
     with tempfile.TemporaryDirectory() as work:
         results = Path(work) / "results.json"
-        env = {"SFPU_PROGRAMS": spec, "SFPU_RESULTS": str(results)}
-        for test in ("lockstep", "free_run", "held_word"):
-            (outcome,), wall = _timed(runner.run, backend, [test], {**env, "SFPU_CYCLES": str(RTL_CYCLES[backend])},
-                                      work=Path(work) / test)
+        runs = (("checked", "lockstep", spec, {}), ("checked_per_cycle", "lockstep", spec, {"SFPU_BLOCK": "0"}),
+                ("checked_macro", "lockstep", macro, {}), ("raw", "free_run", spec, {}),
+                ("held", "held_word", spec, {}))
+        for key, test, program, extra in runs:
+            env = {"SFPU_PROGRAMS": program, "SFPU_RESULTS": str(results), "SFPU_CYCLES": str(RTL_CYCLES[backend]),
+                   **extra}
+            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / key)
             if not outcome.passed:
-                raise RuntimeError(f"{backend} {test} failed: {outcome.message}")
+                raise RuntimeError(f"{backend} {test} ({key}) failed: {outcome.message}")
             report = json.loads(results.read_text())
             if test == "lockstep":
-                run = report["programs"][0]
-                out.update(checked_cycles=run["cycles"], checked_cycles_per_s=run["cycles"] / run["seconds"],
-                           startup_s=wall - report["seconds"] - generation_s)
+                cycles = sum(run["cycles"] for run in report["programs"])
+                seconds = sum(run["seconds"] for run in report["programs"])
+                out[f"{key}_cycles"] = cycles
+                out[f"{key}_cycles_per_s"] = cycles / seconds
+                if key == "checked":
+                    out["startup_s"] = wall - report["seconds"] - generation_s
             elif test == "free_run":
                 out.update(raw_cycles=report["cycles"], raw_cycles_per_s=report["cycles"] / report["seconds"])
             else:
                 out.update(held_cycles_per_s=report["cycles"] / report["seconds"])
+    out["checked_over_raw"] = out["checked_cycles_per_s"] / out["raw_cycles_per_s"]
     return out
 
 
@@ -191,7 +201,14 @@ def table(results: dict) -> str:
         if "error" in r:
             rows.append((f"RTL on {backend}", r["error"]))
             continue
-        rows.append((f"RTL on {backend}, lock-step", f"{r['checked_cycles_per_s']:,.0f} checked cycles/s"))
+        rows.append((f"RTL on {backend}, lock-step", f"{r['checked_cycles_per_s']:,.0f} checked cycles/s "
+                                                     f"({r['checked_over_raw']:.2f} of raw)"))
+        if "checked_per_cycle_cycles_per_s" in r:
+            rows.append((f"RTL on {backend}, lock-step one cycle at a time",
+                         f"{r['checked_per_cycle_cycles_per_s']:,.0f} checked cycles/s"))
+        if "checked_macro_cycles_per_s" in r:
+            rows.append((f"RTL on {backend}, lock-step, SFPLOADMACRO streams",
+                         f"{r['checked_macro_cycles_per_s']:,.0f} checked cycles/s"))
         rows.append((f"RTL on {backend}, raw", f"{r['raw_cycles_per_s']:,.0f} cycles/s"))
         if "held_cycles_per_s" in r:
             rows.append((f"RTL on {backend}, one word held", f"{r['held_cycles_per_s']:,.0f} cycles/s"))

@@ -5,6 +5,8 @@ Icarus, Verilator). What to run comes from the environment:
 
 - SFPU_PROGRAMS: program specs (tb.programs), separated by spaces;
 - SFPU_FAULTS: fault names (tb.faults) for `faults_are_caught`, or `all`;
+- SFPU_BLOCK: `0` checks one cycle at a time instead of in blocks
+  (block mode of tb.sfpu_env.SfpuEnv; only where the design has the harness's ports);
 - SFPU_RESULTS: a JSON file to write each program's cycles, time and the
   coverage to (tb.coverage), for `sfpu regress`;
 - SFPU_JOBS, SFPU_JOB_RESULTS: the pickled jobs of `run_jobs` and where
@@ -25,7 +27,7 @@ import cocotb
 
 from model import isa
 from tb.stimulus.programs import resolve_all
-from tb.sfpu_env import Mismatch, SfpuEnv
+from tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
@@ -45,7 +47,7 @@ async def lockstep(dut):
     """Every program runs on the RTL and the model in lock-step with no difference."""
     specs = resolve_all(os.environ.get("SFPU_PROGRAMS", DEFAULT_PROGRAMS))
     coverage = _coverage() if os.environ.get("SFPU_RESULTS") else None
-    env = SfpuEnv(dut, on_cycle=coverage.sample if coverage else None)
+    env = SfpuEnv(dut, on_cycle=coverage.sample if coverage else None, block=block_mode_default())
     report: dict = {"programs": [], "cycles": 0}
     started = time.monotonic()
     try:
@@ -98,7 +100,7 @@ async def faults_are_caught(dut):
     from tb.faults import FAULTS, first_difference_cycle, trigger_program
     names = os.environ.get("SFPU_FAULTS", "all")
     names = list(FAULTS) if names == "all" else names.split()
-    env = SfpuEnv(dut)
+    env = SfpuEnv(dut, block=block_mode_default())
     problems = []
     for name in names:
         program = trigger_program(name)

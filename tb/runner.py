@@ -2,7 +2,9 @@
 
 - `amaranth`: Amaranth's built-in simulator through tb.amaranth_cocotb, in
   this process; needs nothing installed beyond the project.
-- `icarus`, `verilator`: `cocotb_tools.runner` on the Verilog of `hdl.sfpu.Sfpu`.
+- `icarus`, `verilator`: `cocotb_tools.runner` on the Verilog of
+  `tb.harness.SfpuHarness`: the `Sfpu` top with its ports passed through and
+  the block-mode stimulus and capture beside them.
 
 The Verilog is written once per version of the RTL (its file name carries a
 hash of hdl/ and model/) and each simulator's build is kept under
@@ -35,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build")) / "cocotb"
 BACKENDS = ("amaranth", "icarus", "verilator")
 TEST_MODULE = "tb.cocotb_sfpu"
-TOP = "Sfpu"
+TOP = "Sfpu"                    # the design (the RTLIL tb.mutants mutates)
+SIM_TOP = "SfpuHarness"         # what the simulators run (tb.harness)
 TIMESCALE = ("1ns", "1ps")
 VERILATOR_PUBLIC = ["--public-depth", "1"]
 VERILATOR_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
@@ -63,10 +66,10 @@ def _check_wave_support(backend: str) -> None:
 def rtl_version() -> str:
     """A hash of everything the generated Verilog depends on."""
     digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT).encode())
-    for folder in ("hdl", "model"):
-        for path in sorted((ROOT / folder).glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for path in [*sorted((ROOT / "hdl").glob("*.py")), *sorted((ROOT / "model").glob("*.py")),
+                 ROOT / "tb" / "harness.py"]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -85,7 +88,7 @@ def _locked(name: str):
 def verilog() -> Path:
     """The top's Verilog for simulation, for this version of the RTL
     (generated if missing; it takes about a minute)."""
-    path = BUILD / f"{TOP}-{rtl_version()}.v"
+    path = BUILD / f"{SIM_TOP}-{rtl_version()}.v"
     with _locked("verilog"):
         if not path.is_file():
             tmp = path.with_suffix(".tmp")
@@ -112,17 +115,21 @@ write_verilog
 """
 
 
-def rtlil() -> Path:
-    """The top's RTLIL, for this version of the RTL (written if missing: about
-    half a minute); the simulation Verilog and tb.mutants start from it."""
-    path = BUILD / f"{TOP}-{rtl_version()}.il"
-    with _locked("rtlil"):
+def rtlil(top: str = TOP) -> Path:
+    """The RTLIL of the design (`TOP`) or of the simulation harness around it
+    (`SIM_TOP`), for this version of the RTL (written if missing: about half a
+    minute); the simulation Verilog and tb.mutants start from it."""
+    path = BUILD / f"{top}-{rtl_version()}.il"
+    with _locked(f"rtlil-{top}"):
         if not path.is_file():
             from amaranth.back import rtlil as amaranth_rtlil
 
-            from hdl.sfpu import Sfpu
+            if top == SIM_TOP:
+                from tb.harness import SfpuHarness as Top
+            else:
+                from hdl.sfpu import Sfpu as Top
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(amaranth_rtlil.convert(Sfpu(), name=TOP))
+            tmp.write_text(amaranth_rtlil.convert(Top(), name=top))
             tmp.replace(path)
     return path
 
@@ -130,7 +137,7 @@ def rtlil() -> Path:
 def simulation_verilog() -> str:
     from amaranth._toolchain.yosys import find_yosys
     yosys = find_yosys(lambda version: version >= (0, 40))
-    text = rtlil().read_text()
+    text = rtlil(SIM_TOP).read_text()
     return yosys.run(["-q", "-"], SIMULATION_SCRIPT.format(rtlil=text), ignore_warnings=True)
 
 
@@ -183,6 +190,16 @@ def _public_ports_only(runner) -> None:
     runner._build_command = build_command
 
 
+def runner_source(netlist: Path | None) -> Path:
+    return verilog() if netlist is None else netlist
+
+
+def _toplevel(source: Path) -> str:
+    """The harness for the design's Verilog; `Sfpu` itself in another netlist
+    (tb.mutants' netlist of mutants, which has the same ports)."""
+    return SIM_TOP if source.name.startswith(SIM_TOP) else TOP
+
+
 def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path):
     """A cocotb runner configured for the Verilog `source`. With `execute`
     false the build steps are skipped (the folder's build is current): cocotb's
@@ -196,7 +213,7 @@ def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path
         runner._execute = lambda cmds, cwd: None
     # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
     # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
-    runner.build(sources=[source], hdl_toplevel=TOP, build_dir=folder, timescale=TIMESCALE, build_args=args,
+    runner.build(sources=[source], hdl_toplevel=_toplevel(source), build_dir=folder, timescale=TIMESCALE, build_args=args,
                  waves=waves, always=True, clean=execute, log_file=folder / "build.log")
     if not execute:
         del runner._execute          # tests do run
@@ -224,7 +241,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None):
         raise RunnerError(str(e)) from None
     if waves:
         _check_wave_support(backend)
-    source = verilog() if netlist is None else netlist
+    source = runner_source(netlist)
     folder = build_dir(backend, waves, netlist)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
@@ -259,8 +276,10 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     work.mkdir(parents=True, exist_ok=True)
     if backend == "amaranth":
         from tb.amaranth_cocotb import run_tests
+        from tb.harness import SfpuHarness
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
-            return run_tests(TEST_MODULE, testcase, vcd=wave_file(backend, work) if waves else None)
+            return run_tests(TEST_MODULE, testcase, make_top=SfpuHarness,
+                             vcd=wave_file(backend, work) if waves else None)
     runner = build(backend, waves, netlist)
     results = work / "results.xml"
     results.unlink(missing_ok=True)
@@ -272,7 +291,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     plusargs = [f"+dumpfile_path={waves_at}"] if waves and backend == "icarus" else []
     with _simulator_environment(backend):
         try:
-            runner.test(test_module=TEST_MODULE, hdl_toplevel=TOP, testcase=testcase,
+            runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(netlist)), testcase=testcase,
                         test_dir=work, results_xml=str(results), waves=waves, timescale=TIMESCALE,
                         plusargs=plusargs, extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
         except SystemExit as e:

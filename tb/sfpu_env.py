@@ -15,6 +15,11 @@ tb.amaranth_cocotb's on Amaranth's simulator):
   both values and the seed.
 - `SfpuEnv` ties them together: `await env.run(program)` runs one program to
   the end, drains the pipelines and compares the final state.
+- Block mode (`SfpuEnv(dut, block=True)`) is the same check with Python out
+  of the per-cycle loop, on the simulation harness (tb.harness): the model runs ahead by up to a block
+  of cycles, the harness presents the block's words and captures each cycle's
+  record, and the records are compared after the block. Any difference
+  reruns the program one cycle at a time for the full report.
 
 Drive at the falling edge, sample after the rising edge and `ReadOnly()`:
 every simulator then shows the same values.
@@ -22,6 +27,8 @@ every simulator then shows the same values.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -43,11 +50,12 @@ from model.cycle import CycleModel
 from model.hazards import Hazard
 from model.isa import decode
 from model.machine import regular_operands
-from model.run import apply_directive
+from model.run import Cycle, walk
 from model.semantics import Operands
 from model.state import LANES, SfpuState
 from model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
-from tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge
+from tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge, Timer
+from tb.harness import Entry, lreg_digest
 
 # Wide ports are decimal literals in some simulators' value strings.
 sys.set_int_max_str_digits(0)
@@ -103,6 +111,8 @@ def read_struct(handle, unpack: Callable[[int], object]):
 
 
 TRACE = unpacker(Trace)
+ENTRY_TRACE = Shape.cast(Trace).width
+ENTRY_FIELDS = {name: (f.offset, Shape.cast(f.shape).width) for name, f in Entry}
 FLAG_STACK = unpacker(data.ArrayLayout(StackEntry, DEPTH))
 MISC = unpacker(data.ArrayLayout(12, LANES))
 LANE_CONFIG = unpacker(LaneConfig)
@@ -268,6 +278,9 @@ class InstructionDriver:
 
     async def freeze(self) -> None:
         await FallingEdge(self.dut.clk)
+        self.freeze_now()
+
+    def freeze_now(self) -> None:
         self._idle_side_ports()
         self.dut.instr__valid.value = 0
         self.dut.run.value = 0
@@ -295,12 +308,14 @@ class TraceMonitor:
 
     def _read_flags(self) -> tuple[tuple[int, int], tuple[tuple[int, int], ...]]:
         flags = (read(self.dut.lane_flags), read(self.dut.use_flags))
-        raw = (read(self.dut.flag_depth), read(self.dut.flag_stack))
-        if raw != self._stack_raw:          # the stack changes rarely: unpack it only then
-            depth, entries = raw[0], FLAG_STACK(raw[1])
-            self._stack_raw = raw
+        return flags, self._stack_of(read(self.dut.flag_depth), read(self.dut.flag_stack))
+
+    def _stack_of(self, depth: int, raw: int) -> tuple[tuple[int, int], ...]:
+        if (depth, raw) != self._stack_raw:          # the stack changes rarely: unpack it only then
+            entries = FLAG_STACK(raw)
+            self._stack_raw = (depth, raw)
             self._stack = tuple((entries[i].lane_flags, entries[i].use_flags) for i in range(min(depth, DEPTH)))
-        return flags, self._stack
+        return self._stack
 
     async def sample(self) -> CycleRecord | None:
         await RisingEdge(self.dut.clk)
@@ -309,11 +324,34 @@ class TraceMonitor:
         if not trace.valid:
             return None
         flags, stack = self._read_flags()
-        record = self._record(trace, flags, stack)
+        record = self._record(trace, flags, stack, self._lreg_values)
         self.flags, self.stack = flags, stack
         return record
 
-    def _record(self, trace, flags, stack) -> CycleRecord:
+    def _lreg_values(self, reg: int, lanes: int) -> tuple[int, ...]:
+        current = lanes_of(read(getattr(self.dut, f"lregs__{reg}")), 32, LANES)
+        return tuple(int(v) if lanes >> lane & 1 else 0 for lane, v in enumerate(current))
+
+    def entry_record(self, raw: int) -> tuple[CycleRecord | None, int]:
+        """A harness entry (tb.harness.Entry) -> (the record, or None for a
+        frozen cycle; the LReg digest). Its LReg writes carry the lanes only:
+        their values are checked through the digest."""
+        trace = TRACE(raw & ((1 << ENTRY_TRACE) - 1))
+        if not trace.valid:
+            return None, 0
+        field_ = ENTRY_FIELDS
+
+        def get(name: str) -> int:
+            offset, width = field_[name]
+            return raw >> offset & ((1 << width) - 1)
+
+        flags = (get("lane_flags"), get("use_flags"))
+        stack = self._stack_of(get("flag_depth"), get("flag_stack"))
+        record = self._record(trace, flags, stack, lambda reg, lanes: ())
+        self.flags, self.stack = flags, stack
+        return record, get("lreg_digest")
+
+    def _record(self, trace, flags, stack, lreg_values: Callable[[int, int], tuple[int, ...]]) -> CycleRecord:
         rec = CycleRecord(trace.cycle)
         if trace.issued:
             rec.issued = trace.word
@@ -329,9 +367,7 @@ class TraceMonitor:
         for reg in range(NUM_LREGS):
             lanes = trace.lreg_written[reg]
             if lanes:
-                current = lanes_of(read(getattr(self.dut, f"lregs__{reg}")), 32, LANES)
-                values = tuple(int(v) if lanes >> lane & 1 else 0 for lane, v in enumerate(current))
-                rec.lreg_writes.append(LRegWriteRecord(reg, lanes, values))
+                rec.lreg_writes.append(LRegWriteRecord(reg, lanes, lreg_values(reg, lanes)))
         rows: dict[int, tuple[int, list[int]]] = {}
         for i in range(8):
             w = trace.dst_writes[i]
@@ -371,7 +407,7 @@ class ProgramRun:
     name: str
     seed: int | None = None
     model_trace: list[CycleRecord] = field(default_factory=list)
-    rtl_trace: list[CycleRecord] = field(default_factory=list)
+    rtl_trace: list[CycleRecord] = field(default_factory=list)   # in block mode, LReg writes without values
     model: CycleModel | None = None     # the golden model at the end (its state, hazards)
     mismatch: Mismatch | None = None
     seconds: float = 0.0
@@ -386,7 +422,8 @@ class ProgramRun:
 
 
 class Scoreboard:
-    """The golden model in lock-step: `expect(word)` steps it, `check(record)`
+    """The golden model in lock-step: the program walker (model.run.walk)
+    steps it, `expect(cycle)` notes each cycle it stepped, `check(record)`
     compares the RTL's record of the same cycle."""
 
     def __init__(self, run: ProgramRun, strict: bool = False, allow=(),
@@ -396,14 +433,12 @@ class Scoreboard:
         self.on_cycle = on_cycle
         self.source = ""
 
-    def expect(self, word: int | None, source: str) -> CycleRecord:
-        self.source = source
-        self.model.context = source
-        record = self.model.step(word)
-        self.run.model_trace.append(record)
+    def expect(self, cycle: Cycle) -> CycleRecord:
+        self.source = self.model.context
+        self.run.model_trace.append(cycle.record)
         if self.on_cycle:
-            self.on_cycle(self.model, record)
-        return record
+            self.on_cycle(self.model, cycle.record)
+        return cycle.record
 
     def check(self, expected: CycleRecord, got: CycleRecord | None) -> None:
         if got is not None:
@@ -437,16 +472,34 @@ def _rows_written_since_start(dut) -> set[int]:
     return _WRITTEN_ROWS.setdefault(id(dut), set())
 
 
+class _BlockDifference(Exception):
+    """Block mode saw the RTL differ from the model; the program reruns one
+    cycle at a time to report exactly where and how."""
+
+    def __init__(self, difference: Mismatch):
+        super().__init__(str(difference))
+        self.difference = difference
+
+
+def block_mode_default() -> bool:
+    """Block mode unless SFPU_BLOCK=0 asks for one cycle at a time."""
+    return os.environ.get("SFPU_BLOCK", "1") != "0"
+
+
 class SfpuEnv:
-    """Runs programs on the RTL and the model in lock-step (see the module doc)."""
+    """Runs programs on the RTL and the model in lock-step (see the module doc).
+    With `block` (and a design with the harness's block ports) the check runs
+    a block of cycles at a time; without, one cycle at a time, which also
+    keeps the RTL's LReg write values in `ProgramRun.rtl_trace`."""
 
     def __init__(self, dut, on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None,
-                 max_cycles: int = 100_000):
+                 max_cycles: int = 100_000, block: bool = False):
         self.dut = dut
         self.driver = InstructionDriver(dut)
         self.monitor = TraceMonitor(dut)
         self.on_cycle = on_cycle
         self.max_cycles = max_cycles
+        self.block = len(dut.blk_valid) if block and hasattr(dut, "blk_valid") else 0   # the harness's block size
         self.touched_rows = _rows_written_since_start(dut)    # to clear before the next program
         self._clock = None
 
@@ -472,6 +525,18 @@ class SfpuEnv:
                   allow=(), check_final: bool = True, dst: np.ndarray | None = None) -> ProgramRun:
         """Run `program` from reset, with Dst holding `dst` (raw uint16 rows;
         zero when None); raises `Mismatch` at the first difference."""
+        args = dict(name=name, seed=seed, strict=strict, allow=allow, check_final=check_final, dst=dst)
+        if not self.block:
+            return await self._run(program, **args, block=0)
+        try:
+            return await self._run(program, **args, block=self.block)
+        except _BlockDifference as found:
+            # The same program one cycle at a time finds the same first difference with every detail.
+            await self._run(program, **args, block=0)
+            raise found.difference from None
+
+    async def _run(self, program: Program, *, name: str, seed: int | None, strict: bool, allow, check_final: bool,
+                   dst: np.ndarray | None, block: int) -> ProgramRun:
         await self.start()
         await self.reset()
         result = ProgramRun(name or program.name, seed)
@@ -481,30 +546,26 @@ class SfpuEnv:
             await self.load_dst(dst)
             board.model.state.dst = np.array(dst, dtype=np.uint16)
         started = time.monotonic()
+        pending: list[Cycle] = []
         try:
-            for item in program.items:
-                if isinstance(item, Directive):
-                    if item.name == "allow":
-                        board.model.allow.update(item.args)
+            for step in walk(program, board.model):
+                if isinstance(step, Directive):
+                    if step.name in ("allow", "mark"):
                         continue
-                    if item.name == "mark":
-                        continue
-                    apply_directive(board.model.state, item)
-                    await self.driver.directive(item, board.model.state)
+                    await self._run_block(board, pending)
+                    await self.driver.directive(step, board.model.state)
                     await self.monitor.sample()
                     continue
-                assert isinstance(item, Instr)
-                source = f"{item.loc}: {item.text.strip()}"
-                while (await self._cycle(board, item.word, source)).issued is None:
-                    self._check_limit(result, source)
-            model = board.model
-            model.context = "after the last instruction"
-            while model.busy:
-                self._check_limit(result, "after the last instruction")
-                if model.stuck:
-                    model.drain()          # reports macro-left-pending and gives up, as the model does
-                    break
-                await self._cycle(board, None, "after the last instruction")
+                expected = board.expect(step)
+                if block:
+                    pending.append(step)
+                    if len(pending) == block:
+                        await self._run_block(board, pending)
+                else:
+                    await self.driver.present(step.word)
+                    self._check(board, expected, await self.monitor.sample())
+                self._check_limit(result, board.source)
+            await self._run_block(board, pending)
             await self.driver.freeze()
             if check_final:
                 await self.check_final_state(board)
@@ -512,21 +573,56 @@ class SfpuEnv:
             result.seconds = time.monotonic() - started
         return result
 
+    def _check(self, board: Scoreboard, expected: CycleRecord, got: CycleRecord | None) -> None:
+        if got is not None:
+            self.touched_rows.update(w.row for w in got.dst_writes)
+        board.check(expected, got)
+
+    async def _run_block(self, board: Scoreboard, pending: list[Cycle]) -> None:
+        """The harness presents the pending cycles' words, one per cycle, and
+        captures each cycle's entry; then every entry is compared."""
+        if not pending:
+            return
+        dut, count = self.dut, len(pending)
+        await FallingEdge(dut.clk)
+        self.driver.freeze_now()
+        dut.blk_words.value = sum((c.word or 0) << (32 * i) for i, c in enumerate(pending))
+        dut.blk_valid.value = sum((c.word is not None) << i for i, c in enumerate(pending))
+        dut.blk_len.value = count
+        dut.blk_start.value = 1
+        await FallingEdge(dut.clk)
+        dut.blk_start.value = 0
+        # The last entry is captured at the count-th rising edge from here.
+        await Timer(count * CLOCK_NS - CLOCK_NS // 2 + 1, unit="ns")
+        await ReadOnly()
+        entries = [read(getattr(dut, f"blk_entries__{i}")) for i in range(count)]
+        for cycle, raw in zip(pending, entries):
+            got, digest = self.monitor.entry_record(raw)
+            expected = cycle.record
+            if got is not None:
+                self.touched_rows.update(w.row for w in got.dst_writes)
+                want = dataclasses.replace(expected, lreg_writes=[LRegWriteRecord(w.reg, w.lanes, ())
+                                                                  for w in expected.lreg_writes])
+                difference = first_difference(want, got)
+                if difference is None and digest != lreg_digest(expected.lreg_writes):
+                    difference = Mismatch(expected.cycle, "the digest of the LReg values written",
+                                          f"0x{lreg_digest(expected.lreg_writes):016X}", f"0x{digest:016X}")
+            else:
+                difference = Mismatch(expected.cycle, "whether the cycle ran (trace valid)", 1, 0)
+            if difference is not None:
+                instr = cycle.instr
+                difference.source = f"{instr.loc}: {instr.text.strip()}" if instr else "after the last instruction"
+                difference.seed, difference.program, difference.run = board.run.seed, board.run.name, board.run
+                raise _BlockDifference(difference)
+            board.run.rtl_trace.append(got)
+        pending.clear()
+
     async def load_dst(self, dst: np.ndarray) -> None:
         """Write the non-zero rows of `dst` through the side port (frozen cycles)."""
         rows = np.flatnonzero(np.asarray(dst).any(axis=1)).tolist()
         await self.driver.write_dst_rows((row, sum(int(v) << (16 * c) for c, v in enumerate(dst[row])))
                                          for row in rows)
         self.touched_rows.update(rows)
-
-    async def _cycle(self, board: Scoreboard, word: int | None, source: str) -> CycleRecord:
-        expected = board.expect(word, source)
-        await self.driver.present(word)
-        got = await self.monitor.sample()
-        if got is not None:
-            self.touched_rows.update(w.row for w in got.dst_writes)
-        board.check(expected, got)
-        return expected
 
     def _check_limit(self, result: ProgramRun, where: str) -> None:
         if result.cycles > self.max_cycles:
