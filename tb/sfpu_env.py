@@ -42,7 +42,8 @@ from amaranth.lib import data
 
 from hdl.flags import DEPTH, StackEntry
 from hdl.lregs import LRegWrite
-from hdl.sfpu import UNITS, Trace
+from hdl.dst import DstRowWrite
+from hdl.sfpu import UNITS, Trace, TraceUnit
 from hdl.tensix import ConfigField, ConfigWrite, TensixView, pack_addr_mod
 from hdl.unit_io import LaneConfig
 from model.asm import Directive, Instr, Program, disassemble
@@ -113,6 +114,10 @@ def read_struct(handle, unpack: Callable[[int], object]):
 TRACE = unpacker(Trace)
 ENTRY_TRACE = Shape.cast(Trace).width
 ENTRY_FIELDS = {name: (f.offset, Shape.cast(f.shape).width) for name, f in Entry}
+
+
+def _at(layout, name: str) -> tuple[int, int]:
+    return layout[name].offset, (1 << Shape.cast(layout[name].shape).width) - 1
 FLAG_STACK = unpacker(data.ArrayLayout(StackEntry, DEPTH))
 MISC = unpacker(data.ArrayLayout(12, LANES))
 LANE_CONFIG = unpacker(LaneConfig)
@@ -231,6 +236,99 @@ def _dst_difference(cycle: int, want: list[DstWriteRecord], have: list[DstWriteR
                     f"0x{wb.values[col]:04X}")
 
 
+# -- block mode's fast comparison ---------------------------------------------------------------
+
+class EntryMatcher:
+    """Whether a harness entry (tb.harness.Entry) equals the model's record
+    of its cycle, read straight from the raw bits: the same comparison as
+    `first_difference` on the decoded record, field by field, without
+    building the record. `None` means "decode and compare in full" (Dst
+    writes, a changed stack, or a difference)."""
+
+    _TRACE_BASE = Entry["trace"].offset
+
+    def __init__(self):
+        base = self._TRACE_BASE
+        self.valid, _ = _at(Trace, "valid")
+        self.cycle = _at(Trace, "cycle")
+        self.issued, _ = _at(Trace, "issued")
+        self.stalled, _ = _at(Trace, "stalled")
+        self.word = _at(Trace, "word")
+        units = Trace["units"].offset
+        self.units = [(name, base + units + i * TraceUnit.size) for i, name in enumerate(UNITS)]
+        self.unit_mask = (1 << TraceUnit.size) - 1
+        self.unit_fields = {name: _at(TraceUnit, name) for name in
+                            ("valid", "macro", "word", "vd", "vb", "vc", "macro_cycle", "undefined")}
+        self.lreg_written = base + Trace["lreg_written"].offset
+        self.lreg_mask = (1 << Shape.cast(Trace["lreg_written"].shape).width) - 1
+        dst = base + Trace["dst_writes"].offset
+        self.dst_valid = [dst + i * DstRowWrite.size + DstRowWrite["valid"].offset for i in range(8)]
+        self.fields = ENTRY_FIELDS
+        self._shapes: dict[tuple[str, int, int], tuple[str, bool, bool]] = {}
+
+    def _shape(self, unit: str, word: int, macro: int) -> tuple[str, bool, bool]:
+        """The mnemonic and whether VB and VC are compared, as `unit_activity`
+        derives them from a trace entry's word."""
+        key = (unit, word, macro)
+        shape = self._shapes.get(key)
+        if shape is None:
+            probe = unit_activity(unit, SimpleNamespace(word=word, macro=macro, vd=0, vb=1, vc=1, macro_cycle=0,
+                                                        store_addr=0))
+            shape = self._shapes[key] = (probe.mnemonic, probe.vb is not None, probe.vc is not None)
+        return shape
+
+    def matches(self, raw: int, expected: CycleRecord, digest: int, flags: FlagsRecord | None,
+                stack_changed: bool) -> bool | None:
+        """`flags`: the flags if they changed this cycle, else None."""
+        trace = raw >> self._TRACE_BASE
+        if not trace >> self.valid & 1 or (trace >> self.cycle[0] & self.cycle[1]) != expected.cycle:
+            return None
+        word = trace >> self.word[0] & self.word[1]
+        if (expected.issued != (word if trace >> self.issued & 1 else None)
+                or expected.stalled != (word if trace >> self.stalled & 1 else None)):
+            return None
+        undefined = {h.unit for h in expected.hazards if h.rule == "undefined"} if expected.hazards else ()
+        f = self.unit_fields
+        for name, offset in self.units:
+            u = raw >> offset & self.unit_mask
+            a = expected.units.get(name)
+            valid = u >> f["valid"][0] & 1
+            if a is None:
+                if valid:
+                    return None
+                continue
+            if not valid:
+                return None
+            macro = u >> f["macro"][0] & 1
+            unit_word = u >> f["word"][0] & f["word"][1]
+            mnemonic, has_vb, has_vc = self._shape(name, unit_word, macro)
+            if (a.origin != ("macro" if macro else "thread") or a.word != unit_word or a.mnemonic != mnemonic
+                    or a.vd != (u >> f["vd"][0] & f["vd"][1])
+                    or a.vb != ((u >> f["vb"][0] & f["vb"][1]) if has_vb else None)
+                    or a.vc != ((u >> f["vc"][0] & f["vc"][1]) if has_vc else None)
+                    or a.macro_cycle != ((u >> f["macro_cycle"][0] & f["macro_cycle"][1]) if macro else None)
+                    or bool(u >> f["undefined"][0] & 1) != (name in undefined)):
+                return None
+        written = sum(w.lanes << (32 * w.reg) for w in expected.lreg_writes)
+        if (raw >> self.lreg_written & self.lreg_mask) != written or digest != lreg_digest(expected.lreg_writes):
+            return None
+        if expected.dst_writes or any(raw >> at & 1 for at in self.dst_valid):
+            return None
+        if (expected.flags is None) != (flags is None) or (flags is not None and expected.flags != flags):
+            return None
+        if stack_changed or expected.stack is not None:
+            return None
+        return True
+
+    def dst_rows(self, raw: int) -> list[int]:
+        """The Dst rows an entry's trace says were written."""
+        rows = []
+        for at in self.dst_valid:
+            if raw >> at & 1:
+                rows.append(raw >> (at + DstRowWrite["row"].offset - DstRowWrite["valid"].offset) & 0x3FF)
+        return rows
+
+
 # -- driver and monitor ---------------------------------------------------------------------
 
 class InstructionDriver:
@@ -238,6 +336,7 @@ class InstructionDriver:
 
     def __init__(self, dut):
         self.dut = dut
+        self.harness = hasattr(dut, "blk_start")     # tb.harness around the Sfpu
 
     async def present(self, word: int | None) -> None:
         await FallingEdge(self.dut.clk)
@@ -289,6 +388,8 @@ class InstructionDriver:
         self.dut.config_write.value = 0
         self.dut.lreg_load.value = 0
         self.dut.dst_we.value = 0
+        if self.harness:        # undriven, a Verilog simulator's X would reach every port
+            self.dut.blk_start.value = 0
 
 
 class TraceMonitor:
@@ -301,6 +402,7 @@ class TraceMonitor:
         self.stack: tuple[tuple[int, int], ...] | None = None
         self._stack_raw: tuple[int, int] | None = None
         self._stack: tuple[tuple[int, int], ...] = ()
+        self.matcher = EntryMatcher()
 
     def observe_flags(self) -> None:
         """The flags and stack now (the base for the next record's changes)."""
@@ -331,6 +433,24 @@ class TraceMonitor:
     def _lreg_values(self, reg: int, lanes: int) -> tuple[int, ...]:
         current = lanes_of(read(getattr(self.dut, f"lregs__{reg}")), 32, LANES)
         return tuple(int(v) if lanes >> lane & 1 else 0 for lane, v in enumerate(current))
+
+    def match_entry(self, raw: int, expected: CycleRecord) -> bool:
+        """Whether a harness entry equals `expected`, by `EntryMatcher`'s
+        fast comparison; True moves the flag baseline on, False leaves it for
+        `entry_record` to decode the entry in full."""
+        field_ = ENTRY_FIELDS
+
+        def get(name: str) -> int:
+            offset, width = field_[name]
+            return raw >> offset & ((1 << width) - 1)
+
+        flags = (get("lane_flags"), get("use_flags"))
+        stack_changed = (get("flag_depth"), get("flag_stack")) != self._stack_raw
+        changed = FlagsRecord(*flags) if flags != self.flags else None
+        if self.matcher.matches(raw, expected, get("lreg_digest"), changed, stack_changed):
+            self.flags = flags
+            return True
+        return False
 
     def entry_record(self, raw: int) -> tuple[CycleRecord | None, int]:
         """A harness entry (tb.harness.Entry) -> (the record, or None for a
@@ -407,7 +527,7 @@ class ProgramRun:
     name: str
     seed: int | None = None
     model_trace: list[CycleRecord] = field(default_factory=list)
-    rtl_trace: list[CycleRecord] = field(default_factory=list)   # in block mode, LReg writes without values
+    rtl_trace: list[CycleRecord] = field(default_factory=list)   # see SfpuEnv for block mode
     model: CycleModel | None = None     # the golden model at the end (its state, hazards)
     mismatch: Mismatch | None = None
     seconds: float = 0.0
@@ -463,6 +583,7 @@ class Scoreboard:
 
 
 _WRITTEN_ROWS: dict[int, set[int]] = {}
+_CLOCK: list = [None, None]     # the running simulation's dut and its clock's task (one simulation per process)
 
 
 def _rows_written_since_start(dut) -> set[int]:
@@ -489,25 +610,33 @@ def block_mode_default() -> bool:
 class SfpuEnv:
     """Runs programs on the RTL and the model in lock-step (see the module doc).
     With `block` (and a design with the harness's block ports) the check runs
-    a block of cycles at a time; without, one cycle at a time, which also
-    keeps the RTL's LReg write values in `ProgramRun.rtl_trace`."""
+    a block of cycles at a time, and `ProgramRun.rtl_trace` stays empty unless
+    `keep_rtl_trace` (its LReg writes then carry the lanes, not the values);
+    without, one cycle at a time, with the RTL's whole record of each cycle."""
 
     def __init__(self, dut, on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None,
-                 max_cycles: int = 100_000, block: bool = False):
+                 max_cycles: int = 100_000, block: bool = False, keep_rtl_trace: bool = False):
         self.dut = dut
         self.driver = InstructionDriver(dut)
         self.monitor = TraceMonitor(dut)
         self.on_cycle = on_cycle
         self.max_cycles = max_cycles
         self.block = len(dut.blk_valid) if block and hasattr(dut, "blk_valid") else 0   # the harness's block size
+        # Block mode decodes every entry in full only when asked (and then checks its fast comparison against it).
+        self.keep_rtl_trace = keep_rtl_trace
         self.touched_rows = _rows_written_since_start(dut)    # to clear before the next program
         self._clock = None
 
     async def start(self) -> None:
-        """Start the clock; `run` resets before each program."""
+        """Start the clock, once per simulation however many environments
+        share it (two clocks on one port would make extra edges); `run`
+        resets before each program."""
         if self._clock is None:
-            self._clock = Clock(self.dut.clk, CLOCK_NS, unit="ns")
-            self._clock.start()
+            dut, task = _CLOCK
+            if dut is not self.dut or task.done():       # a test's tasks end with it
+                task = Clock(self.dut.clk, CLOCK_NS, unit="ns").start()
+                _CLOCK[:] = [self.dut, task]
+            self._clock = task
 
     async def reset(self) -> None:
         dut = self.dut
@@ -595,12 +724,19 @@ class SfpuEnv:
         # The last entry is captured at the count-th rising edge from here.
         await Timer(count * CLOCK_NS - CLOCK_NS // 2 + 1, unit="ns")
         await ReadOnly()
-        entries = [read(getattr(dut, f"blk_entries__{i}")) for i in range(count)]
-        for cycle, raw in zip(pending, entries):
-            got, digest = self.monitor.entry_record(raw)
+        raws = [read(getattr(dut, f"blk_entries__{i}")) for i in range(count)]
+        # Every row the block wrote, also after a difference: a rerun clears them first.
+        for raw in raws:
+            self.touched_rows.update(self.monitor.matcher.dst_rows(raw))
+        for cycle, raw in zip(pending, raws):
             expected = cycle.record
+            baseline = self.monitor.flags
+            fast = self.monitor.match_entry(raw, expected)
+            if fast and not self.keep_rtl_trace:
+                continue
+            self.monitor.flags = baseline
+            got, digest = self.monitor.entry_record(raw)
             if got is not None:
-                self.touched_rows.update(w.row for w in got.dst_writes)
                 want = dataclasses.replace(expected, lreg_writes=[LRegWriteRecord(w.reg, w.lanes, ())
                                                                   for w in expected.lreg_writes])
                 difference = first_difference(want, got)
@@ -609,12 +745,16 @@ class SfpuEnv:
                                           f"0x{lreg_digest(expected.lreg_writes):016X}", f"0x{digest:016X}")
             else:
                 difference = Mismatch(expected.cycle, "whether the cycle ran (trace valid)", 1, 0)
+            if fast and difference is not None:        # with keep_rtl_trace: the fast path checked against the full one
+                raise AssertionError(f"cycle {expected.cycle}: the fast comparison passed what the full one fails: "
+                                     f"{difference}")
             if difference is not None:
                 instr = cycle.instr
                 difference.source = f"{instr.loc}: {instr.text.strip()}" if instr else "after the last instruction"
                 difference.seed, difference.program, difference.run = board.run.seed, board.run.name, board.run
                 raise _BlockDifference(difference)
-            board.run.rtl_trace.append(got)
+            if self.keep_rtl_trace:
+                board.run.rtl_trace.append(got)
         pending.clear()
 
     async def load_dst(self, dst: np.ndarray) -> None:

@@ -28,9 +28,12 @@ def _lanes_only(trace):
 async def block_and_per_cycle_agree(dut):
     spec, = resolve_all(PROGRAM)
     assert any(item.__class__.__name__ == "Directive" for item in spec.program.items)
-    block = SfpuEnv(dut, block=True)
+    # Every entry decoded in full too, and the fast comparison checked against it.
+    block = SfpuEnv(dut, block=True, keep_rtl_trace=True)
     assert block.block == BLOCK
     by_block = await block.run(spec.program, name=spec.name)
+    fast = await SfpuEnv(dut, block=True).run(spec.program, name=spec.name)
+    assert fast.rtl_trace == [] and fast.cycles == by_block.cycles
     by_cycle = await SfpuEnv(dut, block=False).run(spec.program, name=spec.name)
     assert by_block.cycles == by_cycle.cycles > 2 * BLOCK
     assert [r.compared() for r in by_block.model_trace] == [r.compared() for r in by_cycle.model_trace]
