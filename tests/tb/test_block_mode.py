@@ -12,7 +12,7 @@ from model.trace import LRegWriteRecord
 from tb.amaranth_cocotb import simulate
 from tb.faults import FAULTS, first_difference_cycle, trigger_program
 from tb.harness import DIGEST_KEYS, SfpuHarness, lreg_digest
-from tb.programs import resolve_all
+from tb.stimulus.programs import resolve_all
 from tb.sfpu_env import Mismatch, SfpuEnv, _BlockDifference
 
 BLOCK = 16                      # small blocks, so that short programs span several
