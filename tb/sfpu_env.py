@@ -266,14 +266,16 @@ class EntryMatcher:
         self.fields = ENTRY_FIELDS
         self._shapes: dict[tuple[str, int, int], tuple[str, bool, bool]] = {}
 
-    def _shape(self, unit: str, word: int, macro: int) -> tuple[str, bool, bool]:
+    def _shape(self, unit: str, word: int, macro: int, ins) -> tuple[str, bool, bool]:
         """The mnemonic and whether VB and VC are compared, as `unit_activity`
-        derives them from a trace entry's word."""
+        derives them from a trace entry's word (`ins`, decoded)."""
         key = (unit, word, macro)
         shape = self._shapes.get(key)
         if shape is None:
+            if len(self._shapes) > 100_000:        # random programs rarely repeat a word
+                self._shapes.clear()
             probe = unit_activity(unit, SimpleNamespace(word=word, macro=macro, vd=0, vb=1, vc=1, macro_cycle=0,
-                                                        store_addr=0))
+                                                        store_addr=0), ins)
             shape = self._shapes[key] = (probe.mnemonic, probe.vb is not None, probe.vc is not None)
         return shape
 
@@ -301,8 +303,11 @@ class EntryMatcher:
                 return None
             macro = u >> f["macro"][0] & 1
             unit_word = u >> f["word"][0] & f["word"][1]
-            mnemonic, has_vb, has_vc = self._shape(name, unit_word, macro)
-            if (a.origin != ("macro" if macro else "thread") or a.word != unit_word or a.mnemonic != mnemonic
+            if a.word != unit_word or a.operands is None:
+                return None
+            # The model's activity holds its word decoded: the same word, so the same decoding.
+            mnemonic, has_vb, has_vc = self._shape(name, unit_word, macro, a.operands.ins)
+            if (a.origin != ("macro" if macro else "thread") or a.mnemonic != mnemonic
                     or a.vd != (u >> f["vd"][0] & f["vd"][1])
                     or a.vb != ((u >> f["vb"][0] & f["vb"][1]) if has_vb else None)
                     or a.vc != ((u >> f["vc"][0] & f["vc"][1]) if has_vc else None)
@@ -505,10 +510,11 @@ class TraceMonitor:
         return rec
 
 
-def unit_activity(unit: str, u):
+def unit_activity(unit: str, u, ins=None):
     """UnitActivity from a trace entry, with the model's convention for
-    operands an instruction does not have (None)."""
-    ins = decode(u.word)
+    operands an instruction does not have (None); `ins` is `u.word` decoded,
+    when the caller has it."""
+    ins = ins or decode(u.word)
     if u.macro:
         store = ins.mnemonic == "SFPSTORE"
         x = Operands(ins, u.vd, None if store else u.vb, None if store else u.vc, macro=True,

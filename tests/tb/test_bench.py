@@ -12,15 +12,23 @@ def results(**rtl):
             "rtl": rtl, "synth": {"Fma": 5438}}
 
 
+def row(text: str, name: str) -> str:
+    """The value of the table's row `name` (the columns' width varies)."""
+    return next(line[len(name):].strip() for line in text.splitlines() if line.startswith(name + "  "))
+
+
 def test_table_has_every_measurement():
     text = bench.table(results(verilator={"checked_cycles_per_s": 800.0, "raw_cycles_per_s": 3000.0,
-                                          "held_cycles_per_s": 6500.0,
+                                          "checked_per_cycle_cycles_per_s": 400.0,
+                                          "checked_macro_cycles_per_s": 600.0, "held_cycles_per_s": 6500.0,
                                           "build_s": 150.0, "startup_s": 1.5, "generation_s": 30.0},
                                icarus={"error": "RunnerError: Icarus Verilog is not installed"}))
     assert "12,000 instructions/s" in text and "2,500 instructions/s" in text
-    assert "cycle-exact, macros  1,700 instructions/s" in text
+    assert row(text, "golden model, cycle-exact, macros") == "1,700 instructions/s"
     assert "12,000,000 operands/s" in text
-    assert "800 checked cycles/s" in text and "3,000 cycles/s" in text and "build 150 s" in text
+    assert "800 checked cycles/s (0.27 of raw)" in text and "3,000 cycles/s" in text and "build 150 s" in text
+    assert row(text, "RTL on verilator, lock-step one cycle at a time") == "400 checked cycles/s"
+    assert row(text, "RTL on verilator, lock-step, SFPLOADMACRO streams") == "600 checked cycles/s"
     assert "one word held" in text and "6,500 cycles/s" in text
     assert "RTL on icarus" in text and "not installed" in text
     assert "Fma 5,438" in text
