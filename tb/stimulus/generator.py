@@ -36,7 +36,6 @@ program on the strict model and raises if anything is reported.
 
 from __future__ import annotations
 
-import copy
 from typing import Callable
 
 import numpy as np
@@ -157,7 +156,7 @@ class _Builder:
         """Append `text` if it and SFPNOPs after it run clean; else leave
         everything as it was and return False."""
         word = self.assemble(text).word
-        trial = copy.deepcopy(self.model)
+        trial = self.model.fork()
         if not self._clean(trial, word):
             return False
         self._step(self.model, word)
@@ -173,7 +172,7 @@ class _Builder:
 
     def emit_all(self, lines: list[str]) -> bool:
         """A group of instructions that only make sense together: all or none."""
-        saved_model, saved_lines = copy.deepcopy(self.model), list(self.lines)
+        saved_model, saved_lines = self.model.fork(), list(self.lines)
         for text in lines:
             if isinstance(self.assemble(text), Directive):
                 self.directive(text)
