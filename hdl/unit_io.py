@@ -17,7 +17,7 @@ and presents them on its `landing` ports in the next cycle; its `write`
 ports carry what lands at the end of the current cycle.
 """
 
-from amaranth import Cat, Signal
+from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import Out
 
@@ -77,6 +77,42 @@ def read_lreg(m, lregs, index, name: str) -> Signal:
             with m.Case(reg):
                 m.d.comb += value.eq(lregs[reg])
     return value
+
+
+class LaneRead(Elaboratable):
+    """Each lane reads the LReg (L0-L15) its own 4-bit index names: one
+    per-lane 16-way multiplexer. `sel[k]` holds bit k of every lane's index,
+    spread over the lane's 32 bits. The tree is written as whole-word selects
+    (a bitwise mux per level), so a simulator evaluates 15 wide operations
+    rather than 32 per-lane switches, and only when `lregs` or `sel` change:
+    being a submodule, it does not rerun with every pass of its parent."""
+
+    def __init__(self, lregs, sel):
+        self.lregs, self.sel = lregs, sel
+        self.value = Signal(LaneValues)
+
+    def elaborate(self, platform):
+        m = Module()
+        level = [self.lregs[r].as_value() for r in range(16)]
+        for sel in self.sel:
+            level = [(lo & ~sel) | (hi & sel) for lo, hi in zip(level[0::2], level[1::2])]
+        m.d.comb += self.value.eq(level[0])
+        return m
+
+
+def read_lreg_per_lane(m, lregs, index_bits, name: str) -> Signal:
+    """`LaneRead` as a submodule `name`; `index_bits[k]` is bit k of every
+    lane's index spread over the lane's 32 bits (see `spread_lane_bits`)."""
+    sel = [Signal(32 * LANES, name=f"{name}_sel{k}") for k in range(len(index_bits))]
+    m.d.comb += [s.eq(bits) for s, bits in zip(sel, index_bits)]
+    read = m.submodules[name] = LaneRead(lregs, sel)
+    return read.value
+
+
+def spread_lane_bits(bits):
+    """A 32-bit lane mask (bit i = lane i) as 1024 bits, each lane's bit over its 32."""
+    ones = Const(0xFFFFFFFF, 32)
+    return Cat(*[Mux(bits[lane], ones, 0) for lane in range(LANES)])
 
 
 def lane_config_bit(lane_config, bit: int):
