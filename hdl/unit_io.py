@@ -68,14 +68,22 @@ ROW_MASK_LO = LaneConfigBit.ROW_MASK_LO
 
 
 def read_lreg(m, lregs, index, name: str) -> Signal:
-    """Every lane of the LReg `index` selects: one case per register, which
-    simulators evaluate as a select rather than as a shift of all 17
-    registers by the index."""
+    """Every lane of the LReg `index` selects (L16 at 16; 17-31 read zeros):
+    a binary tree of 2:1 multiplexers on the index bits, as hardware builds a
+    register read port. A simulator evaluates only the path the index takes
+    (a `Mux` compiles to if/else), not a shift of all 17 registers."""
+    def tree(bits: int, base: int):
+        if bits == 0:
+            return lregs[base].as_value()
+        half = 1 << (bits - 1)
+        return Mux(index[bits - 1], tree(bits - 1, base + half), tree(bits - 1, base))
+
     value = Signal(LaneValues, name=name)
-    with m.Switch(index):
-        for reg in range(min(NUM_LREGS, 1 << len(index))):
-            with m.Case(reg):
-                m.d.comb += value.eq(lregs[reg])
+    low = tree(min(len(index), 4), 0)
+    if len(index) > 4:
+        m.d.comb += value.eq(Mux(index[4:] == 0, low, Mux(index == 16, lregs[16].as_value(), 0)))
+    else:
+        m.d.comb += value.eq(low)
     return value
 
 
