@@ -90,21 +90,28 @@ def synth_one(name: str) -> dict:
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         return {"ok": False, "seconds": seconds, "summary": f"yosys failed: {' | '.join(tail)} (see {log})"}
+    result = read_result(name, OUT)
+    result["seconds"], result["export_seconds"] = seconds, exported
+    result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {result['flops']} flip-flops"
+                         + (f", LATCHES {result['latches']}" if result["latches"] else ""))
+    return result
+
+
+def read_result(name: str, out: Path) -> dict:
+    """A finished Yosys run's counts from `out`/NAME.{pre,post}.json and its log."""
+    pre, post, log = out / f"{name}.pre.json", out / f"{name}.post.json", out / f"{name}.log"
     before, after = _design(pre), _design(post)
     cells: dict[str, int] = after["num_cells_by_type"]
     latches = {t: n for t, n in {**before["num_cells_by_type"], **cells}.items() if LATCH.search(t)}
     flops = sum(n for t, n in cells.items() if FLOP.search(t))
     problems = re.search(r"Found and reported (\d+) problems", log.read_text())
-    result = {
-        "ok": not latches, "seconds": seconds, "export_seconds": exported,
+    return {
+        "ok": not latches,
         "cells": after["num_cells"], "flops": flops, "cell_types": cells, "latches": latches,
         "memories": sum(n for t, n in cells.items() if t.startswith("$mem")),
         "memory_bits": before.get("num_memory_bits", 0),
         "check_problems": int(problems.group(1)) if problems else 0,
     }
-    result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {flops} flip-flops"
-                         + (f", LATCHES {latches}" if latches else ""))
-    return result
 
 
 def main_types(cells: dict[str, int], count: int = 5) -> str:
