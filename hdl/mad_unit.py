@@ -26,12 +26,14 @@ from .fma import Fma
 from .isa import Opcode, field_layout
 from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
-from .unit_io import (LANES, backdoor_guard, LaneValues, read_lreg, SubUnitInputs, WriteBack, WriteBackPort)
+from .unit_io import (LANES, backdoor_guard, LaneValues, read_lreg, read_lreg_per_lane, spread_lane_bits,
+                      SubUnitInputs, WriteBack, WriteBackPort)
 
 __all__ = ["MadUnit"]
 
 ONE = 0x3F800000            # L10
 SIGNS = Const(0x80000000, 32).replicate(LANES)     # bit 31 of every lane
+ALL_ONES = Const(-1, 32 * LANES)
 
 # Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT).
 INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL's Mod1
@@ -105,20 +107,18 @@ class MadUnit(wiring.Component):
         m.d.comb += lanes.eq(Mux(form == Form.NONE, 0, guard & self.inputs.enabled))
 
         # -- operands: whole 32-lane words, so an event-driven simulator evaluates a
-        # few wide selections rather than 32 per-lane ones; only the indirect forms
-        # select per lane. The LUT selectors see L0-L6 only under their own form
-        # (operand isolation), and an idle unit feeds its FMAs zeros.
+        # few wide selections rather than 32 per-lane ones. The LUT selectors see
+        # L0-L6 only under their own form (operand isolation), and an idle unit
+        # feeds its FMAs zeros.
         a, b, c = Signal(LaneValues), Signal(LaneValues), Signal(LaneValues)
-        va = Signal(LaneValues)
-        with m.If(indirect_va):
-            for lane in range(LANES):
-                # VA is L7's low bits in each lane (any of L0-L15).
-                with m.Switch(l7[lane][:4]):
-                    for r in range(16):
-                        with m.Case(r):
-                            m.d.comb += va[lane].eq(lregs[r][lane])
-        with m.Else():
-            m.d.comb += va.eq(read_lreg(m, lregs, mad.va, "va_direct"))
+        # VA: one per-lane read, each lane's index VA or, under INDIRECT_VA, its L7's
+        # low bits (any of L0-L15). The index bits are spread over each lane's 32
+        # bits so the read stays a few whole-word selects.
+        va_bits = []
+        for k in range(4):
+            indirect = spread_lane_bits(Cat(*[l7[lane][k] for lane in range(LANES)]))
+            va_bits.append(Mux(indirect_va, indirect, Mux(mad.va[k], ALL_ONES, 0)))
+        va = read_lreg_per_lane(m, lregs, va_bits, "va")
 
         lut_a, lut_b, lut_c = Signal(LaneValues), Signal(LaneValues), Signal(LaneValues)
         for lane in range(LANES):

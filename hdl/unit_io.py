@@ -17,7 +17,7 @@ and presents them on its `landing` ports in the next cycle; its `write`
 ports carry what lands at the end of the current cycle.
 """
 
-from amaranth import Cat, Signal
+from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import Out
 
@@ -68,15 +68,59 @@ ROW_MASK_LO = LaneConfigBit.ROW_MASK_LO
 
 
 def read_lreg(m, lregs, index, name: str) -> Signal:
-    """Every lane of the LReg `index` selects: one case per register, which
-    simulators evaluate as a select rather than as a shift of all 17
-    registers by the index."""
+    """Every lane of the LReg `index` selects (L16 at 16; 17-31 read zeros):
+    a binary tree of 2:1 multiplexers on the index bits, as hardware builds a
+    register read port. A simulator evaluates only the path the index takes
+    (a `Mux` compiles to if/else), not a shift of all 17 registers."""
+    def tree(bits: int, base: int):
+        if bits == 0:
+            return lregs[base].as_value()
+        half = 1 << (bits - 1)
+        return Mux(index[bits - 1], tree(bits - 1, base + half), tree(bits - 1, base))
+
     value = Signal(LaneValues, name=name)
-    with m.Switch(index):
-        for reg in range(min(NUM_LREGS, 1 << len(index))):
-            with m.Case(reg):
-                m.d.comb += value.eq(lregs[reg])
+    low = tree(min(len(index), 4), 0)
+    if len(index) > 4:
+        m.d.comb += value.eq(Mux(index[4:] == 0, low, Mux(index == 16, lregs[16].as_value(), 0)))
+    else:
+        m.d.comb += value.eq(low)
     return value
+
+
+class LaneRead(Elaboratable):
+    """Each lane reads the LReg (L0-L15) its own 4-bit index names: one
+    per-lane 16-way multiplexer. `sel[k]` holds bit k of every lane's index,
+    spread over the lane's 32 bits. The tree is written as whole-word selects
+    (a bitwise mux per level), so a simulator evaluates 15 wide operations
+    rather than 32 per-lane switches, and only when `lregs` or `sel` change:
+    being a submodule, it does not rerun with every pass of its parent."""
+
+    def __init__(self, lregs, sel):
+        self.lregs, self.sel = lregs, sel
+        self.value = Signal(LaneValues)
+
+    def elaborate(self, platform):
+        m = Module()
+        level = [self.lregs[r].as_value() for r in range(16)]
+        for sel in self.sel:
+            level = [(lo & ~sel) | (hi & sel) for lo, hi in zip(level[0::2], level[1::2])]
+        m.d.comb += self.value.eq(level[0])
+        return m
+
+
+def read_lreg_per_lane(m, lregs, index_bits, name: str) -> Signal:
+    """`LaneRead` as a submodule `name`; `index_bits[k]` is bit k of every
+    lane's index spread over the lane's 32 bits (see `spread_lane_bits`)."""
+    sel = [Signal(32 * LANES, name=f"{name}_sel{k}") for k in range(len(index_bits))]
+    m.d.comb += [s.eq(bits) for s, bits in zip(sel, index_bits)]
+    read = m.submodules[name] = LaneRead(lregs, sel)
+    return read.value
+
+
+def spread_lane_bits(bits):
+    """A 32-bit lane mask (bit i = lane i) as 1024 bits, each lane's bit over its 32."""
+    ones = Const(0xFFFFFFFF, 32)
+    return Cat(*[Mux(bits[lane], ones, 0) for lane in range(LANES)])
 
 
 def lane_config_bit(lane_config, bit: int):

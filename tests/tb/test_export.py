@@ -102,3 +102,33 @@ def test_synth_one_small_component(tmp_path, monkeypatch):
     monkeypatch.setattr(synth, "OUT", tmp_path)
     result = synth.synth_one("LutSelect")
     assert result["ok"] and result["cells"] > 0 and not result["latches"]
+
+
+def test_synth_partial_doc_keeps_other_rows():
+    """A partial `tools/synth.py --doc` run replaces only its own rows: the
+    others keep their values and the run they came from, and no total mixes
+    runs."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import synth
+    old = "\n".join([
+        "- Tool: Yosys 0.1; run on 2026-01-02, 99 s wall for the whole run, components 1 at a time.",
+        "| Component | Cells | Flip-flops | Memory bits | Main cell types | Wall time (s) |",
+        "|---|---:|---:|---:|---|---:|",
+        "| Decoder | 260 | 0 | 0 | `_OR_` 114 | 3.3 |",
+        "| Fma | 5438 | 69 | 0 | `_XOR_` 997 | 1.9 |",
+        "| **components listed, without the top** | 5698 | 69 | 0 | | 5 |",
+    ])
+    rows, runs = synth.kept_rows(old, {"Fma"})
+    assert list(rows) == ["Decoder"]
+    assert rows["Decoder"].endswith("| 3.3 | 2026-01-02 |")
+    assert len(runs) == 1 and runs[0].startswith("- Run 2026-01-02: Yosys 0.1;")
+    fma = {"ok": True, "seconds": 2.0, "cells": 5000, "flops": 69, "cell_types": {"$_XOR_": 900},
+           "latches": {}, "memories": 0, "memory_bits": 0, "check_problems": 0}
+    text = synth.document({"Fma": fma}, "Yosys 0.2", 2.0, 1, ["Decoder"], (rows, runs))
+    table = [line for line in text.splitlines() if line.startswith("|")]
+    assert table[2] == rows["Decoder"]
+    assert table[3].startswith("| Fma | 5000 | 69 | 0 |") and "2026-01-02" not in table[3]
+    assert len(table) == 4          # header, rule, two rows: no total across runs
+    again, again_runs = synth.kept_rows(text, {"Decoder"})
+    assert list(again) == ["Fma"] and again["Fma"] == table[3]
+    assert len(again_runs) == 1 and "Yosys 0.2" in again_runs[0]
