@@ -100,7 +100,8 @@ def verilog() -> Path:
 # its output stays X (a macro slot's fields until the first SFPLOADMACRO).
 # For simulation the processes become multiplexers (`proc` without
 # `-nomux`), which Yosys writes as continuous assignments: same logic, and
-# defined from time 0 on every simulator.
+# defined from time 0 on every simulator. Without attributes: Icarus's lexer
+# cannot take a line as long as the `unused_bits` list of a wide port.
 SIMULATION_SCRIPT = """\
 read_rtlil <<rtlil
 {rtlil}
@@ -108,7 +109,7 @@ rtlil
 proc -norom
 opt_clean
 memory_collect
-write_verilog
+write_verilog -noattr
 """
 
 
