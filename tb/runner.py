@@ -62,7 +62,7 @@ def _check_wave_support(backend: str) -> None:
 
 def rtl_version() -> str:
     """A hash of everything the generated Verilog depends on."""
-    digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT).encode())
+    digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT + repr(FLOW_PROC)).encode())
     for folder in ("hdl", "model"):
         for path in sorted((ROOT / folder).glob("*.py")):
             digest.update(path.name.encode())
@@ -82,14 +82,15 @@ def _locked(name: str):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def verilog() -> Path:
-    """The top's Verilog for simulation, for this version of the RTL
-    (generated if missing; it takes about a minute)."""
-    path = BUILD / f"{TOP}-{rtl_version()}.v"
+def verilog(backend: str = "icarus") -> Path:
+    """The top's Verilog for simulation on `backend`, for this version of the
+    RTL (generated if missing; it takes about a minute)."""
+    flow = SIMULATION_FLOWS[backend]
+    path = BUILD / f"{TOP}-{rtl_version()}-{flow}.v"
     with _locked("verilog"):
         if not path.is_file():
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(simulation_verilog())
+            tmp.write_text(simulation_verilog(backend))
             tmp.replace(path)
     return path
 
@@ -98,19 +99,24 @@ def verilog() -> Path:
 # keeps combinational logic in `always @*` blocks. Icarus does not run such a
 # block at time 0, so one whose inputs never change before a test samples
 # its output stays X (a macro slot's fields until the first SFPLOADMACRO).
-# For simulation the processes become multiplexers (`proc` without
-# `-nomux`), which Yosys writes as continuous assignments: same logic, and
-# defined from time 0 on every simulator. Without attributes: Icarus's lexer
-# cannot take a line as long as the `unused_bits` list of a wide port.
+# For Icarus the processes become multiplexers (`proc` without `-nomux`),
+# which Yosys writes as continuous assignments: same logic, defined from time
+# 0, and 5x faster on Icarus than the processes. Verilator evaluates every
+# block at time 0 and runs the processes (`proc -nomux`) about twice as fast
+# as the multiplexers, so it gets those (docs/performance.md measures both
+# flows on both). Without attributes: Icarus's lexer cannot take a line as
+# long as the `unused_bits` list of a wide port.
 SIMULATION_SCRIPT = """\
 read_rtlil <<rtlil
 {rtlil}
 rtlil
-proc -norom
+proc {proc}
 opt_clean
 memory_collect
 write_verilog -noattr
 """
+FLOW_PROC = {"mux": "-norom", "nomux": "-nomux -norom"}
+SIMULATION_FLOWS = {"icarus": "mux", "verilator": "nomux"}
 
 
 def rtlil() -> Path:
@@ -128,11 +134,11 @@ def rtlil() -> Path:
     return path
 
 
-def simulation_verilog() -> str:
+def simulation_verilog(backend: str = "icarus") -> str:
     from amaranth._toolchain.yosys import find_yosys
     yosys = find_yosys(lambda version: version >= (0, 40))
-    text = rtlil().read_text()
-    return yosys.run(["-q", "-"], SIMULATION_SCRIPT.format(rtlil=text), ignore_warnings=True)
+    script = SIMULATION_SCRIPT.format(rtlil=rtlil().read_text(), proc=FLOW_PROC[SIMULATION_FLOWS[backend]])
+    return yosys.run(["-q", "-"], script, ignore_warnings=True)
 
 
 @contextmanager
@@ -225,7 +231,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None):
         raise RunnerError(str(e)) from None
     if waves:
         _check_wave_support(backend)
-    source = verilog() if netlist is None else netlist
+    source = verilog(backend) if netlist is None else netlist
     folder = build_dir(backend, waves, netlist)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
