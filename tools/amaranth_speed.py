@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -76,7 +77,11 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
             process.run = timed
     inputs = []
     if wakes:
-        fragment = next(f for f, path in paths.items() if path == wakes)
+        # Amaranth appends `$N` to a module name that another name in its parent already uses.
+        matches = [f for f, path in paths.items() if re.fullmatch(re.escape(wakes) + r"(\$\d+)?", path)]
+        if not matches:
+            raise SystemExit(f"no module {wakes!r} (modules: {', '.join(sorted(paths.values())[:20])}, ...)")
+        fragment = matches[0]
         process = next(p for p, f in owner.items() if f is fragment and p.is_comb)
         for slot in sim._engine._state.slots:
             for waker in getattr(slot, "wakers", []):
