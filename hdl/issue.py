@@ -40,7 +40,6 @@ class IssueStage(wiring.Component):
     reserved: Out(len(SUB_UNITS))            # the thread's word on this sub-unit sets a must-be-zero bit
     accepted: Out(1)                     # the thread's word was accepted
     thread_runs: Out(1)                  # ... and not discarded
-    stalled: Out(1)                      # a word was presented and held by the interlock
 
     def elaborate(self, platform):
         m = Module()
@@ -52,7 +51,7 @@ class IssueStage(wiring.Component):
         claimed = Cat(self.due[i].valid & (d.unit == unit(u)) for i, u in enumerate(MACRO_UNITS)).any()
         thread_runs = accepted & ~(d.known & claimed)
         m.d.comb += [self.ready.eq(run & ~hold), self.accepted.eq(accepted),
-                     self.thread_runs.eq(thread_runs), self.stalled.eq(valid & run & hold)]
+                     self.thread_runs.eq(thread_runs)]
         with m.If(run):
             m.d.sync += interlock.eq(thread_runs & d.interlock)
 
