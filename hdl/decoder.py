@@ -19,6 +19,7 @@ from model import isa, tensix
 from .isa import Opcode, Unit, opcode, unit
 
 Decoded = data.StructLayout({
+    "word": 32,            # the word itself, so that a consumer sees it change together with its decode
     "opcode": Opcode,
     "known": 1,            # an SFPU opcode of the table
     "unit": Unit,
@@ -41,7 +42,7 @@ class Decoder(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         word, d = self.word, self.decoded
-        m.d.comb += d.opcode.eq(word[24:32])
+        m.d.comb += [d.word.eq(word), d.opcode.eq(word[24:32])]
         with m.Switch(word[24:32]):
             for op in isa.OPCODES.values():
                 with m.Case(opcode(op.mnemonic)):

@@ -12,6 +12,15 @@ One cycle of the timing contract (docs/timing.md) in hardware:
    Simple (SFPTRANSP among them), Round; the younger write wins.
 4. The scheduler counts down and takes the new SFPLOADMACRO's instructions.
 
+Blocks: the decoder and the issue stage (`hdl.issue`: step 2 and each
+sub-unit's `Issue`), the five sub-units, the LReg file with its write-back
+ports, the flag unit, the configuration registers, the scheduler, the PRNG,
+Dst, the Tensix registers and the trace recorder (`hdl.trace`). The wires
+between them are grouped into small modules of their own (`wires`), because
+Amaranth's simulator reruns a module's combinational statements whenever one
+of their inputs changes: glue that changes at different moments of a cycle
+then reruns only when its own inputs do (docs/performance.md).
+
 Ports
 - Instruction: `instr`, an Amaranth stream of the 32-bit word (`payload`,
   `valid`, `ready`; Verilog `instr__payload`, `instr__valid`, `instr__ready`);
@@ -34,7 +43,7 @@ Ports
   `CycleRecord`.
 """
 
-from amaranth import Cat, Module, Mux, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.hdl import EnableInserter
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
@@ -44,9 +53,10 @@ from model import isa
 from .arith import operand
 from .config_regs import ConfigRegs, backdoor_write
 from .decoder import Decoder
-from .dst import Dst, DstRowWrite
+from .dst import Dst
 from .flags import DEPTH, FlagUnit, StackEntry
-from .isa import Opcode, Unit, field_layout, opcode
+from .isa import Unit, field_layout, opcode
+from .issue import IssueStage
 from .load_store import LoadUnit, StoreUnit
 from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack, write_back
 from .mad_unit import MadUnit
@@ -55,9 +65,9 @@ from .round_unit import RoundUnit
 from .scheduler import MacroScheduler
 from .simple_unit import SimpleUnit
 from .tensix import ConfigField, ConfigWrite, TensixRegs, TensixView
-from .unit_io import ROW_MASK_LO, LaneConfig, SubUnitInputs
+from .trace import Trace, TraceRecorder, TraceUnit  # noqa: F401 (TraceUnit: re-exported for tb)
+from .unit_io import ROW_MASK_LO, LaneConfig, LRegValues, SubUnitInputs
 
-SFPNOP_WORD = isa.encode("SFPNOP")
 UNITS = [u.value for u in isa.Unit]                  # load, simple, mad, round, store: the model's order
 MACRO_UNITS = ("simple", "mad", "round", "store")    # the scheduler's order
 
@@ -73,31 +83,6 @@ TRANSPOSE_POSITION = len(_LANDING) + len(LoadUnit.WRITE_TARGETS)
 def lreg_file() -> LRegFile:
     """The LReg file as the top builds it."""
     return LRegFile(WRITE_BACKS, TRANSPOSE_POSITION)
-
-
-TraceUnit = data.StructLayout({
-    "valid": 1,
-    "macro": 1,
-    "opcode": Opcode,
-    "word": 32,
-    "vd": 5,
-    "vb": 4,
-    "vc": 4,
-    "macro_cycle": 32,
-    "store_addr": 10,
-    "undefined": 1,          # the instruction did something the documentation leaves undefined
-})
-
-Trace = data.StructLayout({
-    "valid": 1,              # the record describes a cycle that ran
-    "cycle": 32,
-    "issued": 1,             # `word` was accepted from the thread
-    "stalled": 1,            # `word` was presented and held by the interlock
-    "word": 32,
-    "units": data.ArrayLayout(TraceUnit, len(UNITS)),
-    "lreg_written": data.ArrayLayout(LANES, NUM_LREGS),
-    "dst_writes": data.ArrayLayout(DstRowWrite, 8),
-})
 
 
 class Sfpu(wiring.Component):
@@ -138,7 +123,17 @@ class Sfpu(wiring.Component):
             m.submodules[name] = frozen(component) if holds else component
             return component
 
+        def wires(name):
+            """A module for one group of the connections below. Amaranth's simulator
+            reruns all of a module's combinational statements whenever one of their
+            inputs changes, so connections that change at different times in a cycle
+            live in different modules."""
+            part = Module()
+            m.submodules[name] = part
+            return part
+
         decoder = add("decoder", Decoder(), holds=False)
+        issue = add("issue", IssueStage(), holds=False)
         flag_unit = add("flags", FlagUnit())
         config_regs = add("config_regs", ConfigRegs())
         scheduler = add("scheduler", MacroScheduler())
@@ -155,133 +150,107 @@ class Sfpu(wiring.Component):
         prng = add("prng", Prng(), holds=False)
         dst = add("dst", Dst(), holds=False)
         tensix = add("tensix", TensixRegs(), holds=False)
+        recorder = add("recorder", TraceRecorder(), holds=False)
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
         lregs = add("lregs", lreg_file(), holds=False)
         # In the order of WRITE_BACKS, before the bench's `lreg_load`.
         unit_writes = [*simple.landing, mad.landing, *rnd.landing, *load.write, simple.write, *rnd.write]
 
-        cycle = Signal(32)
-        with m.If(run):
-            m.d.sync += cycle.eq(cycle + 1)
+        # -- the thread's instruction and what each sub-unit runs -----------------------------------
+        d = decoder.decoded
+        word = d.word          # the thread's word, in step with its decode
+        m.d.comb += [decoder.word.eq(self.instr.payload), issue.valid.eq(self.instr.valid),
+                     self.instr.ready.eq(issue.ready), issue.run.eq(run), issue.decoded.eq(d),
+                     issue.due.eq(scheduler.due)]
 
-        # -- the thread's instruction -------------------------------------------------
-        word, d = self.instr.payload, decoder.decoded
-        m.d.comb += decoder.word.eq(word)
-        interlock = Signal()          # the thread's SFPSWAP started last cycle
-        hold = Signal()
-        accepted = Signal()
-        m.d.comb += [
-            hold.eq(interlock & (word != SFPNOP_WORD)),
-            self.instr.ready.eq(run & ~hold),
-            accepted.eq(self.instr.valid & run & ~hold),
-        ]
-        due = scheduler.due
-        discarded = Signal()
-        for i, name in enumerate(MACRO_UNITS):
-            with m.If(d.known & (d.unit == Unit[name.upper()])):
-                m.d.comb += discarded.eq(due[i].valid)
-        thread_runs = Signal()
-        m.d.comb += thread_runs.eq(accepted & ~discarded)
-        with m.If(run):
-            m.d.sync += interlock.eq(thread_runs & d.interlock)
-
-        # -- what each sub-unit runs ------------------------------------------------------
-        # Each sub-unit's inputs, joined to it below; the issue logic drives `issue` directly.
+        # -- each sub-unit's inputs: its issue and the state at the start of the cycle ---------------
+        lreg_values = Signal(LRegValues)          # one bus of every LReg, assembled once for all five
+        wires("lreg_bus").d.comb += lreg_values.eq(Cat(*lregs.value))
         feeds = {name: SubUnitInputs().create(path=(f"{name}_inputs",)) for name in UNITS}
-        issue = {name: feeds[name].issue for name in UNITS}
-        macro_cycle = {name: Signal(32, name=f"macro_cycle_{name}") for name in UNITS}
-        for name in UNITS:
-            # Operand isolation: a sub-unit sees the thread's word only when it runs it
-            # (zero otherwise), so a word for one sub-unit does not ripple through the
-            # others' datapaths; an event-driven simulator then evaluates far less.
-            here = Signal(name=f"thread_{name}")
-            m.d.comb += here.eq(thread_runs & d.known & (d.unit == Unit[name.upper()]))
-            thread = [issue[name].valid.eq(here),
-                      issue[name].opcode.eq(Mux(here, d.opcode, 0)), issue[name].word.eq(Mux(here, word, 0)),
-                      issue[name].vd.eq(Mux(here, d.vd, 0)), issue[name].vb.eq(Mux(here, d.vb, 0)),
-                      issue[name].vc.eq(Mux(here, d.vc, 0))]
-            if name not in MACRO_UNITS:
-                m.d.comb += thread
-                continue
-            slot = due[MACRO_UNITS.index(name)]
-            with m.If(slot.valid & run):    # while frozen a due instruction waits, and writes no Dst row
-                m.d.comb += [issue[name].valid.eq(1), issue[name].macro.eq(1),
-                             issue[name].opcode.eq(slot.word[24:32]), issue[name].word.eq(slot.word),
-                             issue[name].vd.eq(slot.vd), issue[name].vb.eq(slot.vb), issue[name].vc.eq(slot.vc),
-                             issue[name].store_addr.eq(slot.store_addr), macro_cycle[name].eq(slot.macro_cycle)]
-            with m.Else():
-                m.d.comb += thread
+        feed = wires("feed")
+        for i, (name, unit) in enumerate(units.items()):
+            feed.d.comb += [feeds[name].issue.eq(issue.issue[i]), feeds[name].lregs.eq(lreg_values),
+                            feeds[name].enabled.eq(flag_unit.enabled),
+                            feeds[name].lane_config.eq(config_regs.lane_config)]
+            wiring.connect(m, top=feeds[name], unit=unit.inputs)
+        wires("unit_state").d.comb += [
+            load.tensix.eq(tensix.view), store.tensix.eq(tensix.view),
+            simple.lane_flags.eq(flag_unit.lane_flags), simple.use_flags.eq(flag_unit.use_flags),
+            simple.prng.eq(prng.value), rnd.prng.eq(prng.value), simple.templates.eq(config_regs.templates),
+            simple.sequences.eq(config_regs.sequences), simple.misc.eq(config_regs.misc)]
 
-        for name, unit in units.items():
-            feed = feeds[name]
-            m.d.comb += [feed.enabled.eq(flag_unit.enabled), feed.lane_config.eq(config_regs.lane_config),
-                         *[feed.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]]
-            wiring.connect(m, top=feed, unit=unit.inputs)
-        for unit in (load, store):
-            m.d.comb += unit.tensix.eq(tensix.view)
-        m.d.comb += [simple.lane_flags.eq(flag_unit.lane_flags), simple.use_flags.eq(flag_unit.use_flags),
-                     simple.prng.eq(prng.value), rnd.prng.eq(prng.value),
-                     simple.templates.eq(config_regs.templates), simple.sequences.eq(config_regs.sequences),
-                     simple.misc.eq(config_regs.misc)]
-
-        # -- LRegs --------------------------------------------------------------------
+        # -- LRegs ------------------------------------------------------------------------------------
+        write_backs = wires("write_back")
         assert len(lregs.write) == len(unit_writes) + 1
         for port, request in zip(lregs.write, unit_writes):
-            wiring.connect(m, unit=request, lregs=port)
-        m.d.comb += [*write_back(lregs.write[-1], self.lreg_load), lregs.run.eq(run),
-                     lregs.transpose.eq(simple.transpose), lregs.transpose_lanes.eq(simple.transpose_lanes)]
+            wiring.connect(write_backs, unit=request, lregs=port)
+        write_backs.d.comb += [*write_back(lregs.write[-1], self.lreg_load), lregs.run.eq(run),
+                               lregs.transpose.eq(simple.transpose), lregs.transpose_lanes.eq(simple.transpose_lanes)]
 
-        # -- flags (only the Simple sub-unit changes them) ----------------------------------
-        wiring.connect(m, simple.flags, flag_unit.request)
+        # -- flags (only the Simple sub-unit changes them) ---------------------------------------------
+        flags = wires("flag_request")
+        wiring.connect(flags, simple.flags, flag_unit.request)
         # ROW_MASK: LaneConfig[lane & 7] holds one bit per row of 8 lanes.
-        m.d.comb += flag_unit.row_masked.eq(Cat(*[config_regs.lane_config[lane % 8][ROW_MASK_LO + lane // 8]
-                                                  for lane in range(LANES)]))
+        flags.d.comb += flag_unit.row_masked.eq(Cat(*[config_regs.lane_config[lane % 8][ROW_MASK_LO + lane // 8]
+                                                      for lane in range(LANES)]))
 
-        # -- PRNG: the model replays each sub-unit's whole PRNG state, Round's last ------------
-        advance = Signal(LANES)
-        m.d.comb += advance.eq(Mux(rnd.prng_used, rnd.prng_advance, Mux(simple.prng_used, simple.prng_advance, 0)))
-        m.d.comb += [prng.advance.eq(advance & run.replicate(LANES)),
-                     prng.seed_write.eq(self.config_write.valid & (self.config_write.field == ConfigField.PRNG_SEED)),
-                     prng.seed.eq(self.config_write.value)]
+        # -- PRNG: the model replays each sub-unit's whole PRNG state, Round's last ----------------------
+        advance = Mux(rnd.prng_used, rnd.prng_advance, Mux(simple.prng_used, simple.prng_advance, 0))
+        wires("prng_advance").d.comb += [
+            prng.advance.eq(advance & run.replicate(LANES)),
+            prng.seed_write.eq(self.config_write.valid & (self.config_write.field == ConfigField.PRNG_SEED)),
+            prng.seed.eq(self.config_write.value)]
 
-        # -- Dst and the Tensix counters -----------------------------------------------------
-        wiring.connect(m, load=load.dst, dst=dst.load)
-        wiring.connect(m, store=store.dst, dst=dst.store)
-        m.d.comb += [dst.side_row.eq(self.dst_row), self.dst_rdata.eq(dst.side_rdata), dst.side_we.eq(self.dst_we),
-                     dst.side_cols.eq(self.dst_cols), dst.side_wdata.eq(self.dst_wdata)]
-        m.d.comb += [tensix.config.eq(self.config_write),
-                     tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
-                     tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
-                     tensix.counters_valid.eq(accepted & d.counters), tensix.counters_word.eq(word)]
+        # -- Dst and the Tensix counters -----------------------------------------------------------------
+        dst_access = wires("dst_access")
+        wiring.connect(dst_access, load=load.dst, dst=dst.load)
+        wiring.connect(dst_access, store=store.dst, dst=dst.store)
+        dst_access.d.comb += [
+            dst.side_row.eq(self.dst_row), self.dst_rdata.eq(dst.side_rdata), dst.side_we.eq(self.dst_we),
+            dst.side_cols.eq(self.dst_cols), dst.side_wdata.eq(self.dst_wdata),
+            tensix.config.eq(self.config_write),
+            tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
+            tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod))]
+        counters = issue.accepted & d.counters         # the word reaches the counters only when it is theirs
+        wires("counters").d.comb += [tensix.counters_valid.eq(counters),
+                                     tensix.counters_word.eq(Mux(counters, word, 0))]
 
-        # -- configuration registers: SFPCONFIG and the backdoor, in execution order -----------
-        backdoor = backdoor_write(m, thread_runs & d.backdoor & (d.vd >= 12),
-                                  word, d.vd, config_regs.lane_config)
-        backdoor_first = (d.unit == Unit.LOAD) | (d.unit == Unit.SIMPLE)
-        m.d.comb += [config_regs.write[0].eq(Mux(backdoor_first, backdoor, simple.config_write)),
-                     config_regs.write[1].eq(Mux(backdoor_first, simple.config_write, backdoor))]
+        # -- configuration registers: SFPCONFIG and the backdoor, in execution order ---------------------
+        config = wires("config_write")
+        # Operand isolation: the backdoor sees the word only when it loads a template.
+        loads = issue.thread_runs & d.backdoor & (d.vd >= 12)
+        backdoor = backdoor_write(config, loads, Mux(loads, word, 0), Mux(loads, d.vd, 0), config_regs.lane_config)
+        # An empty backdoor write changes nothing in either place.
+        backdoor_first = loads & ((d.unit == Unit.LOAD) | (d.unit == Unit.SIMPLE))
+        config.d.comb += [config_regs.write[0].eq(Mux(backdoor_first, backdoor, simple.config_write)),
+                          config_regs.write[1].eq(Mux(backdoor_first, simple.config_write, backdoor))]
 
-        # -- SFPLOADMACRO -------------------------------------------------------------------
-        macro_word = Signal(field_layout("SFPLOADMACRO"))
-        m.d.comb += macro_word.eq(word)
-        m.d.comb += [
-            scheduler.issue.eq(thread_runs & (d.opcode == opcode("SFPLOADMACRO"))),
-            scheduler.macro.eq(macro_word.macro), scheduler.vd.eq(d.vd[0:3]), scheduler.mod0.eq(macro_word.mod0),
-            scheduler.imm10.eq(operand(word, isa.OPCODES["SFPLOADMACRO"], "imm10")),
-            scheduler.address.eq(load.address),
-            scheduler.accepted.eq(accepted & ~d.counters),     # only SFPU instructions count
-            scheduler.cycle.eq(cycle),
+        # -- SFPLOADMACRO -----------------------------------------------------------------------------------
+        # Operand isolation: the scheduler sees an SFPLOADMACRO's fields only when one issues.
+        loadmacro = issue.thread_runs & (d.opcode == opcode("SFPLOADMACRO"))
+        macro_word = Mux(loadmacro, word, 0)
+        fields = field_layout("SFPLOADMACRO")(macro_word)
+        schedule = wires("schedule")
+        schedule.d.comb += [
+            scheduler.issue.eq(loadmacro),
+            scheduler.macro.eq(fields.macro), scheduler.vd.eq(Mux(loadmacro, d.vd[0:3], 0)),
+            scheduler.mod0.eq(fields.mod0),
+            scheduler.imm10.eq(operand(macro_word, isa.OPCODES["SFPLOADMACRO"], "imm10")),
+            scheduler.address.eq(Mux(loadmacro, load.address, 0)),
+            scheduler.accepted.eq(issue.accepted & ~d.counters),     # only SFPU instructions count
+            scheduler.cycle.eq(Mux(loadmacro, recorder.cycle, 0)),
             scheduler.misc.eq(config_regs.misc[0]),
         ]
         for j in range(4):     # LoadMacroConfig as lane 0 holds it
-            m.d.comb += [scheduler.sequence[j].eq(config_regs.sequences[j][0]),
-                         scheduler.templates[j].eq(config_regs.templates[j][0])]
+            schedule.d.comb += [scheduler.sequence[j].eq(config_regs.sequences[j][0]),
+                                scheduler.templates[j].eq(config_regs.templates[j][0])]
 
-        # -- state views ----------------------------------------------------------------------
+        # -- state views ------------------------------------------------------------------------------------
         landing_en = Cat(*[p.en for p in (*simple.landing, mad.landing, *rnd.landing)])
-        m.d.comb += [
-            *[self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)], self.lane_flags.eq(flag_unit.lane_flags),
+        wires("lreg_views").d.comb += [self.lregs[r].eq(lregs.value[r]) for r in range(NUM_LREGS)]
+        wires("views").d.comb += [
+            self.lane_flags.eq(flag_unit.lane_flags),
             self.use_flags.eq(flag_unit.use_flags), self.flag_depth.eq(flag_unit.depth),
             self.flag_stack.eq(flag_unit.stack), self.prng.eq(prng.value),
             self.lane_config.eq(config_regs.lane_config), self.templates.eq(config_regs.templates),
@@ -290,28 +259,17 @@ class Sfpu(wiring.Component):
             self.busy.eq(scheduler.pending | landing_en.any()),
         ]
 
-        # -- trace ----------------------------------------------------------------------------
-        undefined = {
-            "load": load.undefined, "simple": flag_unit.undefined, "mad": 0, "round": rnd.undefined, "store": 0,
-        }
-        record = Signal(Trace)
-        m.d.comb += [record.valid.eq(1), record.cycle.eq(cycle), record.issued.eq(accepted),
-                     # from the port itself, so the trace shows the `ready` the thread saw
-                     record.stalled.eq(self.instr.valid & run & ~self.instr.ready), record.word.eq(word),
-                     record.dst_writes.eq(dst.writes)]
-        for r in range(NUM_LREGS):
-            m.d.comb += record.lreg_written[r].eq(lregs.written[r])
-        for i, name in enumerate(UNITS):
-            entry = record.units[i]
-            thread_here = thread_runs & ~issue[name].macro & (d.unit == Unit[name.upper()])
-            m.d.comb += [entry.valid.eq(issue[name].valid), entry.macro.eq(issue[name].macro),
-                         entry.opcode.eq(issue[name].opcode), entry.word.eq(issue[name].word),
-                         entry.vd.eq(issue[name].vd), entry.vb.eq(issue[name].vb), entry.vc.eq(issue[name].vc),
-                         entry.macro_cycle.eq(macro_cycle[name]), entry.store_addr.eq(issue[name].store_addr),
-                         entry.undefined.eq(undefined[name] | (thread_here & d.reserved_bits))]
-        trace = Signal(Trace)
-        with m.If(run):
-            m.d.sync += trace.eq(record)
-        m.d.sync += trace.valid.eq(run)
-        m.d.comb += self.cycle_trace.eq(trace)
+        # -- trace ------------------------------------------------------------------------------------------
+        undefined = Cat(load.undefined, flag_unit.undefined, Const(0), rnd.undefined, Const(0))     # in UNITS order
+        record = wires("record")
+        record.d.comb += [
+            recorder.run.eq(run), recorder.issued.eq(issue.accepted),
+            # from the port itself, so the trace shows the `ready` the thread saw
+            recorder.stalled.eq(self.instr.valid & run & ~self.instr.ready), recorder.word.eq(word),
+            recorder.undefined.eq(undefined | issue.reserved), recorder.dst_writes.eq(dst.writes),
+            *[recorder.issue[i].eq(issue.issue[i]) for i in range(len(UNITS))],
+            *[recorder.macro_cycle[i].eq(issue.macro_cycle[i]) for i in range(len(UNITS))],
+            *[recorder.lreg_written[r].eq(lregs.written[r]) for r in range(NUM_LREGS)],
+        ]
+        m.d.comb += self.cycle_trace.eq(recorder.trace)
         return m

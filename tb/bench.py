@@ -99,7 +99,7 @@ def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
     from tb import runner
-    source = runner.verilog()
+    source = runner.verilog(backend)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "cocotb").mkdir()
         shutil.copy(source, Path(scratch) / "cocotb" / source.name)

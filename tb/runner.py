@@ -65,7 +65,7 @@ def _check_wave_support(backend: str) -> None:
 
 def rtl_version() -> str:
     """A hash of everything the generated Verilog depends on."""
-    digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT).encode())
+    digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT + repr(FLOW_PROC)).encode())
     for path in [*sorted((ROOT / "hdl").glob("*.py")), *sorted((ROOT / "model").glob("*.py")),
                  ROOT / "tb" / "harness.py"]:
         digest.update(path.name.encode())
@@ -85,14 +85,15 @@ def _locked(name: str):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def verilog() -> Path:
-    """The top's Verilog for simulation, for this version of the RTL
-    (generated if missing; it takes about a minute)."""
-    path = BUILD / f"{SIM_TOP}-{rtl_version()}.v"
+def verilog(backend: str = "icarus") -> Path:
+    """The simulation harness's Verilog for `backend`, for this version of the
+    RTL (generated if missing; it takes about a minute)."""
+    flow = SIMULATION_FLOWS[backend]
+    path = BUILD / f"{SIM_TOP}-{rtl_version()}-{flow}.v"
     with _locked("verilog"):
         if not path.is_file():
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(simulation_verilog())
+            tmp.write_text(simulation_verilog(backend))
             tmp.replace(path)
     return path
 
@@ -101,18 +102,24 @@ def verilog() -> Path:
 # keeps combinational logic in `always @*` blocks. Icarus does not run such a
 # block at time 0, so one whose inputs never change before a test samples
 # its output stays X (a macro slot's fields until the first SFPLOADMACRO).
-# For simulation the processes become multiplexers (`proc` without
-# `-nomux`), which Yosys writes as continuous assignments: same logic, and
-# defined from time 0 on every simulator.
+# For Icarus the processes become multiplexers (`proc` without `-nomux`),
+# which Yosys writes as continuous assignments: same logic, defined from time
+# 0, and 5x faster on Icarus than the processes. Verilator evaluates every
+# block at time 0 and runs the processes (`proc -nomux`) about twice as fast
+# as the multiplexers, so it gets those (docs/performance.md measures both
+# flows on both). Without attributes: Icarus's lexer cannot take a line as
+# long as the `unused_bits` list of a wide port.
 SIMULATION_SCRIPT = """\
 read_rtlil <<rtlil
 {rtlil}
 rtlil
-proc -norom
+proc {proc}
 opt_clean
 memory_collect
-write_verilog
+write_verilog -noattr
 """
+FLOW_PROC = {"mux": "-norom", "nomux": "-nomux -norom"}
+SIMULATION_FLOWS = {"icarus": "mux", "verilator": "nomux"}
 
 
 def rtlil(top: str = TOP) -> Path:
@@ -134,11 +141,11 @@ def rtlil(top: str = TOP) -> Path:
     return path
 
 
-def simulation_verilog() -> str:
+def simulation_verilog(backend: str = "icarus") -> str:
     from amaranth._toolchain.yosys import find_yosys
     yosys = find_yosys(lambda version: version >= (0, 40))
-    text = rtlil(SIM_TOP).read_text()
-    return yosys.run(["-q", "-"], SIMULATION_SCRIPT.format(rtlil=text), ignore_warnings=True)
+    script = SIMULATION_SCRIPT.format(rtlil=rtlil(SIM_TOP).read_text(), proc=FLOW_PROC[SIMULATION_FLOWS[backend]])
+    return yosys.run(["-q", "-"], script, ignore_warnings=True)
 
 
 @contextmanager
@@ -190,8 +197,8 @@ def _public_ports_only(runner) -> None:
     runner._build_command = build_command
 
 
-def runner_source(netlist: Path | None) -> Path:
-    return verilog() if netlist is None else netlist
+def runner_source(backend: str, netlist: Path | None) -> Path:
+    return verilog(backend) if netlist is None else netlist
 
 
 def _toplevel(source: Path) -> str:
@@ -241,7 +248,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None):
         raise RunnerError(str(e)) from None
     if waves:
         _check_wave_support(backend)
-    source = runner_source(netlist)
+    source = runner_source(backend, netlist)
     folder = build_dir(backend, waves, netlist)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
@@ -291,7 +298,8 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     plusargs = [f"+dumpfile_path={waves_at}"] if waves and backend == "icarus" else []
     with _simulator_environment(backend):
         try:
-            runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(netlist)), testcase=testcase,
+            runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(backend, netlist)),
+                        testcase=testcase,
                         test_dir=work, results_xml=str(results), waves=waves, timescale=TIMESCALE,
                         plusargs=plusargs, extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
         except SystemExit as e:
