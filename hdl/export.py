@@ -27,6 +27,8 @@ TOP = "Sfpu"
 COMPONENTS: list[tuple[str, str, str, dict]] = [
     ("Sfpu",          "sfpu",         "Sfpu",          {}),
     ("Decoder",       "decoder",      "Decoder",       {}),
+    ("IssueStage",    "issue",        "IssueStage",    {}),
+    ("TraceRecorder", "trace",        "TraceRecorder", {}),
     ("LRegFile",      "sfpu",         "lreg_file",     {}),     # with the top's write-back ports
     ("FlagUnit",      "flags",        "FlagUnit",      {}),
     ("Prng",          "prng",         "Prng",          {}),
