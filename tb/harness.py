@@ -20,16 +20,19 @@ The protocol, all at falling edges (block mode of tb.sfpu_env.SfpuEnv drives it)
 
 An entry is the `Sfpu`'s registered `cycle_trace` of a cycle with the flag
 state beside it, and a digest of the LReg values that cycle wrote instead of
-the 17 x 1,024 bits themselves: the sum over written (register, lane) of the
-value times an odd 64-bit key, modulo 2**64 (`lreg_digest`). A wrong value
-changes the sum unless errors in several lanes cancel exactly, which random
-faults do with probability 2**-64. The bench computes the same sum from the
-model's record; on any difference it reruns the program one cycle at a time
-for the full report.
+the 17 x 1,024 bits themselves (`lreg_digest`): two 32-bit sums over the
+written (register, lane) of the value times an odd 32-bit key, modulo 2**32,
+each with its own keys. A wrong value in one lane always changes both (an odd
+key is invertible modulo 2**32); errors in several lanes go unseen only if
+they cancel in both sums, which random faults do with probability 2**-64.
+Every product and partial sum fits 64 bits, so Verilator computes them with
+native words. The bench computes the same sums from the model's record; on
+any difference it reruns the program one cycle at a time for the full
+report.
 """
 
 
-from amaranth import Const, Module, Mux, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -37,9 +40,11 @@ from hdl.flags import DEPTH, StackEntry
 from hdl.lregs import LANES, NUM_LREGS
 from hdl.sfpu import Sfpu, Trace
 
-BLOCK = 128
+BLOCK = 32                      # longer blocks cost more than they save: every evaluation copies the buffer
 DIGEST_BITS = 64
+HALF = 32                       # each of the digest's two sums
 _MASK = (1 << DIGEST_BITS) - 1
+_HALF_MASK = (1 << HALF) - 1
 
 Entry = data.StructLayout({
     "trace": Trace,
@@ -59,19 +64,24 @@ def _splitmix64(state: int) -> int:
     return z ^ (z >> 31)
 
 
-# One odd key per (register, lane): odd, so a single wrong value always changes the sum.
-DIGEST_KEYS = tuple(tuple(_splitmix64(reg * LANES + lane) | 1 for lane in range(LANES))
-                    for reg in range(NUM_LREGS))
+# Two odd 32-bit keys per (register, lane), one for each sum: odd, so a single
+# wrong value always changes both.
+DIGEST_KEYS = tuple(tuple(tuple((_splitmix64(reg * LANES + lane) >> shift) & _HALF_MASK | 1 for shift in (0, HALF))
+                          for lane in range(LANES)) for reg in range(NUM_LREGS))
 
 
 def lreg_digest(writes) -> int:
     """The digest of LReg writes given as (reg, lanes, values) records
-    (values 0 outside the lanes), as the harness computes it."""
-    total = 0
+    (values 0 outside the lanes), as the harness computes it: the low sum in
+    bits 0-31, the high one in 32-63."""
+    low = high = 0
     for w in writes:
         keys = DIGEST_KEYS[w.reg]
-        total += sum(v * keys[lane] for lane, v in enumerate(w.values) if w.lanes >> lane & 1)
-    return total & _MASK
+        for lane, v in enumerate(w.values):
+            if w.lanes >> lane & 1:
+                low += v * keys[lane][0] & _HALF_MASK
+                high += v * keys[lane][1] & _HALF_MASK
+    return (low & _HALF_MASK) | (high & _HALF_MASK) << HALF
 
 
 class SfpuHarness(wiring.Component):
@@ -157,13 +167,16 @@ class LRegDigest(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        terms = []
-        for reg in range(NUM_LREGS):
-            for lane in range(LANES):
-                value = Mux(self.written[reg][lane], self.lregs[reg][lane], 0)
-                terms.append((value * Const(DIGEST_KEYS[reg][lane], DIGEST_BITS))[:DIGEST_BITS])
-        while len(terms) > 1:       # a balanced adder tree, each sum cut to 64 bits
-            terms = [(terms[i] + terms[i + 1])[:DIGEST_BITS] if i + 1 < len(terms) else terms[i]
-                     for i in range(0, len(terms), 2)]
-        m.d.comb += self.digest.eq(terms[0])
+        sums = []
+        for half in range(2):
+            terms = []
+            for reg in range(NUM_LREGS):
+                for lane in range(LANES):
+                    value = Mux(self.written[reg][lane], self.lregs[reg][lane], 0)
+                    terms.append((value * Const(DIGEST_KEYS[reg][lane][half], HALF))[:HALF])
+            while len(terms) > 1:       # a balanced adder tree; 544 terms of 32 bits stay within 42
+                terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i]
+                         for i in range(0, len(terms), 2)]
+            sums.append(terms[0][:HALF])
+        m.d.comb += self.digest.eq(Cat(*sums))
         return m
