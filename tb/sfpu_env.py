@@ -116,8 +116,16 @@ ENTRY_TRACE = Shape.cast(Trace).width
 ENTRY_FIELDS = {name: (f.offset, Shape.cast(f.shape).width) for name, f in Entry}
 
 
+def entry_field(raw: int, name: str) -> int:
+    """A field of a harness entry (tb.harness.Entry) from its raw bits."""
+    offset, width = ENTRY_FIELDS[name]
+    return raw >> offset & ((1 << width) - 1)
+
+
 def _at(layout, name: str) -> tuple[int, int]:
     return layout[name].offset, (1 << Shape.cast(layout[name].shape).width) - 1
+
+
 FLAG_STACK = unpacker(data.ArrayLayout(StackEntry, DEPTH))
 MISC = unpacker(data.ArrayLayout(12, LANES))
 LANE_CONFIG = unpacker(LaneConfig)
@@ -263,7 +271,6 @@ class EntryMatcher:
         self.lreg_mask = (1 << Shape.cast(Trace["lreg_written"].shape).width) - 1
         dst = base + Trace["dst_writes"].offset
         self.dst_valid = [dst + i * DstRowWrite.size + DstRowWrite["valid"].offset for i in range(8)]
-        self.fields = ENTRY_FIELDS
         self._shapes: dict[tuple[str, int, int], tuple[str, bool, bool]] = {}
 
     def _shape(self, unit: str, word: int, macro: int, ins) -> tuple[str, bool, bool]:
@@ -319,7 +326,7 @@ class EntryMatcher:
             return None
         if expected.dst_writes or any(raw >> at & 1 for at in self.dst_valid):
             return None
-        if (expected.flags is None) != (flags is None) or (flags is not None and expected.flags != flags):
+        if expected.flags != flags:
             return None
         if stack_changed or expected.stack is not None:
             return None
@@ -327,11 +334,9 @@ class EntryMatcher:
 
     def dst_rows(self, raw: int) -> list[int]:
         """The Dst rows an entry's trace says were written."""
-        rows = []
-        for at in self.dst_valid:
-            if raw >> at & 1:
-                rows.append(raw >> (at + DstRowWrite["row"].offset - DstRowWrite["valid"].offset) & 0x3FF)
-        return rows
+        row_offset, row_mask = _at(DstRowWrite, "row")
+        below = DstRowWrite["valid"].offset
+        return [raw >> (at - below + row_offset) & row_mask for at in self.dst_valid if raw >> at & 1]
 
 
 # -- driver and monitor ---------------------------------------------------------------------
@@ -443,16 +448,10 @@ class TraceMonitor:
         """Whether a harness entry equals `expected`, by `EntryMatcher`'s
         fast comparison; True moves the flag baseline on, False leaves it for
         `entry_record` to decode the entry in full."""
-        field_ = ENTRY_FIELDS
-
-        def get(name: str) -> int:
-            offset, width = field_[name]
-            return raw >> offset & ((1 << width) - 1)
-
-        flags = (get("lane_flags"), get("use_flags"))
-        stack_changed = (get("flag_depth"), get("flag_stack")) != self._stack_raw
+        flags = (entry_field(raw, "lane_flags"), entry_field(raw, "use_flags"))
+        stack_changed = (entry_field(raw, "flag_depth"), entry_field(raw, "flag_stack")) != self._stack_raw
         changed = FlagsRecord(*flags) if flags != self.flags else None
-        if self.matcher.matches(raw, expected, get("lreg_digest"), changed, stack_changed):
+        if self.matcher.matches(raw, expected, entry_field(raw, "lreg_digest"), changed, stack_changed):
             self.flags = flags
             return True
         return False
@@ -464,17 +463,11 @@ class TraceMonitor:
         trace = TRACE(raw & ((1 << ENTRY_TRACE) - 1))
         if not trace.valid:
             return None, 0
-        field_ = ENTRY_FIELDS
-
-        def get(name: str) -> int:
-            offset, width = field_[name]
-            return raw >> offset & ((1 << width) - 1)
-
-        flags = (get("lane_flags"), get("use_flags"))
-        stack = self._stack_of(get("flag_depth"), get("flag_stack"))
+        flags = (entry_field(raw, "lane_flags"), entry_field(raw, "use_flags"))
+        stack = self._stack_of(entry_field(raw, "flag_depth"), entry_field(raw, "flag_stack"))
         record = self._record(trace, flags, stack, lambda reg, lanes: ())
         self.flags, self.stack = flags, stack
-        return record, get("lreg_digest")
+        return record, entry_field(raw, "lreg_digest")
 
     def _record(self, trace, flags, stack, lreg_values: Callable[[int, int], tuple[int, ...]]) -> CycleRecord:
         rec = CycleRecord(trace.cycle)
@@ -746,9 +739,10 @@ class SfpuEnv:
                 want = dataclasses.replace(expected, lreg_writes=[LRegWriteRecord(w.reg, w.lanes, ())
                                                                   for w in expected.lreg_writes])
                 difference = first_difference(want, got)
-                if difference is None and digest != lreg_digest(expected.lreg_writes):
+                expected_digest = lreg_digest(expected.lreg_writes)
+                if difference is None and digest != expected_digest:
                     difference = Mismatch(expected.cycle, "the digest of the LReg values written",
-                                          f"0x{lreg_digest(expected.lreg_writes):016X}", f"0x{digest:016X}")
+                                          f"0x{expected_digest:016X}", f"0x{digest:016X}")
             else:
                 difference = Mismatch(expected.cycle, "whether the cycle ran (trace valid)", 1, 0)
             if fast and difference is not None:        # with keep_rtl_trace: the fast path checked against the full one
