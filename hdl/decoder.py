@@ -8,7 +8,7 @@ class (two-cycle result, two-cycle occupancy, interlock). SFPLOADMACRO's
 overrides of VD/VB/VC are applied by the scheduler, not here.
 """
 
-from amaranth import Module
+from amaranth import Module, Mux
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -16,7 +16,7 @@ from .arith import field, operand
 
 from model import isa, tensix
 
-from .isa import Opcode, Unit, opcode, unit
+from .isa import ArchComponent, Opcode, Unit, opcode, table, unit
 
 Decoded = data.StructLayout({
     "word": 32,            # the word itself, so that a consumer sees it change together with its decode
@@ -35,7 +35,8 @@ Decoded = data.StructLayout({
 })
 
 
-class Decoder(wiring.Component):
+class Decoder(ArchComponent):
+    """Decodes the instructions of `arch`'s table; any other opcode is unknown."""
     word: In(32)
     decoded: Out(Decoded)
 
@@ -44,7 +45,7 @@ class Decoder(wiring.Component):
         word, d = self.word, self.decoded
         m.d.comb += [d.word.eq(word), d.opcode.eq(word[24:32])]
         with m.Switch(word[24:32]):
-            for op in isa.OPCODES.values():
+            for op in table(self.arch).values():
                 with m.Case(opcode(op.mnemonic)):
                     m.d.comb += [d.known.eq(1), d.unit.eq(unit(op.unit)), d.interlock.eq(op.interlock)]
                     if op.must_be_zero:
@@ -63,7 +64,11 @@ class Decoder(wiring.Component):
             m.d.comb += d.vd.eq(vd)
         if op.backdoor and op.has("vd"):
             m.d.comb += d.backdoor.eq(1)
-        if op.has("vb") or any(a.name == "vb" for a in op.aliases):
+        if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
+            # Blackhole's SFPAND/SFPOR: the VB field is the operand only under Mod1 USE_VB, VD otherwise.
+            use_vb = (field(word, op, "mod1") & isa.USE_VB).any()
+            m.d.comb += d.vb.eq(Mux(use_vb, field(word, op, "vb"), vd))
+        elif op.has("vb") or any(a.name == "vb" for a in op.aliases):
             m.d.comb += d.vb.eq(operand(word, op, "vb"))      # SFPSHFT2's VB shares bits [15:12] with Imm12
         elif op.mnemonic in isa.IMPLICIT_VB_IS_VD:
             m.d.comb += d.vb.eq(vd)

@@ -12,6 +12,8 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
+from .isa import ArchComponent
+
 LANES = 32
 DEPTH = 8
 ALL = Const((1 << LANES) - 1, LANES)
@@ -55,7 +57,7 @@ class FlagRequest(wiring.Signature):
         })
 
 
-class FlagUnit(wiring.Component):
+class FlagUnit(ArchComponent):
     request: In(FlagRequest())
     row_masked: In(LANES)       # LaneConfig[lane & 7].ROW_MASK bit of the lane's row
 

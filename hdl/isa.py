@@ -1,15 +1,19 @@
 """The instruction set for the RTL, derived from `model.isa` (the one table).
 
-- `Opcode`: an Amaranth enum of the 38 SFPU opcodes, so waveforms show
-  mnemonics; `Opcode.NONE` (0) stands for "no instruction".
+- `Opcode`: an Amaranth enum of the SFPU opcodes of every architecture (the
+  38 of Wormhole and the 4 Blackhole adds), so waveforms show mnemonics;
+  `Opcode.NONE` (0) stands for "no instruction". Which of them a design
+  decodes is its architecture's table (`table(arch)`).
 - `Unit`: the sub-unit an instruction issued by the thread runs on.
-- `field_layout(mnemonic)`: the instruction word as a `data.FlexibleLayout`
-  with that opcode's named fields at their bit positions.
+- `ArchComponent`: a component elaborated for one architecture (`self.arch`).
+- `field_layout(mnemonic, arch)`: the instruction word as a
+  `data.FlexibleLayout` with that opcode's named fields at their bit positions
+  on that architecture.
 """
 
 from __future__ import annotations
 
-from amaranth.lib import data, enum
+from amaranth.lib import data, enum, wiring
 
 from model import isa
 
@@ -27,7 +31,7 @@ def amaranth_enum(name: str, members: dict[str, int], shape: int) -> enum.EnumTy
 # Member names drop the SFP prefix (Opcode.MAD, Opcode.LOADMACRO) to keep
 # waveform traces short; `mnemonic()` gives the full name back.
 Opcode = amaranth_enum("Opcode", {"NONE": 0, **{op.mnemonic.removeprefix(_SFP_PREFIX): op.opcode
-                                        for op in isa.OPCODES.values()}}, shape=8)
+                                        for arch in isa.Arch for op in isa.ISA[arch].table}}, shape=8)
 
 UNIT_NAMES = [u.value for u in isa.Unit]             # load, simple, mad, round, store
 Unit = amaranth_enum("Unit", {name.upper(): i for i, name in enumerate(UNIT_NAMES)}, shape=3)
@@ -45,11 +49,25 @@ def unit(u: isa.Unit):
     return Unit[u.name]
 
 
-def field_layout(mnemonic: str) -> data.FlexibleLayout:
-    """The 32-bit word of `mnemonic` with its fields named (signed fields as signed)."""
-    op = isa.OPCODES[mnemonic]
+def table(arch: isa.Arch) -> dict[str, isa.Opcode]:
+    """The instructions `arch` decodes, by mnemonic."""
+    return isa.ISA[arch].opcodes
+
+
+def field_layout(mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> data.FlexibleLayout:
+    """The 32-bit word of `mnemonic` on `arch` with its fields named (signed fields as signed)."""
+    op = table(arch)[mnemonic]
     fields = {"opcode": data.Field(Opcode, 24)}
     for f in op.fields:
         shape = data.signed(f.width) if f.signed else data.unsigned(f.width)
         fields[f.name] = data.Field(shape, f.lo)
     return data.FlexibleLayout(32, fields)
+
+
+class ArchComponent(wiring.Component):
+    """A component elaborated for one architecture: what differs between
+    Wormhole and Blackhole comes from `self.arch` and its ISA table."""
+
+    def __init__(self, arch: isa.Arch = isa.Arch.WORMHOLE, signature=None):
+        self.arch = arch
+        super().__init__(signature)

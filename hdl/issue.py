@@ -20,7 +20,7 @@ from amaranth.lib.wiring import In, Out
 from model import isa
 
 from .decoder import Decoded
-from .isa import unit
+from .isa import ArchComponent, unit
 from .scheduler import MACRO_UNITS, Scheduled
 from .unit_io import Issue
 
@@ -28,7 +28,7 @@ SFPNOP_WORD = isa.encode("SFPNOP")
 SUB_UNITS = tuple(isa.Unit)                  # load, simple, mad, round, store: the model's order
 
 
-class IssueStage(wiring.Component):
+class IssueStage(ArchComponent):
     valid: In(1)                         # the thread presents a word (the instruction stream's)
     ready: Out(1)                        # low while the SFPSWAP interlock holds a word other than SFPNOP
     decoded: In(Decoded)                 # that word, decoded

@@ -28,7 +28,7 @@ from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
-from .isa import Opcode
+from .isa import ArchComponent, Opcode
 from .tensix import TensixView, dst_address, resolve_mod0
 from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
@@ -52,7 +52,7 @@ def _col_exchange(lane_config, bit: int):
     return Cat(*[lane_config[lane % LANES_PER_ROW][bit] for lane in range(LANES)])
 
 
-class LoadUnit(wiring.Component):
+class LoadUnit(ArchComponent):
     inputs: In(SubUnitInputs())
     tensix: In(TensixView)
     write: Out(WriteBackPort()).array(2)  # 0: VD, 1: VD + 4 (the Dst index capture)
@@ -157,7 +157,7 @@ class LoadUnit(wiring.Component):
         return value, defined
 
 
-class StoreUnit(wiring.Component):
+class StoreUnit(ArchComponent):
     inputs: In(SubUnitInputs())
     tensix: In(TensixView)
 

@@ -23,7 +23,7 @@ from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
 from .fma import Fma
-from .isa import Opcode, field_layout
+from .isa import ArchComponent, Opcode, field_layout
 from .lregs import L16, VD_TARGETS
 from .lut import LutFp32Select, LutSelect
 from .unit_io import (LANES, backdoor_guard, LaneValues, read_lreg, read_lreg_per_lane, spread_lane_bits,
@@ -52,7 +52,7 @@ class Form(enum.Enum, shape=3):
     LUTFP32 = 5             # A, B = |L3|, C from LutFp32Select
 
 
-class MadUnit(wiring.Component):
+class MadUnit(ArchComponent):
     inputs: In(SubUnitInputs())
 
     landing: Out(WriteBackPort(per_lane=True))  # last cycle's instruction, written at the end of this cycle

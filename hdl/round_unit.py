@@ -27,7 +27,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .isa import Opcode, field_layout
+from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound
 from .lregs import VD_TARGETS
 from .unit_io import (LANES, backdoor_guard, LaneValues, LRegWrite, read_lreg, SubUnitInputs, WriteBack,
@@ -47,7 +47,7 @@ def _ror1_source(lane: int) -> int:
     return lane - 1 if lane % ROW_LANES else lane + ROW_LANES - 1
 
 
-class RoundUnit(wiring.Component):
+class RoundUnit(ArchComponent):
     inputs: In(SubUnitInputs())
     prng: In(data.ArrayLayout(32, LANES))           # what an advance hands out in each lane
 

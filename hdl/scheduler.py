@@ -23,7 +23,7 @@ from .arith import field
 
 from model import isa
 
-from .isa import field_layout, opcode
+from .isa import ArchComponent, field_layout, opcode, table
 
 MACRO_UNITS = (isa.Unit.SIMPLE, isa.Unit.MAD, isa.Unit.ROUND, isa.Unit.STORE)
 SLOTS = 8
@@ -42,7 +42,7 @@ Scheduled = data.StructLayout({
 })
 
 
-class MacroScheduler(wiring.Component):
+class MacroScheduler(ArchComponent):
     # The SFPLOADMACRO accepted this cycle.
     issue: In(1)
     macro: In(2)
@@ -108,7 +108,7 @@ class MacroScheduler(wiring.Component):
         """The 32-bit word select 4-7 picks; flags select 1 and unknown opcodes."""
         word = Signal(32, name=f"template_{i}")
         m.d.comb += word.eq(self.templates[select[0:2]])
-        known = _any(word[24:32] == op.opcode for op in isa.OPCODES.values())
+        known = _any(word[24:32] == op.opcode for op in table(self.arch).values())
         with m.If(self.issue & (select == 1)):
             m.d.comb += self.select_reserved[i].eq(1)
         with m.If(self.issue & select[2] & ~known):
@@ -118,7 +118,7 @@ class MacroScheduler(wiring.Component):
     def _override(self, m: Module, new, byte, i: int, unit: isa.Unit) -> None:
         select = byte[0:3]
         word, known = self._template(m, select, i)
-        runnable = _any(word[24:32] == op.opcode for op in isa.OPCODES.values() if unit in op.macro_units)
+        runnable = _any(word[24:32] == op.opcode for op in table(self.arch).values() if unit in op.macro_units)
         # What the sub-unit runs: the template, or SFPNOP in its place (whose
         # missing fields then feed the overrides, as in the model).
         effective = Signal(32, name=f"effective_{i}")
@@ -127,7 +127,7 @@ class MacroScheduler(wiring.Component):
         has_vb, has_vc = Signal(name=f"has_vb_{i}"), Signal(name=f"has_vc_{i}")
         word = effective
         with m.Switch(word[24:32]):
-            for op in isa.OPCODES.values():
+            for op in table(self.arch).values():
                 with m.Case(op.opcode):
                     if op.has("vd"):
                         m.d.comb += t_vd.eq(field(word, op, "vd"))
@@ -150,14 +150,14 @@ class MacroScheduler(wiring.Component):
     def _store(self, m: Module, new, byte) -> None:
         select = byte[0:3]
         word, known = self._template(m, select, STORE)
-        store_op = isa.OPCODES["SFPSTORE"]
+        store_op = table(self.arch)["SFPSTORE"]
         is_store = word[24:32] == store_op.opcode
         with m.If(self.issue & ((select == 2) | (select[2] & known & ~is_store))):
             m.d.comb += self.store_not_sfpstore.eq(1)
         template_vd = Mux(select == 3, 0, field(word, store_op, "vd"))
         vd = Mux(byte[6], 16, Mux(byte[7], template_vd, self.vd))
         mod0 = Mux(self.misc[4:8].bit_select(self.macro, 1), self.mod0, self.misc[0:4])
-        store_word = Signal(field_layout("SFPSTORE"), name="store_word")
+        store_word = Signal(field_layout("SFPSTORE", self.arch), name="store_word")
         m.d.comb += [store_word.opcode.eq(opcode("SFPSTORE")), store_word.vd.eq(vd[0:4]),
                      store_word.mod0.eq(mod0), store_word.imm10.eq(self.imm10)]
         m.d.comb += [

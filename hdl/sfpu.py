@@ -1,4 +1,8 @@
-"""`Sfpu`: the Wormhole Vector Unit, the top of the RTL.
+"""`Sfpu`: the Vector Unit of Wormhole B0 or Blackhole A0, the top of the RTL.
+
+`Sfpu(arch)` elaborates the one design for either architecture: every block
+that differs takes the architecture (`hdl.isa.ArchComponent`) and reads what
+differs from the ISA table of `model.isa`.
 
 One cycle of the timing contract (docs/timing.md) in hardware:
 
@@ -55,7 +59,7 @@ from .config_regs import ConfigRegs, backdoor_write
 from .decoder import Decoder
 from .dst import Dst
 from .flags import DEPTH, FlagUnit, StackEntry
-from .isa import Unit, field_layout, opcode
+from .isa import Unit, field_layout, opcode, table
 from .issue import IssueStage
 from .load_store import LoadUnit, StoreUnit
 from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack, write_back
@@ -114,8 +118,13 @@ class Sfpu(wiring.Component):
 
     cycle_trace: Out(Trace)     # not `trace`: Verilator's C++ model has a method of that name
 
+    def __init__(self, arch: isa.Arch = isa.Arch.WORMHOLE):
+        self.arch = arch
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
+        arch = self.arch
         run = self.run
         frozen = EnableInserter(run)      # pipelines and SFPU-only state hold while frozen
 
@@ -132,24 +141,24 @@ class Sfpu(wiring.Component):
             m.submodules[name] = part
             return part
 
-        decoder = add("decoder", Decoder(), holds=False)
-        issue = add("issue", IssueStage(), holds=False)
-        flag_unit = add("flags", FlagUnit())
+        decoder = add("decoder", Decoder(arch), holds=False)
+        issue = add("issue", IssueStage(arch), holds=False)
+        flag_unit = add("flags", FlagUnit(arch))
         config_regs = add("config_regs", ConfigRegs())
-        scheduler = add("scheduler", MacroScheduler())
+        scheduler = add("scheduler", MacroScheduler(arch))
         units = {
-            "load": add("load", LoadUnit()),
-            "simple": add("simple", SimpleUnit()),
-            "mad": add("mad", MadUnit()),
-            "round": add("round", RoundUnit()),
-            "store": add("store", StoreUnit()),
+            "load": add("load", LoadUnit(arch)),
+            "simple": add("simple", SimpleUnit(arch)),
+            "mad": add("mad", MadUnit(arch)),
+            "round": add("round", RoundUnit(arch)),
+            "store": add("store", StoreUnit(arch)),
         }
         # These also take writes from outside while frozen, so their SFPU writes are
         # gated by `run` instead: nothing issues while frozen, and the LReg file and
         # the PRNG take `run` for what lands from earlier cycles.
         prng = add("prng", Prng(), holds=False)
         dst = add("dst", Dst(), holds=False)
-        tensix = add("tensix", TensixRegs(), holds=False)
+        tensix = add("tensix", TensixRegs(arch), holds=False)
         recorder = add("recorder", TraceRecorder(), holds=False)
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
@@ -230,13 +239,13 @@ class Sfpu(wiring.Component):
         # Operand isolation: the scheduler sees an SFPLOADMACRO's fields only when one issues.
         loadmacro = issue.thread_runs & (d.opcode == opcode("SFPLOADMACRO"))
         macro_word = Mux(loadmacro, word, 0)
-        fields = field_layout("SFPLOADMACRO")(macro_word)
+        fields = field_layout("SFPLOADMACRO", arch)(macro_word)
         schedule = wires("schedule")
         schedule.d.comb += [
             scheduler.issue.eq(loadmacro),
             scheduler.macro.eq(fields.macro), scheduler.vd.eq(Mux(loadmacro, d.vd[0:3], 0)),
             scheduler.mod0.eq(fields.mod0),
-            scheduler.imm10.eq(operand(macro_word, isa.OPCODES["SFPLOADMACRO"], "imm10")),
+            scheduler.imm10.eq(operand(macro_word, table(arch)["SFPLOADMACRO"], "imm10")),
             scheduler.address.eq(Mux(loadmacro, load.address, 0)),
             scheduler.accepted.eq(issue.accepted & ~d.counters),     # only SFPU instructions count
             scheduler.cycle.eq(Mux(loadmacro, recorder.cycle, 0)),

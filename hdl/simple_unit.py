@@ -27,7 +27,7 @@ from amaranth.lib.wiring import In, Out
 
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
 from .flags import FlagOp, FlagRequest
-from .isa import Opcode
+from .isa import ArchComponent, Opcode
 from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack, WriteBackPort, write_back)
 from .rounding import CastToFp32
@@ -63,7 +63,7 @@ def _sign_magnitude_key(m: Module, value, name: str):
     return key.as_signed()
 
 
-class SimpleUnit(wiring.Component):
+class SimpleUnit(ArchComponent):
     inputs: In(SubUnitInputs())
     lane_flags: In(LANES)
     use_flags: In(LANES)

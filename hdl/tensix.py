@@ -23,6 +23,7 @@ from model import tensix as model_tensix
 from model.dst_format import Mod0Fmt, resolve_srcb
 
 from .dst_convert import Mod0
+from .isa import ArchComponent
 
 __all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs",
            "pack_addr_mod", "dst_address", "resolve_mod0"]
@@ -95,7 +96,7 @@ def _step(m: Module, value, cr, incr, clear, use_cr, c_to_cr, bits: int, name: s
     return new_value, new_cr
 
 
-class TensixRegs(wiring.Component):
+class TensixRegs(ArchComponent):
     """The registers of `TensixView` and the eight ADDR_MOD slots.
 
     At the clock edge: `apply_addr_mod` steps the counters by slot

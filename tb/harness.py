@@ -39,6 +39,7 @@ from amaranth.lib.wiring import In, Out
 from hdl.flags import DEPTH, StackEntry
 from hdl.lregs import LANES, NUM_LREGS
 from hdl.sfpu import Sfpu, Trace
+from model.isa import Arch
 
 BLOCK = 32                      # longer blocks cost more than they save: every evaluation copies the buffer
 DIGEST_BITS = 64
@@ -87,9 +88,9 @@ def lreg_digest(writes) -> int:
 class SfpuHarness(wiring.Component):
     """`Sfpu` with block-mode stimulus and capture (see the module doc)."""
 
-    def __init__(self, block: int = BLOCK):
+    def __init__(self, block: int = BLOCK, arch: Arch = Arch.WORMHOLE):
         self.block = block
-        self.sfpu = Sfpu()
+        self.sfpu = Sfpu(arch)
         members = dict(self.sfpu.signature.members)
         members.update(
             blk_start=In(1),

@@ -1,7 +1,8 @@
 """Programs on the RTL in Amaranth's simulator, in lock-step with the cycle model.
 
-`run_lockstep(programs)` elaborates one `hdl.sfpu.Sfpu` for Amaranth's
-simulator (through tb.amaranth_cocotb) and runs each program on it with the
+`run_lockstep(programs)` elaborates one `hdl.sfpu.Sfpu`, for the programs'
+architecture, for Amaranth's simulator (through tb.amaranth_cocotb) and runs
+each program on it with the
 lock-step environment of tb.sfpu_env, from reset. A program's result holds
 both traces, the model's final state, and the first difference if there was
 one; the programs after a difference still run.
@@ -16,18 +17,24 @@ from tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),
                  max_cycles: int = 10_000) -> list[ProgramRun]:
-    """Run each program on the RTL and the model side by side; one simulation for all."""
+    """Run each program on the RTL and the model side by side; one simulation
+    for all, so they must be of one architecture."""
+    from hdl.sfpu import Sfpu
+    archs = {p.arch for p in programs}
+    if len(archs) != 1:
+        raise ValueError(f"run_lockstep runs the programs of one architecture; got {sorted(a.value for a in archs)}")
+    arch = archs.pop()
     results: list[ProgramRun] = []
 
     async def bench(dut):
-        env = SfpuEnv(dut, max_cycles=max_cycles)
+        env = SfpuEnv(dut, max_cycles=max_cycles, arch=arch)
         for program in programs:
             try:
                 results.append(await env.run(program, strict=strict, allow=allow))
             except Mismatch as m:
                 results.append(m.run)
 
-    [outcome] = simulate([("lockstep", bench)])
+    [outcome] = simulate([("lockstep", bench)], make_top=lambda: Sfpu(arch))
     if not outcome.passed:
         raise RuntimeError(outcome.message)
     return results

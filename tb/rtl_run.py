@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from model.asm import Program
+from model.isa import Arch
 from model.machine import UndefinedBehaviour
 from model.run import RunResult
 from model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
@@ -69,15 +70,16 @@ def _lane_bools(mask: int) -> np.ndarray:
     return np.array([(mask >> lane) & 1 for lane in range(LANES)], dtype=bool)
 
 
-async def read_state(dut) -> SfpuState:
-    """The architectural state as the RTL holds it, read through its ports
-    (the RTL must be frozen: `run` low, nothing presented). Dst takes one
-    simulator step per row through the side port, whose read is combinational."""
+async def read_state(dut, arch: Arch = Arch.WORMHOLE) -> SfpuState:
+    """The architectural state as the RTL (elaborated for `arch`) holds it,
+    read through its ports (the RTL must be frozen: `run` low, nothing
+    presented). Dst takes one simulator step per row through the side port,
+    whose read is combinational."""
     from tb.cocotb_api import ReadOnly, Timer
     from tb.sfpu_env import FLAG_STACK, NUM_LREGS, lanes_of, read
     await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
     await ReadOnly()
-    state = SfpuState()
+    state = SfpuState(arch=arch)
     state.lregs = np.array([lanes_of(read(getattr(dut, f"lregs__{r}")), 32, LANES) for r in range(NUM_LREGS)])
     state.lane_flags = _lane_bools(read(dut.lane_flags))
     state.use_flags = _lane_bools(read(dut.use_flags))
@@ -119,7 +121,7 @@ async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
         out = JobResult(job.name)
         try:
             run = await env.run(job.program, name=job.name, strict=job.strict, allow=job.allow, dst=job.dst)
-            out.result = rtl_result(run, await read_state(dut))
+            out.result = rtl_result(run, await read_state(dut, env.arch))
         except Mismatch as e:
             out.mismatch = str(e)
         except UndefinedBehaviour as e:
@@ -139,15 +141,22 @@ async def run_job_file(dut, jobs: Path, results: Path) -> None:
 # -- outside it -------------------------------------------------------------------------------
 
 def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
-    """Run `jobs` in one simulation on `backend` (building it first if needed).
-    Raises runner.RunnerError when the simulator cannot build or run."""
+    """Run `jobs` in one simulation on `backend` (building it first if
+    needed), on the RTL elaborated for their programs' architecture. Raises
+    runner.RunnerError when the simulator cannot build or run, ValueError
+    when the jobs mix architectures."""
     from tb import runner
+    archs = {job.program.arch for job in jobs}
+    if len(archs) > 1:
+        raise ValueError(f"one simulation runs one architecture; these jobs mix "
+                         f"{' and '.join(sorted(a.title for a in archs))}")
+    arch = archs.pop() if archs else Arch.WORMHOLE
     (runner.BUILD / "runs").mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"run-{backend}-", dir=runner.BUILD / "runs"))
     jobs_file, results_file = work / "jobs.pickle", work / "results.pickle"
     jobs_file.write_bytes(pickle.dumps(jobs))
     outcomes = runner.run(backend, ["run_jobs"],
-                          {"SFPU_JOBS": str(jobs_file), "SFPU_JOB_RESULTS": str(results_file)}, work=work)
+                          {"SFPU_JOBS": str(jobs_file), "SFPU_JOB_RESULTS": str(results_file)}, work=work, arch=arch)
     if not results_file.is_file():
         why = "; ".join(o.message for o in outcomes if o.message) or "no results"
         raise runner.RunnerError(f"the {backend} simulation ended without results ({why}); see {work}")

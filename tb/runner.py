@@ -6,10 +6,12 @@
   `tb.harness.SfpuHarness`: the `Sfpu` top with its ports passed through and
   the block-mode stimulus and capture beside them.
 
-The Verilog is written once per version of the RTL (its file name carries a
-hash of hdl/ and model/) and each simulator's build is kept under
-build/cocotb/<backend>[-waves]/, so a second run starts at once. Test
-parameters go to the test module as SFPU_* environment variables.
+The Verilog is written once per version of the RTL and architecture (its
+file name carries a hash of hdl/ and model/, and `-blackhole` for Blackhole)
+and each simulator's build is kept under
+build/cocotb/<backend>[-blackhole][-waves]/, so a second run starts at once.
+Test parameters go to the test module as SFPU_* environment variables, the
+architecture as SFPU_ARCH.
 
 With `waves` a run leaves its waveform in its work folder (`wave_file`):
 a VCD from Amaranth's simulator, an FST from Icarus and Verilator (whose
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import amaranth
 
+from model.isa import Arch
 from tb import simulators
 from tb.amaranth_cocotb import Outcome
 
@@ -85,15 +88,20 @@ def _locked(name: str):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def verilog(backend: str = "icarus") -> Path:
+def _arch_suffix(arch: Arch) -> str:
+    """Wormhole's files keep their plain names; another architecture's carry it."""
+    return "" if arch is Arch.WORMHOLE else f"-{arch.value}"
+
+
+def verilog(backend: str = "icarus", arch: Arch = Arch.WORMHOLE) -> Path:
     """The simulation harness's Verilog for `backend`, for this version of the
-    RTL (generated if missing; it takes about a minute)."""
+    RTL and `arch` (generated if missing; it takes about a minute)."""
     flow = SIMULATION_FLOWS[backend]
-    path = BUILD / f"{SIM_TOP}-{rtl_version()}-{flow}.v"
+    path = BUILD / f"{SIM_TOP}{_arch_suffix(arch)}-{rtl_version()}-{flow}.v"
     with _locked("verilog"):
         if not path.is_file():
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(simulation_verilog(backend))
+            tmp.write_text(simulation_verilog(backend, arch))
             tmp.replace(path)
     return path
 
@@ -122,11 +130,11 @@ FLOW_PROC = {"mux": "-norom", "nomux": "-nomux -norom"}
 SIMULATION_FLOWS = {"icarus": "mux", "verilator": "nomux"}
 
 
-def rtlil(top: str = TOP) -> Path:
+def rtlil(top: str = TOP, arch: Arch = Arch.WORMHOLE) -> Path:
     """The RTLIL of the design (`TOP`) or of the simulation harness around it
-    (`SIM_TOP`), for this version of the RTL (written if missing: about half a
-    minute); the simulation Verilog and tb.mutants start from it."""
-    path = BUILD / f"{top}-{rtl_version()}.il"
+    (`SIM_TOP`), for this version of the RTL and `arch` (written if missing:
+    about half a minute); the simulation Verilog and tb.mutants start from it."""
+    path = BUILD / f"{top}{_arch_suffix(arch)}-{rtl_version()}.il"
     with _locked(f"rtlil-{top}"):
         if not path.is_file():
             from amaranth.back import rtlil as amaranth_rtlil
@@ -136,15 +144,16 @@ def rtlil(top: str = TOP) -> Path:
             else:
                 from hdl.sfpu import Sfpu as Top
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(amaranth_rtlil.convert(Top(), name=top))
+            tmp.write_text(amaranth_rtlil.convert(Top(arch=arch), name=top))
             tmp.replace(path)
     return path
 
 
-def simulation_verilog(backend: str = "icarus") -> str:
+def simulation_verilog(backend: str = "icarus", arch: Arch = Arch.WORMHOLE) -> str:
     from amaranth._toolchain.yosys import find_yosys
     yosys = find_yosys(lambda version: version >= (0, 40))
-    script = SIMULATION_SCRIPT.format(rtlil=rtlil(SIM_TOP).read_text(), proc=FLOW_PROC[SIMULATION_FLOWS[backend]])
+    script = SIMULATION_SCRIPT.format(rtlil=rtlil(SIM_TOP, arch).read_text(),
+                                      proc=FLOW_PROC[SIMULATION_FLOWS[backend]])
     return yosys.run(["-q", "-"], script, ignore_warnings=True)
 
 
@@ -162,10 +171,10 @@ def _environment(changes: dict[str, str]):
                 os.environ[k] = v
 
 
-def build_dir(backend: str, waves: bool = False, netlist: Path | None = None) -> Path:
+def build_dir(backend: str, waves: bool = False, netlist: Path | None = None, arch: Arch = Arch.WORMHOLE) -> Path:
     """Where the simulator's build lives: under build/cocotb for the design,
     next to the netlist for another Verilog (tb.mutants' netlist of mutants)."""
-    name = backend + ("-waves" if waves else "")
+    name = backend + _arch_suffix(arch) + ("-waves" if waves else "")
     return BUILD / name if netlist is None else netlist.parent / name
 
 
@@ -197,8 +206,8 @@ def _public_ports_only(runner) -> None:
     runner._build_command = build_command
 
 
-def runner_source(backend: str, netlist: Path | None) -> Path:
-    return verilog(backend) if netlist is None else netlist
+def runner_source(backend: str, netlist: Path | None, arch: Arch = Arch.WORMHOLE) -> Path:
+    return verilog(backend, arch) if netlist is None else netlist
 
 
 def _toplevel(source: Path) -> str:
@@ -239,17 +248,18 @@ def _simulator_environment(backend: str):
         yield
 
 
-def build(backend: str, waves: bool = False, netlist: Path | None = None):
-    """Build (or reuse) the simulator's model of the top (the design's, or the
-    Verilog `netlist` with the same top and ports); returns a runner for it."""
+def build(backend: str, waves: bool = False, netlist: Path | None = None, arch: Arch = Arch.WORMHOLE):
+    """Build (or reuse) the simulator's model of the top (the design's for
+    `arch`, or the Verilog `netlist` with the same top and ports); returns a
+    runner for it."""
     try:
         simulators.check(backend)
     except simulators.SimulatorMissing as e:
         raise RunnerError(str(e)) from None
     if waves:
         _check_wave_support(backend)
-    source = runner_source(backend, netlist)
-    folder = build_dir(backend, waves, netlist)
+    source = runner_source(backend, netlist, arch)
+    folder = build_dir(backend, waves, netlist, arch)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
         recipe = _recipe(backend, waves, source)
@@ -264,8 +274,10 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None):
 
 
 def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
-        waves: bool = False, work: Path | None = None, netlist: Path | None = None) -> list[Outcome]:
-    """Run the tests of TEST_MODULE (all, or those named) on `backend`; with
+        waves: bool = False, work: Path | None = None, netlist: Path | None = None,
+        arch: Arch = Arch.WORMHOLE) -> list[Outcome]:
+    """Run the tests of TEST_MODULE (all, or those named) on `backend`, on the
+    RTL elaborated for `arch`; with
     `waves` the waveform is left at `wave_file(backend, work)`. Without a
     `work` folder each run gets its own under build/runs (two runs at once
     must not share cocotb's results file), kept only if a test failed."""
@@ -274,20 +286,20 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if work is None and not waves:
         (BUILD / "runs").mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=f"{backend}-", dir=BUILD / "runs"))
-        outcomes = run(backend, testcase, env, False, scratch, netlist)
+        outcomes = run(backend, testcase, env, False, scratch, netlist, arch)
         if outcomes and all(o.passed for o in outcomes):
             shutil.rmtree(scratch, ignore_errors=True)
         return outcomes
-    env = dict(env or {})
+    env = {**(env or {}), "SFPU_ARCH": arch.value}
     work = Path(work or BUILD / "runs" / backend).resolve()      # the simulator runs in another folder
     work.mkdir(parents=True, exist_ok=True)
     if backend == "amaranth":
         from tb.amaranth_cocotb import run_tests
         from tb.harness import SfpuHarness
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
-            return run_tests(TEST_MODULE, testcase, make_top=SfpuHarness,
+            return run_tests(TEST_MODULE, testcase, make_top=lambda: SfpuHarness(arch=arch),
                              vcd=wave_file(backend, work) if waves else None)
-    runner = build(backend, waves, netlist)
+    runner = build(backend, waves, netlist, arch)
     results = work / "results.xml"
     results.unlink(missing_ok=True)
     waves_at = wave_file(backend, work)
@@ -298,7 +310,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     plusargs = [f"+dumpfile_path={waves_at}"] if waves and backend == "icarus" else []
     with _simulator_environment(backend):
         try:
-            runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(backend, netlist)),
+            runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(backend, netlist, arch)),
                         testcase=testcase,
                         test_dir=work, results_xml=str(results), waves=waves, timescale=TIMESCALE,
                         plusargs=plusargs, extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")

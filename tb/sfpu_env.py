@@ -49,7 +49,7 @@ from hdl.unit_io import LaneConfig
 from model.asm import Directive, Instr, Program, disassemble
 from model.cycle import CycleModel
 from model.hazards import Hazard
-from model.isa import decode
+from model.isa import Arch, decode
 from model.machine import regular_operands
 from model.run import Cycle, walk
 from model.semantics import Operands
@@ -183,8 +183,8 @@ def _first_lane(mask: int) -> int | None:
     return (mask & -mask).bit_length() - 1 if mask else None
 
 
-def _word(word: int | None) -> str:
-    return "-" if word is None else f"0x{word:08X} {disassemble(word)}"
+def _word(word: int | None, arch: Arch) -> str:
+    return "-" if word is None else f"0x{word:08X} {disassemble(word, arch=arch)}"
 
 
 def _activity_text(a) -> str:
@@ -192,7 +192,7 @@ def _activity_text(a) -> str:
                                                                 "macro" else "")
 
 
-def first_difference(expected: CycleRecord, got: CycleRecord) -> Mismatch | None:
+def first_difference(expected: CycleRecord, got: CycleRecord, arch: Arch = Arch.WORMHOLE) -> Mismatch | None:
     """The first field of two records that differs, down to the lane."""
     want, have = comparable(expected), comparable(got)
     if want == have:
@@ -200,7 +200,8 @@ def first_difference(expected: CycleRecord, got: CycleRecord) -> Mismatch | None
     name = next(n for n, a, b in zip(RECORD_FIELDS, want, have) if a != b)
     cycle = expected.cycle
     if name in ("issued", "stalled"):
-        return Mismatch(cycle, f"the {name} word", _word(getattr(expected, name)), _word(getattr(got, name)))
+        return Mismatch(cycle, f"the {name} word", _word(getattr(expected, name), arch),
+                        _word(getattr(got, name), arch))
     if name == "units":
         unit = next(u for u in UNITS if expected.units.get(u) != got.units.get(u))
         return Mismatch(cycle, "what a sub-unit started", _activity_text(expected.units.get(unit)),
@@ -255,7 +256,8 @@ class EntryMatcher:
 
     _TRACE_BASE = Entry["trace"].offset
 
-    def __init__(self):
+    def __init__(self, arch: Arch = Arch.WORMHOLE):
+        self.arch = arch
         base = self._TRACE_BASE
         self.valid, _ = _at(Trace, "valid")
         self.cycle = _at(Trace, "cycle")
@@ -282,7 +284,7 @@ class EntryMatcher:
             if len(self._shapes) > 100_000:        # random programs rarely repeat a word
                 self._shapes.clear()
             probe = unit_activity(unit, SimpleNamespace(word=word, macro=macro, vd=0, vb=1, vc=1, macro_cycle=0,
-                                                        store_addr=0), ins)
+                                                        store_addr=0), ins, self.arch)
             shape = self._shapes[key] = (probe.mnemonic, probe.vb is not None, probe.vc is not None)
         return shape
 
@@ -406,13 +408,14 @@ class TraceMonitor:
     """Samples the trace port after each rising edge; a record of a frozen
     cycle is not valid and gives None."""
 
-    def __init__(self, dut):
+    def __init__(self, dut, arch: Arch = Arch.WORMHOLE):
         self.dut = dut
+        self.arch = arch
         self.flags: tuple[int, int] | None = None
         self.stack: tuple[tuple[int, int], ...] | None = None
         self._stack_raw: tuple[int, int] | None = None
         self._stack: tuple[tuple[int, int], ...] = ()
-        self.matcher = EntryMatcher()
+        self.matcher = EntryMatcher(arch)
 
     def observe_flags(self) -> None:
         """The flags and stack now (the base for the next record's changes)."""
@@ -479,7 +482,7 @@ class TraceMonitor:
             u = trace.units[i]
             if not u.valid:
                 continue
-            rec.units[name] = unit_activity(name, u)
+            rec.units[name] = unit_activity(name, u, arch=self.arch)
             if u.undefined:
                 rec.hazards.append(Hazard("undefined", rec.cycle, name, "reported by the RTL"))
         for reg in range(NUM_LREGS):
@@ -503,11 +506,11 @@ class TraceMonitor:
         return rec
 
 
-def unit_activity(unit: str, u, ins=None):
+def unit_activity(unit: str, u, ins=None, arch: Arch = Arch.WORMHOLE):
     """UnitActivity from a trace entry, with the model's convention for
-    operands an instruction does not have (None); `ins` is `u.word` decoded,
-    when the caller has it."""
-    ins = ins or decode(u.word)
+    operands an instruction does not have (None); `ins` is `u.word` decoded
+    (on `arch`), when the caller has it."""
+    ins = ins or decode(u.word, arch)
     if u.macro:
         store = ins.mnemonic == "SFPSTORE"
         x = Operands(ins, u.vd, None if store else u.vb, None if store else u.vc, macro=True,
@@ -546,9 +549,10 @@ class Scoreboard:
     compares the RTL's record of the same cycle."""
 
     def __init__(self, run: ProgramRun, strict: bool = False, allow=(),
-                 on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None):
+                 on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None, arch: Arch = Arch.WORMHOLE):
         self.run = run
-        self.model = CycleModel(SfpuState(), strict=strict, allow=set(allow))
+        self.arch = arch
+        self.model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow))
         self.on_cycle = on_cycle
         self.source = ""
 
@@ -562,7 +566,7 @@ class Scoreboard:
     def check(self, expected: CycleRecord, got: CycleRecord | None) -> None:
         if got is not None:
             self.run.rtl_trace.append(got)
-            difference = first_difference(expected, got)
+            difference = first_difference(expected, got, self.arch)
         else:
             difference = Mismatch(expected.cycle, "whether the cycle ran (trace valid)", 1, 0)
         if difference is not None:
@@ -601,6 +605,12 @@ class _BlockDifference(Exception):
         self.difference = difference
 
 
+def rtl_arch() -> Arch:
+    """The architecture the simulation's RTL was elaborated for (SFPU_ARCH,
+    which tb.runner sets; Wormhole without it)."""
+    return Arch.parse(os.environ.get("SFPU_ARCH", Arch.WORMHOLE.value))
+
+
 def block_mode_default() -> bool:
     """Block mode unless SFPU_BLOCK=0 asks for one cycle at a time."""
     return os.environ.get("SFPU_BLOCK", "1") != "0"
@@ -614,10 +624,12 @@ class SfpuEnv:
     without, one cycle at a time, with the RTL's whole record of each cycle."""
 
     def __init__(self, dut, on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None,
-                 max_cycles: int = 100_000, block: bool = False, keep_rtl_trace: bool = False):
+                 max_cycles: int = 100_000, block: bool = False, keep_rtl_trace: bool = False,
+                 arch: Arch | None = None):
         self.dut = dut
+        self.arch = arch or rtl_arch()       # the RTL's: every program run here must be of it
         self.driver = InstructionDriver(dut)
-        self.monitor = TraceMonitor(dut)
+        self.monitor = TraceMonitor(dut, self.arch)
         self.on_cycle = on_cycle
         self.max_cycles = max_cycles
         self.block = len(dut.blk_valid) if block and hasattr(dut, "blk_valid") else 0   # the harness's block size
@@ -665,10 +677,14 @@ class SfpuEnv:
 
     async def _run(self, program: Program, *, name: str, seed: int | None, strict: bool, allow, check_final: bool,
                    dst: np.ndarray | None, block: int) -> ProgramRun:
+        if program.arch is not self.arch:
+            raise ValueError(f"{name or program.name} is a {program.arch.title} program, but the RTL in this "
+                             f"simulation is elaborated for {self.arch.title} (run it with --arch "
+                             f"{program.arch.value})")
         await self.start()
         await self.reset()
         result = ProgramRun(name or program.name, seed)
-        board = Scoreboard(result, strict, allow, self.on_cycle)
+        board = Scoreboard(result, strict, allow, self.on_cycle, self.arch)
         result.model = board.model
         if dst is not None:
             await self.load_dst(dst)
@@ -738,7 +754,7 @@ class SfpuEnv:
             if got is not None:
                 want = dataclasses.replace(expected, lreg_writes=[LRegWriteRecord(w.reg, w.lanes, ())
                                                                   for w in expected.lreg_writes])
-                difference = first_difference(want, got)
+                difference = first_difference(want, got, self.arch)
                 expected_digest = lreg_digest(expected.lreg_writes)
                 if difference is None and digest != expected_digest:
                     difference = Mismatch(expected.cycle, "the digest of the LReg values written",

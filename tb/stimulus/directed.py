@@ -1,6 +1,8 @@
 """Directed programs: every opcode with every value of its modifier field.
 
-`directed_programs()` returns one assembly program per group of opcodes. Each
+`directed_programs(seed, arch)` returns one assembly program per group of
+opcodes of the architecture (`groups(arch)`: Wormhole's, and on Blackhole its
+new instructions beside their kin). Each
 starts from LRegs filled with a mix of special and ordinary values, runs every
 modifier value of each opcode once with all lanes enabled and once more under
 predication (the lanes where L3 is negative), with random registers and
@@ -76,24 +78,27 @@ def instruction(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE, **fixed:
     return " ".join(parts)
 
 
-def _with_spacing(line: str) -> list[str]:
+def _with_spacing(line: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> list[str]:
     """The instruction, then an SFPNOP if its result takes two cycles (so the
     next instruction may read it and no rule is broken)."""
-    ins = isa.decode(assemble(line).words[0])
+    ins = isa.decode(assemble(line, arch=arch).words[0], arch)
     return [line, "sfpnop"] if ins.latency > 1 or ins.two_cycles else [line]
 
 
-def variants(rng, mnemonic: str) -> list[str]:
-    field = MODIFIER[mnemonic]
+def variants(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> list[str]:
+    field = MODIFIERS[arch][mnemonic]
     if mnemonic == "SFPSTOCHRND":
-        lines = [instruction(rng, mnemonic, mod1=m, stochastic=s, use_imm5=u)
-                 for m in range(8) for s in (0, 1) for u in (0, 1)]
+        # Its rounding mode is a field of its own: Wormhole's 1-bit `stochastic`, Blackhole's 2-bit `rnd_mode`.
+        mode = "stochastic" if arch is isa.Arch.WORMHOLE else "rnd_mode"
+        modes = 1 << isa.ISA[arch].opcodes[mnemonic].field_map[mode].width
+        lines = [instruction(rng, mnemonic, arch, mod1=m, use_imm5=u, **{mode: r})
+                 for m in range(8) for r in range(modes) for u in (0, 1)]
     elif field is None:
-        lines = [instruction(rng, mnemonic) for _ in range(3)]
+        lines = [instruction(rng, mnemonic, arch) for _ in range(3)]
     else:
-        width = isa.OPCODES[mnemonic].field_map[field].width
-        lines = [instruction(rng, mnemonic, **{field: value}) for value in range(1 << width)]
-    return [out for line in lines for out in _with_spacing(line)]
+        width = isa.ISA[arch].opcodes[mnemonic].field_map[field].width
+        lines = [instruction(rng, mnemonic, arch, **{field: value}) for value in range(1 << width)]
+    return [out for line in lines for out in _with_spacing(line, arch)]
 
 
 GROUPS = {
@@ -107,6 +112,19 @@ GROUPS = {
     "cross_lane": ["SFPTRANSP", "SFPSWAP", "SFPNOP"],
     "config": ["SFPCONFIG"],
 }
+# Blackhole's new instructions, each in the group of its kin.
+BLACKHOLE_ADDS = {"mad": ["SFPMUL24"], "simple_int": ["SFPLE", "SFPGT"], "simple_fp": ["SFPARECIP"]}
+
+
+def groups(arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, list[str]]:
+    """The opcode groups of `arch`'s directed programs."""
+    if arch is isa.Arch.WORMHOLE:
+        return GROUPS
+    return {group: members + BLACKHOLE_ADDS.get(group, []) for group, members in GROUPS.items()}
+
+
+def _arch_line(arch: isa.Arch) -> list[str]:
+    return [] if arch is isa.Arch.WORMHOLE else [f".arch {arch.value}"]
 
 # The Tensix context the load/store group runs in (addresses move with ADDR_MOD).
 LOAD_STORE_SETUP = [".addr_mod 1 dst_incr=4", ".addr_mod 2 dst_incr=2 dst_cr=1", ".addr_mod 3 dst_clear=1",
@@ -267,17 +285,17 @@ def _tensix_counter_lines(rng) -> list[str]:
     return lines
 
 
-def special_program_text(name: str, seed: int = 0) -> str:
+def special_program_text(name: str, seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     rng = np.random.default_rng([seed, 100 + list(SPECIAL_PROGRAMS).index(name)])
     generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
                  "lane_shuffles": _lane_shuffle_lines, "tensix_random": _tensix_counter_lines}
     body = generated[name](rng) if name in generated else SPECIAL_PROGRAMS[name]
-    return "\n".join([f"# directed: {name}", *lreg_prelude(rng), *body]) + "\n"
+    return "\n".join([f"# directed: {name}", *_arch_line(arch), *lreg_prelude(rng), *body]) + "\n"
 
 
-def directed_program_text(group: str, seed: int = 0) -> str:
+def directed_program_text(group: str, seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     rng = np.random.default_rng([seed, list(GROUPS).index(group)])
-    lines = [f"# directed: {group}", *lreg_prelude(rng)]
+    lines = [f"# directed: {group}", *_arch_line(arch), *lreg_prelude(rng)]
     if group == "load_store":
         lines += LOAD_STORE_SETUP
         # Fill some Dst rows first, 32-bit and 16-bit, so the loads read data.
@@ -290,23 +308,23 @@ def directed_program_text(group: str, seed: int = 0) -> str:
             lines.append(".fp32_dest 1")
         if predicated:
             lines += PREDICATE_ON
-        for mnemonic in GROUPS[group]:
-            lines += variants(rng, mnemonic)
+        for mnemonic in groups(arch)[group]:
+            lines += variants(rng, mnemonic, arch)
         if predicated:
             lines += PREDICATE_OFF
     return "\n".join(lines) + "\n"
 
 
-def directed_programs(seed: int = 0) -> dict[str, Program]:
-    programs = {group: assemble(directed_program_text(group, seed), f"<directed {group}>") for group in GROUPS}
+def directed_programs(seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, Program]:
+    programs = {group: assemble(directed_program_text(group, seed, arch), f"<directed {group}>") for group in GROUPS}
     for name in SPECIAL_PROGRAMS:
-        programs[name] = assemble(special_program_text(name, seed), f"<directed {name}>")
-    programs["template_edges"] = assemble(template_edge_text(), "<directed template_edges>")
+        programs[name] = assemble(special_program_text(name, seed, arch), f"<directed {name}>")
+    programs["template_edges"] = assemble(template_edge_text(arch), "<directed template_edges>")
     return programs
 
 
-def covered_opcodes() -> set[str]:
-    return {mn for group in GROUPS.values() for mn in group} | NOT_DIRECTED
+def covered_opcodes(arch: isa.Arch = isa.Arch.WORMHOLE) -> set[str]:
+    return {mn for group in groups(arch).values() for mn in group} | NOT_DIRECTED
 
 
 # -- SFPLOADMACRO -----------------------------------------------------------------------
@@ -344,19 +362,19 @@ def random_sequence(rng, templates: list[str], arch: isa.Arch = isa.Arch.WORMHOL
     return sequence
 
 
-def macro_program_text(seed: int) -> str:
+def macro_program_text(seed: int, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     """LoadMacroConfig filled at random (templates runnable by the sub-unit
     that selects them, any delay, both delay kinds, L16 and VB routing, the
     store's Mod0 either way), then SFPLOADMACROs mixed with thread
     instructions. Rules may be broken; the model and the RTL must still agree."""
     rng = np.random.default_rng([seed, 200])
-    lines = [f"# directed: random SFPLOADMACRO configuration, seed {seed}", ".fp32_dest 1"]
+    lines = [f"# directed: random SFPLOADMACRO configuration, seed {seed}", *_arch_line(arch), ".fp32_dest 1"]
     templates = [MACRO_TEMPLATES[unit][int(rng.integers(len(MACRO_TEMPLATES[unit])))]
                  for unit in rng.choice(MACRO_UNIT_ORDER, 4)]
     for i, text in enumerate(templates):
-        lines += load_l0(assemble(text).words[0]) + [f"sfpconfig vd={i}"]
+        lines += load_l0(assemble(text, arch=arch).words[0]) + [f"sfpconfig vd={i}"]
     for macro in range(4):
-        lines += load_l0(random_sequence(rng, templates)) + [f"sfpconfig vd={4 + macro}"]
+        lines += load_l0(random_sequence(rng, templates, arch)) + [f"sfpconfig vd={4 + macro}"]
     misc = int(rng.integers(0, 16)) | int(rng.integers(0, 16)) << 4 | int(rng.integers(0, 16)) << 8
     lines.append(f"sfpconfig vd=8 imm16={misc:#x} mod1=1")
     lines += lreg_prelude(rng)
@@ -371,17 +389,17 @@ def macro_program_text(seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template_edge_text() -> str:
+def template_edge_text(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     """Every opcode byte one bit away from an SFPU opcode that is none, then
     SFPNOP, SFPSTORE, SFPLUT and SFPMAD, as instruction templates that every sub-unit's macro slot selects
     in turn: each slot's decode of "is this an SFPU instruction" and "can this
     sub-unit run it" meets the words it must refuse."""
-    opcodes = {op.opcode for op in isa.OPCODES.values()}
+    opcodes = {op.opcode for op in isa.ISA[arch].table}
     near = sorted({code ^ (1 << bit) for code in opcodes for bit in range(8)} - opcodes)
-    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP"), isa.encode("SFPSTORE", vd=2, mod0=3),
-                                             isa.encode("SFPLUT", vd=3, mod0=4), isa.encode("SFPMAD", vd=1)]
+    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP", arch), isa.encode("SFPSTORE", arch, vd=2, mod0=3),
+                                             isa.encode("SFPLUT", arch, vd=3, mod0=4), isa.encode("SFPMAD", arch, vd=1)]
     # Sequence k selects template k on Simple, MAD, Round and Store, with no delay.
-    lines = ["# directed: macro templates that are no SFPU instruction", ".fp32_dest 1"]
+    lines = ["# directed: macro templates that are no SFPU instruction", *_arch_line(arch), ".fp32_dest 1"]
     for k in range(4):
         lines += load_l0(0x01010101 * (4 + k)) + [f"sfpconfig vd={4 + k}"]
     for start in range(0, len(words), 4):
@@ -393,5 +411,5 @@ def template_edge_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def macro_programs(seeds=range(4)) -> dict[str, Program]:
-    return {f"macro_{seed}": assemble(macro_program_text(seed), f"<directed macro {seed}>") for seed in seeds}
+def macro_programs(seeds=range(4), arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, Program]:
+    return {f"macro_{seed}": assemble(macro_program_text(seed, arch), f"<directed macro {seed}>") for seed in seeds}

@@ -1,8 +1,8 @@
 """Programs named by short specs, so a test run can be told what to run in
 one environment variable (SFPU_PROGRAMS) or on the command line.
 
-    directed:NAME          a program of tb.stimulus.directed (NAME `*` for all of them)
-    macro:SEED             a random SFPLOADMACRO program of tb.stimulus.directed
+    directed:NAME[:ARCH]   a program of tb.stimulus.directed (NAME `*` for all of them)
+    macro:SEEDS[:ARCH]     random SFPLOADMACRO programs of tb.stimulus.directed
     example:FILE           examples/FILE
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
     random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.stimulus.generator programs; SEEDS is N or A-B, ARCH wormhole
@@ -77,6 +77,13 @@ def _arch(spec: str, text: str) -> Arch:
         raise SpecError(f"{spec}: ARCH: {e}") from None
 
 
+def _arch_tail(spec: str, rest: str) -> tuple[str, Arch, str]:
+    """`NAME[:ARCH]` -> (NAME, the architecture, the tail that names it in a spec: empty for Wormhole)."""
+    name, colon, arch_text = rest.partition(":")
+    arch = _arch(spec, arch_text) if colon else Arch.WORMHOLE
+    return name, arch, "" if arch is Arch.WORMHOLE else f":{arch.value}"
+
+
 def resolve(spec: str) -> list[ProgramSpec]:
     try:
         return _resolve(spec)
@@ -89,16 +96,18 @@ def _resolve(spec: str) -> list[ProgramSpec]:
     kind, _, rest = spec.partition(":")
     if kind == "directed":
         from tb.stimulus.directed import directed_programs
-        programs = directed_programs()
+        rest, arch, tail = _arch_tail(spec, rest)
+        programs = directed_programs(arch=arch)
         names = list(programs) if rest == "*" else [rest]
         for name in names:
             if name not in programs:
                 raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
-        return [ProgramSpec(f"directed:{n}", programs[n], kind="directed") for n in names]
+        return [ProgramSpec(f"directed:{n}{tail}", programs[n], kind="directed") for n in names]
     if kind == "macro":
         from tb.stimulus.directed import macro_programs
-        return [ProgramSpec(f"macro:{s}", p, s, kind="macro-break")
-                for s, p in zip(seeds(rest), macro_programs(seeds(rest)).values())]
+        rest, arch, tail = _arch_tail(spec, rest)
+        return [ProgramSpec(f"macro:{s}{tail}", p, s, kind="macro-break")
+                for s, p in zip(seeds(rest), macro_programs(seeds(rest), arch).values())]
     if kind in ("example", "file"):
         rest, _, dst_file = rest.partition("@") if kind == "file" else (rest, "", "")
         path = EXAMPLES / rest if kind == "example" else Path(rest)
@@ -116,8 +125,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
             raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES[:ARCH]] with KIND one of "
                             f"{', '.join(generator.KINDS)}")
         cycles = _cycles(spec, parts[2]) if len(parts) >= 3 else DEFAULT_CYCLES
-        arch = _arch(spec, parts[3]) if len(parts) == 4 else Arch.WORMHOLE
-        tail = "" if arch is Arch.WORMHOLE else f":{arch.value}"
+        _, arch, tail = _arch_tail(spec, ":".join(parts[3:]))
         out = []
         for seed in seeds(parts[1]):
             if parts[0] == "break":
