@@ -9,7 +9,7 @@ overrides of VD/VB/VC are applied by the scheduler, not here.
 """
 
 from amaranth import Module, Mux
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from .arith import field, operand

@@ -14,7 +14,7 @@ each level of signals the module both drives and reads.
 """
 
 from amaranth import Cat, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from model import isa

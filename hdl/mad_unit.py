@@ -19,7 +19,7 @@ L3's under SGN_RETAIN.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, enum, wiring
+from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
 from .fma import Fma

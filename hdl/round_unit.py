@@ -24,7 +24,7 @@ nearest, which the top passes on to `hdl.prng.Prng`.
 """
 
 from amaranth import Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from .isa import ArchComponent, Opcode, field_layout

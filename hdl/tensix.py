@@ -15,7 +15,7 @@ its low two bits, so two are kept.
 """
 
 from amaranth import Cat, Module, Mux, Signal
-from amaranth.lib import data, enum, wiring
+from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
 from model import state as model_state
