@@ -23,7 +23,6 @@ Model references (`model.semantics`): `load` / `sfpload` / `sfploadmacro`,
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import 
 from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess

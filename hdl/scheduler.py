@@ -16,7 +16,7 @@ byte, and for the store its VD, Mod0, Imm10 and the address the load used.
 """
 
 from amaranth import Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from .arith import field
