@@ -15,8 +15,10 @@ from amaranth.lib.wiring import In, Out
 from .arith import field, operand
 
 from model import isa, tensix
+from model.hazards import interlocks_next
 
 from .isa import ArchComponent, Opcode, Unit, opcode, table, unit
+from .stall import rule_condition
 
 Decoded = data.StructLayout({
     "word": 32,            # the word itself, so that a consumer sees it change together with its decode
@@ -28,7 +30,7 @@ Decoded = data.StructLayout({
     "vc": 4,
     "latency2": 1,         # the LReg result is written at the end of T+1
     "two_cycles": 1,       # holds its sub-unit at T+1 as well
-    "interlock": 1,        # the thread may issue only SFPNOP at T+1
+    "interlock": 1,        # the thread may issue only SFPNOP at T+1 (model.hazards.interlocks_next)
     "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
     "backdoor": 1,         # its VD 12-15 loads a macro template (every VD but SFPCONFIG's; ISA table)
     "counters": 1,         # SETRWC/INCRWC: issued, but for the Tensix counters, not a sub-unit
@@ -47,7 +49,7 @@ class Decoder(ArchComponent):
         with m.Switch(word[24:32]):
             for op in table(self.arch).values():
                 with m.Case(opcode(op.mnemonic)):
-                    m.d.comb += [d.known.eq(1), d.unit.eq(unit(op.unit)), d.interlock.eq(op.interlock)]
+                    m.d.comb += [d.known.eq(1), d.unit.eq(unit(op.unit))]
                     if op.must_be_zero:
                         m.d.comb += d.reserved_bits.eq((word & op.must_be_zero) != 0)
                     self._operands(m, op)
@@ -79,7 +81,8 @@ class Decoder(ArchComponent):
 
     def _timing(self, m: Module, op: isa.Opcode) -> None:
         d = self.decoded
-        m.d.comb += [d.latency2.eq(op.latency > 1), d.two_cycles.eq(op.two_cycles)]
+        m.d.comb += [d.latency2.eq(op.latency > 1), d.two_cycles.eq(op.two_cycles),
+                     d.interlock.eq(rule_condition(self.word, op, interlocks_next))]
         if op.two_cycle_mod1:
             mod1 = field(self.word, op, "mod1")
             slow = 0

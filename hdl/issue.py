@@ -1,7 +1,10 @@
 """`IssueStage`: what each sub-unit starts this cycle.
 
-The thread's word is accepted unless the SFPSWAP interlock holds it (only
-SFPNOP passes in the cycle after a thread SFPSWAP), and discarded if a due
+The thread's word is accepted unless an interlock holds it: only SFPNOP
+passes in the cycle after a thread SFPSWAP (and on Blackhole SFPSHFT2 modes
+2-4), and on Blackhole a word the stall logic believes reads what the
+thread's MAD-class instruction of the previous cycle writes waits a cycle
+(`hdl.stall.MadStall`). It is discarded if a due
 SFPLOADMACRO instruction claims its sub-unit; a due macro instruction waits
 while the SFPU is frozen. Each sub-unit then gets one `Issue`: the due macro
 slot's instruction, or the thread's word when the sub-unit runs it, or zeros
@@ -22,6 +25,7 @@ from model import isa
 from .decoder import Decoded
 from .isa import ArchComponent, unit
 from .scheduler import MACRO_UNITS, Scheduled
+from .stall import MadStall
 from .unit_io import Issue
 
 SFPNOP_WORD = isa.encode("SFPNOP")
@@ -30,7 +34,7 @@ SUB_UNITS = tuple(isa.Unit)                  # load, simple, mad, round, store: 
 
 class IssueStage(ArchComponent):
     valid: In(1)                         # the thread presents a word (the instruction stream's)
-    ready: Out(1)                        # low while the SFPSWAP interlock holds a word other than SFPNOP
+    ready: Out(1)                        # low while an interlock holds the word
     decoded: In(Decoded)                 # that word, decoded
     run: In(1, init=1)                   # low: the SFPU is frozen, nothing issues
     due: In(data.ArrayLayout(Scheduled, len(MACRO_UNITS)))    # the scheduler's slot 0
@@ -45,8 +49,11 @@ class IssueStage(ArchComponent):
         m = Module()
         valid, run, d = self.valid, self.run, self.decoded
         word = d.word
-        interlock = Signal(name="interlock_q")      # the thread's SFPSWAP started last cycle
+        interlock = Signal(name="interlock_q")      # the thread's SFPSWAP (BH: SFPSHFT2 2-4) started last cycle
         hold = interlock & (word != SFPNOP_WORD)
+        if self.arch is isa.Arch.BLACKHOLE:
+            m.submodules.mad_stall = mad_stall = MadStall(self.arch)
+            hold = hold | mad_stall.hold
         accepted = valid & run & ~hold
         claimed = Cat(self.due[i].valid & (d.unit == unit(u)) for i, u in enumerate(MACRO_UNITS)).any()
         thread_runs = accepted & ~(d.known & claimed)
@@ -54,6 +61,9 @@ class IssueStage(ArchComponent):
                      self.thread_runs.eq(thread_runs)]
         with m.If(run):
             m.d.sync += interlock.eq(thread_runs & d.interlock)
+        if self.arch is isa.Arch.BLACKHOLE:
+            m.d.comb += [mad_stall.word.eq(word), mad_stall.known.eq(valid & d.known), mad_stall.run.eq(run),
+                         mad_stall.started.eq(thread_runs & d.known)]
 
         for i, sub_unit in enumerate(SUB_UNITS):
             issue, on_unit = self.issue[i], d.unit == unit(sub_unit)

@@ -200,6 +200,25 @@ SPECIAL_PROGRAMS = {
 }
 
 
+# Blackhole only: the thread's interlocks, on finite operands. The stall after a MAD-class instruction (SFPADD,
+# SFPMOV and SFPSTORE read what the SFPMAD/SFPMULI before them writes; INDIRECT_VD writes every
+# LReg), none after an SFPNOP or for a SETRWC, the stall logic's gap for SFPIADD's VD, and only
+# SFPNOP after SFPSHFT2 mode 4 and after SFPSWAP.
+BLACKHOLE_PROGRAMS = {
+    "stalls": [*(f"sfploadi vd={r} mod0=0 imm16={v:#x}" for r, v in ((2, 0x3F80), (3, 0x4000), (4, 0x4040),
+                                                                     (6, 0xC0A0), (7, 0x0003))),
+               "sfpmad vd=1 va=2 vb=3 vc=4 mod1=0", "sfpadd vd=5 va=1 vb=10 vc=6 mod1=0",
+               "sfpmad vd=6 va=2 vb=3 vc=4 mod1=0", "sfpmov vd=7 vc=6 mod1=0",
+               "sfpmad vd=2 va=2 vb=3 vc=4 mod1=0", "sfpnop", "sfpmul vd=3 va=2 vb=3 vc=9 mod1=0",
+               "TTI_SETRWC(0, 0, 0, 0, 0, 4)", "sfpmov vd=0 vc=3 mod1=0",
+               "sfpmad vd=0 va=2 vb=3 vc=4 mod1=8", "sfpxor vd=6 vc=5",
+               "sfpshft2 vd=1 vc=2 imm12=0 mod1=4", "sfpmov vd=4 vc=1 mod1=0", "sfpnop",
+               "sfpswap vd=1 vc=2 mod1=0", "sfpmov vd=4 vc=1 mod1=0", "sfpnop",
+               "sfpmuli vd=4 imm16=0x4000 mod1=0", "sfpstore vd=4 mod0=3 imm10=0",
+               "sfpmad vd=5 va=2 vb=3 vc=4 mod1=0", "sfpiadd vd=5 vc=1 imm12=1 mod1=5", "sfpnop"],
+}
+
+
 # FP16 data at the edges of its decode: all-ones (Inf with ENABLE_FP16A_INF), Inf's own pattern, -0, the
 # largest denormal, the largest finite value.
 FP16_EDGES = (0x7FFF, 0xFFFF, 0x7C00, 0x8000, 0x03FF, 0xFBFF)
@@ -286,10 +305,11 @@ def _tensix_counter_lines(rng) -> list[str]:
 
 
 def special_program_text(name: str, seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
-    rng = np.random.default_rng([seed, 100 + list(SPECIAL_PROGRAMS).index(name)])
+    specials = {**SPECIAL_PROGRAMS, **BLACKHOLE_PROGRAMS}
+    rng = np.random.default_rng([seed, 100 + list(specials).index(name)])
     generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
                  "lane_shuffles": _lane_shuffle_lines, "tensix_random": _tensix_counter_lines}
-    body = generated[name](rng) if name in generated else SPECIAL_PROGRAMS[name]
+    body = generated[name](rng) if name in generated else specials[name]
     return "\n".join([f"# directed: {name}", *_arch_line(arch), *lreg_prelude(rng), *body]) + "\n"
 
 
@@ -317,7 +337,7 @@ def directed_program_text(group: str, seed: int = 0, arch: isa.Arch = isa.Arch.W
 
 def directed_programs(seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, Program]:
     programs = {group: assemble(directed_program_text(group, seed, arch), f"<directed {group}>") for group in GROUPS}
-    for name in SPECIAL_PROGRAMS:
+    for name in [*SPECIAL_PROGRAMS, *(BLACKHOLE_PROGRAMS if arch is isa.Arch.BLACKHOLE else ())]:
         programs[name] = assemble(special_program_text(name, seed, arch), f"<directed {name}>")
     programs["template_edges"] = assemble(template_edge_text(arch), "<directed template_edges>")
     return programs

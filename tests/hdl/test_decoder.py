@@ -10,6 +10,7 @@ from hdl.decoder import Decoder
 from hdl.isa import Opcode, Unit, mnemonic, opcode
 from tests.hdl.hdl_sim import evaluate
 from model import isa
+from model.hazards import interlocks_next
 from model.machine import regular_operands
 
 OUTPUTS = [f"decoded.{name}" for name in
@@ -34,7 +35,7 @@ def expected(word: int, arch: isa.Arch) -> dict[str, int]:
         "decoded.opcode": opcode(ins.mnemonic), "decoded.known": 1, "decoded.unit": Unit[ins.op.unit.name],
         "decoded.vd": x.vd, "decoded.vb": x.vb or 0, "decoded.vc": x.vc or 0,
         "decoded.latency2": int(ins.latency == 2), "decoded.two_cycles": int(ins.two_cycles),
-        "decoded.interlock": int(ins.op.interlock), "decoded.reserved_bits": int(bool(word & ins.op.must_be_zero)),
+        "decoded.interlock": int(interlocks_next(ins)), "decoded.reserved_bits": int(bool(word & ins.op.must_be_zero)),
     }
 
 
