@@ -23,9 +23,10 @@ $(SIM_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,sim]'
 	touch $(SIM_STAMP)
 
-## The main job: the fast-exp kernel on the RTL in Amaranth's simulator, in lock-step with the golden model.
+## The main job: the fast-exp kernel on the RTL in Amaranth's simulator, in lock-step with the golden model
+## (ARCH=blackhole: Blackhole's kernel on the RTL elaborated for Blackhole).
 demo: $(STAMP)
-	$(VENV)/bin/sfpu demo
+	$(VENV)/bin/sfpu demo $(if $(ARCH),--arch $(ARCH))
 
 ## The test suite (what CI runs). The Icarus and Verilator builds of the RTL
 ## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone).

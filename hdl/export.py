@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import gc
 import importlib
+import inspect
 import warnings
 from collections.abc import Callable
 from functools import lru_cache
 
 from amaranth.back import verilog as _verilog
 from amaranth.hdl import UnusedElaboratable
+
+from model.isa import Arch
 
 #: The top of the RTL, what `sfpu verilog` writes without --component.
 TOP = "Sfpu"
@@ -59,7 +62,8 @@ class ExportError(Exception):
 
 @lru_cache(maxsize=1)
 def _scan() -> dict[str, Callable]:
-    """Import each listed module once: name -> zero-argument factory, in list order."""
+    """Import each listed module once: name -> factory of the architecture
+    (which only a component that differs between them takes), in list order."""
     factories: dict[str, Callable] = {}
     for name, module, cls_name, kwargs in COMPONENTS:
         where = f"hdl/{module}.py"
@@ -71,22 +75,24 @@ def _scan() -> dict[str, Callable]:
         cls = getattr(mod, cls_name, None)
         if cls is None:
             raise ExportError(f"component {name!r} is listed but {where} has no {cls_name}")
-        factories[name] = (lambda cls=cls, kwargs=kwargs: cls(**kwargs))
+        takes_arch = "arch" in inspect.signature(cls).parameters
+        factories[name] = (lambda arch=Arch.WORMHOLE, cls=cls, kwargs=kwargs, takes_arch=takes_arch:
+                           cls(**kwargs, **({"arch": arch} if takes_arch else {})))
     return factories
 
 
 def registry() -> dict[str, Callable]:
-    """Every listed component: name -> zero-argument factory, in list order."""
+    """Every listed component: name -> factory (`arch` optional), in list order."""
     return dict(_scan())
 
 
-def verilog(name: str) -> str:
-    """The Verilog of component `name`, its top module named `name`."""
+def verilog(name: str, arch: Arch = Arch.WORMHOLE) -> str:
+    """The Verilog of component `name` for `arch`, its top module named `name`."""
     factories = _scan()
     if name not in factories:
         raise ExportError(f"no component named {name!r} (components: {', '.join(factories)})")
     try:
-        return _verilog.convert(factories[name](), name=name)
+        return _verilog.convert(factories[name](arch), name=name)
     except Exception as e:  # report it as one message, no traceback in the CLI
         detail = str(e) if len(str(e)) <= 300 else str(e)[:300] + "..."
         message = f"component {name!r} failed to elaborate: {type(e).__name__}: {detail}"

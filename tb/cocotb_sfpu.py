@@ -27,7 +27,7 @@ import cocotb
 
 from model import isa
 from tb.stimulus.programs import resolve_all
-from tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default
+from tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
@@ -39,7 +39,7 @@ def _coverage():
         from tb.coverage import Coverage
     except ImportError:          # coverage is optional for a plain lock-step run
         return None
-    return Coverage()
+    return Coverage(rtl_arch())
 
 
 @cocotb.test()

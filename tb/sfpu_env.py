@@ -46,7 +46,7 @@ from hdl.dst import DstRowWrite
 from hdl.sfpu import UNITS, Trace, TraceUnit
 from hdl.tensix import ConfigField, ConfigWrite, TensixView, pack_addr_mod
 from hdl.unit_io import LaneConfig
-from model.asm import Directive, Instr, Program, disassemble
+from model.asm import Directive, Program, disassemble
 from model.cycle import CycleModel
 from model.hazards import Hazard
 from model.isa import Arch, decode

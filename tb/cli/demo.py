@@ -1,5 +1,6 @@
-"""`make demo`: tt-llk's fast-exp SFPLOADMACRO kernel on one 32 x 32 FP32
-tile, run on the RTL in Amaranth's simulator in lock-step with the golden
+"""`make demo [ARCH=blackhole]`: tt-llk's fast-exp SFPLOADMACRO kernel (of
+Wormhole, or Blackhole's) on one 32 x 32 FP32 tile, run on the RTL elaborated
+for that architecture in Amaranth's simulator in lock-step with the golden
 model. It prints the pipeline's timeline from the RTL's own trace, the cycles
 per row group, the results against numpy's exp and a bit-for-bit comparison
 with the kernel's non-macro twin, and writes the waveform with a GTKWave save
@@ -17,7 +18,8 @@ import numpy as np
 import kernels
 from tb.cli import table, timeline
 from tb.cli.errors import CliError
-from tb.cli.options import WIDE_HELP, add_arch_option, out_path, refuse_rtl
+from model.isa import Arch
+from tb.cli.options import WIDE_HELP, add_arch_option, out_path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "demo"
@@ -35,7 +37,9 @@ def _is_compute_macro(text: str) -> bool:
 
 
 def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
-    """The kernel on the RTL (Amaranth's simulator) with the model in lock-step."""
+    """The kernel on the RTL (Amaranth's simulator, elaborated for the
+    kernel's architecture) with the model in lock-step."""
+    from hdl.sfpu import Sfpu
     from tb.amaranth_cocotb import simulate
     from tb.sfpu_env import SfpuEnv
 
@@ -43,28 +47,30 @@ def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
     runs = []
 
     async def lockstep(dut):
-        runs.append(await SfpuEnv(dut).run(program, name=kernel.name, strict=kernel.strict, dst=state.dst))
+        env = SfpuEnv(dut, arch=kernel.arch)
+        runs.append(await env.run(program, name=kernel.name, strict=kernel.strict, dst=state.dst))
 
-    outcome, = simulate([(kernel.name, lockstep)], vcd=vcd, vcd_depth=TOP_ONLY)
+    outcome, = simulate([(kernel.name, lockstep)], make_top=lambda: Sfpu(kernel.arch), vcd=vcd,
+                        vcd_depth=TOP_ONLY)
     return outcome, (runs[0] if runs else None)
 
 
-def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
+def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = Arch.WORMHOLE) -> int:
     sys.set_int_max_str_digits(0)
     def say(text: str, **kw) -> None:
         """Prose, wrapped to `width` (kept as it is when None)."""
         print("\n".join(textwrap.fill(p, width, break_on_hyphens=False) if width and p else p
                         for p in text.split("\n")), **kw)
 
-    defined = kernels.all_kernels()
+    defined = kernels.all_kernels(arch)
     kernel = defined[KERNEL]
     model = kernels.run_kernel(kernel)
     twin = kernels.run_kernel(defined[kernel.twin]) if kernel.twin else None
 
     out.mkdir(parents=True, exist_ok=True)
-    vcd = out / "exp_fast.vcd"
+    vcd = out / ("exp_fast.vcd" if arch is Arch.WORMHOLE else f"exp_fast_{arch.value}.vcd")
     say(f"{_shown(kernel.path)}: {kernel.llk}\n"
-          f"one 32 x 32 FP32 tile (32 row groups of 32 lanes) on the RTL in Amaranth's simulator, "
+          f"one 32 x 32 FP32 tile (32 row groups of 32 lanes) on the {arch.title} RTL in Amaranth's simulator, "
           "in lock-step with the golden model ...", flush=True)
     started = time.monotonic()
     outcome, rtl = run_on_rtl(kernel, vcd)
@@ -80,7 +86,7 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
     first, last = compute[0], compute[7] + 5
     say(f"First face, computing phase: SFPLOADMACROs in cycles {compute[0]}-{compute[7]} "
           "(load, MAD, Round, Simple shift, Store of one row group each), RTL trace:")
-    print(timeline.format_table(rtl.rtl_trace, first, last, width))
+    print(timeline.format_table(rtl.rtl_trace, first, last, width, arch))
     full = [c for c in timeline.full_cycles(rtl.rtl_trace) if first <= c <= last]
     if full:
         print(f"All five sub-units busy in cycles {full[0]}-{full[-1]}.")
@@ -117,20 +123,19 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH) -> int:
     from tb.sfpu_env import CLOCK_NS
     from tb.waves.gtkw import write_for_run
     gtkw = vcd.with_suffix(".gtkw")
-    write_for_run(vcd, gtkw, CLOCK_NS)
+    write_for_run(vcd, gtkw, CLOCK_NS, arch=arch)
     point_latest(gtkw)
     print(f"\nwaveform: {_shown(vcd)}\nsave file: {_shown(gtkw)} (`make waves` opens it)")
     return 0 if ok and (twin is None or same) else 1
 
 
 def cmd_demo(args) -> int:
-    refuse_rtl(args.arch, "the demo runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
     out = Path(args.out) if args.out else OUT
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CliError(f"{out}: cannot make the folder: {e.strerror or e}") from None
-    return run_demo(out, width=None if args.wide else table.WIDTH)
+    return run_demo(out, width=None if args.wide else table.WIDTH, arch=args.arch or Arch.WORMHOLE)
 
 
 def register(sub) -> None:
@@ -139,5 +144,5 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="DIR", type=out_path,
                    help="where the waveform and save file go (default build/demo)")
     p.add_argument("--wide", action="store_true", help=WIDE_HELP)
-    add_arch_option(p, "the RTL's (Wormhole only)")
+    add_arch_option(p, "the kernel's and the RTL's")
     p.set_defaults(func=cmd_demo)

@@ -15,7 +15,7 @@ from model import tensix
 from model.isa import Arch, decode
 from tb.cli import table, timeline
 from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option, refuse_rtl
+from tb.cli.options import add_arch_option
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
@@ -68,11 +68,12 @@ def measure(names: list[str] | None = None, programs: dict | None = None,
     return out
 
 
-def run_on_rtl(measured: list[Measured], backend: str) -> None:
-    """Lock-step of every kernel on `backend`, one simulation each (a failure names its kernel)."""
+def run_on_rtl(measured: list[Measured], backend: str, arch: Arch = Arch.WORMHOLE) -> None:
+    """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
     from tb import runner
+    tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"
     for m in measured:
-        outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}"})
+        outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}{tail}"}, arch=arch)
         ok = bool(outcomes) and all(o.passed for o in outcomes)
         m.rtl = f"identical on {backend}" if ok else f"DIFFERS on {backend}: {outcomes[0].message if outcomes else ''}"
 
@@ -240,8 +241,6 @@ def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORM
 
 def cmd_kernels(args) -> int:
     arch = args.arch or Arch.WORMHOLE
-    if args.rtl:
-        refuse_rtl(arch, "drop --rtl")
     defined = kernels.all_kernels(arch)
     unknown = [n for n in args.names if n not in defined]
     if unknown:
@@ -256,7 +255,7 @@ def cmd_kernels(args) -> int:
         print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
     measured = measure(args.names or None, programs, arch)
     if args.rtl:
-        run_on_rtl(measured, args.rtl)
+        run_on_rtl(measured, args.rtl, arch)
     print(format_table(measured, None if args.wide else table.WIDTH))
     if args.doc:
         try:

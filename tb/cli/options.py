@@ -27,13 +27,18 @@ def add_arch_option(p, what: str = "the program's") -> None:
                         "an .arch that contradicts it is an error")
 
 
-RTL_WORMHOLE_ONLY = "the RTL elaborates for Wormhole only; Blackhole runs on the model"
-
-
-def refuse_rtl(arch: isa.Arch | None, how: str = "drop --backend") -> None:
-    """The RTL backends model Wormhole only: a Blackhole run on one is a CliError."""
-    if arch is isa.Arch.BLACKHOLE:
-        raise CliError(f"{RTL_WORMHOLE_ONLY}: {how}")
+def one_arch(given: isa.Arch | None, programs: list[tuple[str, isa.Arch]]) -> isa.Arch:
+    """The architecture of one simulation: `--arch` if given, which every
+    program (name, its architecture) must then be of, else the programs' one
+    architecture (Wormhole when there are none). A CliError names the
+    program that disagrees."""
+    arch = given or (programs[0][1] if programs else isa.Arch.WORMHOLE)
+    for name, theirs in programs:
+        if theirs is not arch:
+            why = f"--arch {arch.value}" if given else f"{programs[0][0]}, a {arch.value} program"
+            raise CliError(f"{name} is a {theirs.value} program, but {why} sets the RTL's architecture: "
+                           f"one simulation runs one architecture")
+    return arch
 
 
 def out_path(text: str) -> str:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from tb import regress, runner
 from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option, refuse_rtl
+from tb.cli.options import add_arch_option
 
 
 def cmd_regress(args) -> int:
-    if args.backend != "model":
-        refuse_rtl(args.arch, "give --backend model")
     try:
         return regress.main(args)
     except (regress.RegressError, runner.RunnerError) as e:
@@ -19,5 +17,5 @@ def cmd_regress(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend (or the model alone)")
     regress.add_arguments(p)
-    add_arch_option(p, "the programs' (Blackhole: --backend model only)")
+    add_arch_option(p, "the programs' and the RTL's")
     p.set_defaults(func=cmd_regress)

@@ -18,7 +18,7 @@ from tb import dst_io
 from tb.cli.errors import CliError, NotModelled
 from tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tb.cli.llk import add_source_options, program_from_header
-from tb.cli.options import out_path, refuse_rtl
+from tb.cli.options import out_path
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 
@@ -26,15 +26,12 @@ BACKENDS = ("model", "amaranth", "icarus", "verilator")
 def run_on_backend(args, keep_trace: bool = True):
     """The program run on the chosen backend, as a `model.run.RunResult`: on
     an RTL backend its trace and final state come from the RTL, with the
-    model in lock-step (tb.rtl_run). The model keeps its trace only if asked."""
-    if args.backend != "model":
-        refuse_rtl(args.arch)
+    model in lock-step (tb.rtl_run), elaborated for the program's architecture.
+    The model keeps its trace only if asked."""
     if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
         program = program_from_header(args, args.program)
     else:
         program = read_program(args.program, strict=not args.lenient, arch=args.arch)
-    if args.backend != "model":
-        refuse_rtl(program.arch)
     state = SfpuState(arch=program.arch)   # the initial Dst: --dst, then --input placed over it
     if args.dst is not None:
         state.dst = load_dst(args.dst)

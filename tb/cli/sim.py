@@ -13,19 +13,21 @@ from pathlib import Path
 
 from tb import runner
 from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option, refuse_rtl
+from model.isa import Arch
+from tb.cli.options import add_arch_option, one_arch
 
 ROOT = Path(__file__).resolve().parents[2]
 WAVES = ROOT / "build" / "waves"
 LATEST = WAVES / "latest.gtkw"
 
 
-def _specs(items: list[str]) -> list[str]:
+def _specs(items: list[str], arch: Arch | None) -> tuple[list[str], Arch]:
     """Program specs (tb.stimulus.programs), where a path to an existing file stands for
     `file:PATH`; paths are taken from the folder the command runs in and made
-    absolute, as the simulator runs in another."""
+    absolute, as the simulator runs in another. Also the one architecture
+    they (and `--arch`, if given) agree on."""
     from tb.stimulus.programs import SpecError, absolute, resolve
-    specs = []
+    specs, archs = [], []
     for item in items:
         if ":" not in item and not Path(item).is_file():
             raise CliError(f"{item}: no such file (nor a spec such as example:FILE or directed:NAME)")
@@ -34,11 +36,9 @@ def _specs(items: list[str]) -> list[str]:
             programs = resolve(spec)
         except SpecError as e:
             raise CliError(str(e)) from None
-        for p in programs:
-            refuse_rtl(p.program.arch, f"{p.name} is a {p.program.arch.value} program "
-                                       f"(run it with `sfpu run --arch {p.program.arch.value}`)")
+        archs += [(p.name, p.program.arch) for p in programs]
         specs.append(spec)
-    return specs
+    return specs, one_arch(arch, archs)
 
 
 def point_latest(gtkw: Path) -> None:
@@ -58,13 +58,12 @@ def with_cxx_lines(message: str) -> str:
 
 
 def cmd_sim(args) -> int:
-    refuse_rtl(args.arch, "`sfpu sim` runs the RTL; run Blackhole programs with `sfpu run --arch blackhole`")
-    specs = _specs(args.specs)
+    specs, arch = _specs(args.specs, args.arch)
     shown = " ".join(args.specs)
     out = Path(args.out) if args.out else (WAVES / args.backend if args.waves else None)
     env = {"SFPU_PROGRAMS": " ".join(specs)}
     try:
-        outcomes = runner.run(args.backend, ["lockstep"], env, waves=args.waves, work=out)
+        outcomes = runner.run(args.backend, ["lockstep"], env, waves=args.waves, work=out, arch=arch)
     except runner.RunnerError as e:
         raise CliError(str(e)) from None
     passed = bool(outcomes) and all(o.passed for o in outcomes)
@@ -81,7 +80,7 @@ def cmd_sim(args) -> int:
             raise CliError(f"the {args.backend} run wrote no waveform ({wave})")
         gtkw = wave.with_suffix(".gtkw")
         try:
-            write_for_run(wave, gtkw, CLOCK_NS)
+            write_for_run(wave, gtkw, CLOCK_NS, arch=arch)
         except WaveError as e:
             raise CliError(str(e)) from None
         point_latest(gtkw)
@@ -97,5 +96,5 @@ def register(sub) -> None:
     s.add_argument("--waves", action="store_true",
                    help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
-    add_arch_option(s, "the RTL's (Wormhole only)")
+    add_arch_option(s, "the RTL's and the programs'")
     s.set_defaults(func=cmd_sim)

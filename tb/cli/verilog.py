@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from tb.cli.errors import CliError
 from tb.cli.files import write_text
-from tb.cli.options import add_arch_option, name, out_path, refuse_rtl
+from model.isa import Arch
+from tb.cli.options import arch_type, name, out_path
 
 
 def cmd_verilog(args) -> int:
     """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
     from hdl import export      # only this subcommand needs the RTL
 
-    refuse_rtl(args.arch, "there is no Blackhole Verilog yet")
     component = args.component or export.TOP
     try:
         if args.list:
             for listed in export.registry():
                 print(listed)
             return 0
-        text = export.verilog(component)
+        text = export.verilog(component, args.arch or Arch.WORMHOLE)
     except export.ExportError as e:
         raise CliError(str(e)) from None
     write_text(args.output, text)
@@ -31,5 +31,6 @@ def register(sub) -> None:
     p.add_argument("--component", metavar="NAME", type=name,
                    help="a registered component instead of the top (see --list)")
     p.add_argument("--list", action="store_true", help="list the components")
-    add_arch_option(p, "the RTL's (Wormhole only)")
+    p.add_argument("--arch", type=arch_type, default=None, metavar="{wormhole,blackhole}",
+                   help="the architecture the RTL is elaborated for (default wormhole)")
     p.set_defaults(func=cmd_verilog)

@@ -7,7 +7,7 @@ one environment variable (SFPU_PROGRAMS) or on the command line.
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
     random:KIND:SEEDS[:CYCLES[:ARCH]]   tb.stimulus.generator programs; SEEDS is N or A-B, ARCH wormhole
                            (the default) or blackhole
-    kernel:NAME[:SEED]     a kernel of the kernels package on its inputs (NAME `*` for all)
+    kernel:NAME[:SEED[:ARCH]]   a kernel of the kernels package on its inputs (NAME `*` for all)
 
 Random programs of the kinds that obey every rule run with the model in
 strict mode, so a rule the generator broke by mistake stops the run.
@@ -137,9 +137,10 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         return out
     if kind == "kernel":
         import kernels
-        name, _, seed_text = rest.partition(":")
+        name, _, rest = rest.partition(":")
+        seed_text, arch, tail = _arch_tail(spec, rest)
         seed = seeds(seed_text)[0] if seed_text else 0
-        table = kernels.all_kernels()
+        table = kernels.all_kernels(arch)
         names = list(table) if name == "*" else [name]
         for n in names:
             if n not in table:
@@ -147,7 +148,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         out = []
         for n in names:
             program, state, _ = kernels.prepared(table[n], seed)
-            out.append(ProgramSpec(f"kernel:{n}:{seed}", program, seed, table[n].strict, "kernel", dst=state.dst))
+            out.append(ProgramSpec(f"kernel:{n}:{seed}{tail}", program, seed, table[n].strict, "kernel", dst=state.dst))
         return out
     raise SpecError("expected directed:, macro:, example:, file:, random: or kernel:")
 

@@ -41,6 +41,7 @@ from hdl.lregs import LANES, LaneValues
 from hdl.scheduler import SLOTS, Scheduled
 from hdl.sfpu import MACRO_UNITS, UNITS, Trace
 from hdl.unit_io import Issue
+from model.isa import Arch
 
 FILTER_NAME = "sfpu-mnemonic"
 ISSUE_TRACE = ("valid", "macro", "opcode", "word", "vd", "vb", "vc")
@@ -199,15 +200,17 @@ class Signals:
 
 # -- writing the save file -------------------------------------------------------------------------
 
-def filter_command() -> str:
-    """The translate filter's executable: next to this Python's (the project's
-    virtual environment), else on PATH."""
-    here = Path(sys.executable).parent / FILTER_NAME
+def filter_command(arch: Arch = Arch.WORMHOLE) -> str:
+    """The translate filter's executable for `arch` (`sfpu-mnemonic`, or
+    `sfpu-mnemonic-blackhole`: GTKWave passes a filter no arguments): next to
+    this Python's (the project's virtual environment), else on PATH."""
+    name = FILTER_NAME + ("" if arch is Arch.WORMHOLE else f"-{arch.value}")
+    here = Path(sys.executable).parent / name
     if here.is_file():
         return str(here)
-    found = shutil.which(FILTER_NAME)
+    found = shutil.which(name)
     if found is None:
-        raise WaveError(f"{FILTER_NAME} is not installed: pip install -e . (make setup does this)")
+        raise WaveError(f"{name} is not installed: pip install -e . (make setup does this)")
     return found
 
 
@@ -251,14 +254,15 @@ def _issue_group(w: _Writer, unit: str) -> None:
 
 
 def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None = None,
-               start_time: int | None = None, zoom: float | None = None) -> list[str]:
-    """Write the save file for `wave` to `out`; returns the traces it names.
+               start_time: int | None = None, zoom: float | None = None, arch: Arch = Arch.WORMHOLE) -> list[str]:
+    """Write the save file for `wave` (of the RTL elaborated for `arch`) to
+    `out`; returns the traces it names.
 
     `start_time` (in the wave file's time unit) and `zoom` (`view_for`) set
     the initial view."""
     wave, out = Path(wave).resolve(), Path(out)
     signals = Signals(read_vars(wave))
-    proc = filter_proc or filter_command()
+    proc = filter_proc or filter_command(arch)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w") as f:
         gtkw = GTKWSave(f)

@@ -92,8 +92,6 @@ def test_sfpu_kernels_blackhole(capsys):
 def test_sfpu_kernels_blackhole_names_only_blackhole_kernels(capsys):
     assert cli.main(["kernels", "--arch", "blackhole", "sigmoid"]) == 2      # left out on Blackhole
     assert "no kernel 'sigmoid'" in capsys.readouterr().err
-    assert cli.main(["kernels", "--arch", "blackhole", "--rtl", "verilator", "where_fp32"]) == 2
-    assert "Wormhole only" in capsys.readouterr().err
 
 
 def test_the_square_mul_int_reads_l16_as_the_next_sfpmul24_writes_it():

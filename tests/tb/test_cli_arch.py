@@ -22,7 +22,15 @@ TTI_SFPARECIP(0, 0, 3, 0);           # imm12 0, VC 0, VD 3, Mod1 0: 0x99000030
 sfpmul24 vd=4 va=0 vb=0 vc=9 mod1=0  # 0x98 << 24 | VC 9 << 8 | VD 4 << 4 = 0x98000940
 """
 BH_WORDS = ["0x7003A000", "0x96000010", "0x97000020", "0x99000030", "0x98000940"]
-REFUSED = "the RTL elaborates for Wormhole only; Blackhole runs on the model"
+# A Blackhole program whose SFPADD waits a cycle for the SFPMAD's L1 (Blackhole's stall logic).
+BH_STALL = """\
+.arch blackhole
+sfploadi vd=2 mod0=0 imm16=0x3F80
+sfploadi vd=3 mod0=0 imm16=0x4000
+sfpmad vd=1 va=2 vb=3 vc=2 mod1=0
+sfpadd vd=4 va=1 vb=10 vc=3 mod1=0
+sfpstore vd=4 mod0=3 imm10=8
+"""
 
 
 def run_cli(argv, capsys):
@@ -140,25 +148,33 @@ def test_run_json_names_the_arch(tmp_path, capsys):
     assert code == 0 and "cycles on Blackhole A0" in out
 
 
-@pytest.mark.parametrize("command", [["run"], ["timeline"]])
-@pytest.mark.parametrize("backend", ["amaranth", "icarus", "verilator"])
-def test_rtl_backends_refuse_blackhole(bh_file, bh_body, command, backend, capsys):
-    for argv in ([bh_file], [bh_body, "--arch", "blackhole"]):
-        code, _, err = run_cli(command + argv + ["--backend", backend], capsys)
-        assert code == 2
-        assert f"{REFUSED}: drop --backend" in err and "Traceback" not in err
+def test_run_on_the_blackhole_rtl_gives_the_models_json(tmp_path, capsys):
+    """The RTL elaborated for the program's architecture, stall included, and its final state read back."""
+    program = tmp_path / "stall.s"
+    program.write_text(BH_STALL)
+    code, out, err = run_cli(["run", program, "--json", "-", "--trace"], capsys)
+    assert code == 0, err
+    model = json.loads(out)
+    assert model["arch"] == "blackhole" and any(c.get("stalled") for c in model["trace"])
+    code, out, err = run_cli(["run", program, "--json", "-", "--trace", "--backend", "amaranth"], capsys)
+    assert code == 0, err
+    assert json.loads(out) == model
 
 
-@pytest.mark.parametrize("argv", [["sim", "--arch", "blackhole", "directed:*"], ["demo", "--arch", "blackhole"],
-                                  ["regress", "--arch", "blackhole"], ["verilog", "--arch", "blackhole"]])
-def test_rtl_commands_refuse_blackhole(argv, capsys):
-    code, _, err = run_cli(argv, capsys)
-    assert code == 2 and REFUSED in err
+def test_sim_runs_one_architecture(bh_file, capsys):
+    """Programs of two architectures, or one that contradicts --arch, cannot share a simulation."""
+    code, _, err = run_cli(["sim", bh_file, "random:legal:1"], capsys)
+    assert code == 2 and "random:legal:1:200 is a wormhole program" in err and "one architecture" in err
+    code, _, err = run_cli(["sim", "--arch", "blackhole", "directed:flags"], capsys)
+    assert code == 2 and "directed:flags is a wormhole program, but --arch blackhole" in err
 
 
-def test_sim_refuses_a_blackhole_program(bh_file, capsys):
-    code, _, err = run_cli(["sim", bh_file], capsys)
-    assert code == 2 and REFUSED in err and "is a blackhole program" in err
+def test_verilog_of_blackhole_has_the_stall_logic(tmp_path, capsys):
+    for arch, has in (("wormhole", False), ("blackhole", True)):
+        out = tmp_path / f"issue-{arch}.v"
+        code, _, err = run_cli(["verilog", "--arch", arch, "--component", "IssueStage", "-o", out], capsys)
+        assert code == 0, err
+        assert ("mad_writes_q" in out.read_text()) is has, arch
 
 
 def test_kernels_blackhole_runs_the_blackhole_kernels(capsys):
