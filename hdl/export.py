@@ -76,9 +76,16 @@ def _scan() -> dict[str, Callable]:
         if cls is None:
             raise ExportError(f"component {name!r} is listed but {where} has no {cls_name}")
         takes_arch = "arch" in inspect.signature(cls).parameters
-        factories[name] = (lambda arch=Arch.WORMHOLE, cls=cls, kwargs=kwargs, takes_arch=takes_arch:
-                           cls(**kwargs, **({"arch": arch} if takes_arch else {})))
+        factory = (lambda arch=Arch.WORMHOLE, cls=cls, kwargs=kwargs, takes_arch=takes_arch:
+                   cls(**kwargs, **({"arch": arch} if takes_arch else {})))
+        factory.takes_arch = takes_arch
+        factories[name] = factory
     return factories
+
+
+def arch_components() -> list[str]:
+    """The components that differ between the architectures (they take `arch`)."""
+    return [name for name, factory in _scan().items() if factory.takes_arch]
 
 
 def registry() -> dict[str, Callable]:

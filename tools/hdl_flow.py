@@ -1,5 +1,10 @@
 """Shared by tools/lint.py and tools/synth.py: pick components, write their
-Verilog, run one job per component on the machine's cores, print progress."""
+Verilog, run one job per component on the machine's cores, print progress.
+
+`--arch blackhole` (make lint/synth ARCH=blackhole) runs the components that
+differ between the architectures (those whose class takes `arch`), elaborated
+for Blackhole; such a job is named `NAME@blackhole`, and its Verilog module
+is still `NAME`."""
 
 from __future__ import annotations
 
@@ -15,31 +20,60 @@ BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build"))   # tests point it at
 sys.path.insert(0, str(ROOT))          # run as `python tools/x.py` from anywhere
 
 from hdl import export  # noqa: E402
+from model.isa import Arch  # noqa: E402
+
+ARCH_MARK = "@"
 
 
 class FlowError(Exception):
     """A user-facing failure: printed as one line, exit status 2."""
 
 
-def select(names: list[str]) -> list[str]:
-    """The named components (every listed one if none), checked to exist."""
+def take_arch(argv: list[str]) -> tuple[Arch, list[str]]:
+    """`--arch NAME` out of the arguments (Wormhole without it)."""
+    if "--arch" not in argv:
+        return Arch.WORMHOLE, argv
+    at = argv.index("--arch")
+    if at + 1 >= len(argv):
+        raise FlowError("--arch needs a value: wormhole or blackhole")
+    try:
+        arch = Arch.parse(argv[at + 1])
+    except ValueError as e:
+        raise FlowError(f"--arch: {e}") from None
+    return arch, argv[:at] + argv[at + 2:]
+
+
+def split_job(job: str) -> tuple[str, Arch]:
+    """`NAME` or `NAME@ARCH` -> the component and its architecture."""
+    name, mark, arch = job.partition(ARCH_MARK)
+    return name, Arch.parse(arch) if mark else Arch.WORMHOLE
+
+
+def select(names: list[str], arch: Arch = Arch.WORMHOLE) -> list[str]:
+    """The jobs for the named components (every listed one if none), checked
+    to exist; for another architecture than Wormhole, those that differ."""
     try:
         listed = export.registry()
+        per_arch = set(export.arch_components())
     except export.ExportError as e:
         raise FlowError(str(e)) from None
-    if not names:
-        return list(listed)
     for name in names:
         if name not in listed:
             raise FlowError(f"component {name!r} is not registered (components: {', '.join(listed)})")
-    return names
+        if arch is not Arch.WORMHOLE and name not in per_arch:
+            raise FlowError(f"component {name!r} is the same on every architecture "
+                            f"(those that differ: {', '.join(n for n in listed if n in per_arch)})")
+    chosen = names or [n for n in listed if arch is Arch.WORMHOLE or n in per_arch]
+    return chosen if arch is Arch.WORMHOLE else [f"{n}{ARCH_MARK}{arch.value}" for n in chosen]
 
 
-def write_verilog(name: str, directory: Path) -> Path:
-    """`directory/<name>.v` with the component's Verilog; its top module is `name`."""
+def write_verilog(job: str, directory: Path) -> Path:
+    """`directory/<job>.v` with the component's Verilog (for the job's
+    architecture); its top module is the component's name."""
+    name, arch = split_job(job)
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{name}.v"
-    path.write_text(export.verilog(name))
+    path = directory / f"{job.replace(ARCH_MARK, '-')}.v"
+    path.write_text(export.verilog(name, arch))
     return path
 
 

