@@ -196,7 +196,6 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
              kept: tuple[dict[str, str], list[str]] = ({}, [])) -> str:
     """docs/synthesis.md: this run's rows and, for a partial run with --doc,
     the `kept` rows of earlier runs (see `kept_rows`), in registry order."""
-    from hdl import export
     problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
     label = f"{date.today().isoformat()} {commit().split()[0]}"
     kept_lines, kept_runs = kept
@@ -263,7 +262,6 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
 
 
 def main(argv: list[str]) -> int:
-    from hdl import export
     write_doc = "--doc" in argv
     argv = [a for a in argv if a != "--doc"]
     try:
