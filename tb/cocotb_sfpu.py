@@ -97,16 +97,17 @@ async def faults_are_caught(dut):
     """The checker can fail: each fault's trigger program passes with the
     clean model, and with the fault injected into the model the scoreboard
     stops at the first cycle the fault changes."""
-    from tb.faults import FAULTS, first_difference_cycle, trigger_program
+    from tb.faults import faults, first_difference_cycle, trigger_program
+    arch = rtl_arch()
     names = os.environ.get("SFPU_FAULTS", "all")
-    names = list(FAULTS) if names == "all" else names.split()
+    names = list(faults(arch)) if names == "all" else names.split()
     env = SfpuEnv(dut, block=block_mode_default())
     problems = []
     for name in names:
-        program = trigger_program(name)
+        program = trigger_program(name, arch)
         await env.run(program, name=f"trigger of {name}")          # must match: the RTL is correct
-        expected_at = first_difference_cycle(name)
-        with FAULTS[name].inject():
+        expected_at = first_difference_cycle(name, arch)
+        with faults(arch)[name].inject():
             try:
                 await env.run(program, name=f"fault {name}")
                 problems.append(f"{name}: not caught")

@@ -11,6 +11,11 @@ must differ from `first_difference_cycle(name)` on; model against the
 correct RTL (tb.cocotb_sfpu's `faults_are_caught`), the clean run must pass
 and the faulted one must stop at that cycle.
 
+Each architecture has its list (`faults(arch)`; `FAULTS` is Wormhole's):
+Blackhole's runs the same triggers under `.arch blackhole`, with the
+rounding fault in its own FMA and one more fault, the stall after a
+MAD-class instruction lost.
+
 Every fault wraps one existing module-level function or method with
 `unittest.mock.patch.object`, so nothing in `model/` carries fault hooks,
 the original is restored on exit even when the body raises, and faults on
@@ -34,7 +39,7 @@ import model.semantics
 from model.asm import Program, assemble
 from model.cycle import CycleModel
 from model.dst_format import Mod0Fmt
-from model.isa import Unit
+from model.isa import Arch, Unit
 from model.machine import Machine
 from model.run import run_program
 from model.state import SfpuState
@@ -51,6 +56,7 @@ class Fault:
     attribute: str
     wrap: Callable[[Callable], Callable]
     trigger: str
+    arch: Arch = Arch.WORMHOLE          # the architecture of the model it breaks and of its trigger
     _pristine: object = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -155,6 +161,13 @@ def _swap_interlock_missing(step: Callable) -> Callable:
     return faulty_step
 
 
+def _mad_stall_missing(step: Callable) -> Callable:
+    def faulty_step(self, word):
+        self._mad = None
+        return step(self, word)
+    return faulty_step
+
+
 def _prng_stuck(prng_advance: Callable) -> Callable:
     def faulty_prng_advance(state):
         old, _ = prng_advance(state)
@@ -216,6 +229,12 @@ sfpmov vd=0 vc=9 mod1=8                # cycle 0: L0 = the PRNG state, which the
 sfpmov vd=1 vc=9 mod1=8                # cycle 1: L1 = the next state (L0's value again with the fault)
 """
 
+MAD_STALL_MISSING = """\
+sfploadi vd=2 mod0=0 imm16=0x3F80      # L2 = 1.0
+sfpmad vd=1 va=2 vb=2 vc=2 mod1=0      # cycle 1: L1 = 2.0, written at the end of cycle 2
+sfpadd vd=3 va=1 vb=10 vc=2 mod1=0     # reads L1: stalls in cycle 2, issues in cycle 3 (cycle 2 with the fault)
+"""
+
 _FAULT_LIST = [
     Fault("mad_round_bit",
           "MAD-unit results that are finite, non-zero and inexact get their mantissa LSB flipped "
@@ -247,14 +266,40 @@ _FAULT_LIST = [
 FAULTS: dict[str, Fault] = {f.name: f for f in _FAULT_LIST}
 
 
-def active_faults() -> list[str]:
-    """Names of the faults whose patch point is not the original right now."""
-    return [name for name, f in FAULTS.items() if f.active]
+def _blackhole(fault: Fault) -> Fault:
+    """A Wormhole fault on Blackhole's model: the rounding fault breaks Blackhole's FMA."""
+    attribute = "fma_bh" if fault.attribute == "fma_wh" else fault.attribute
+    return Fault(fault.name, fault.description, fault.target, attribute, fault.wrap, fault.trigger,
+                 Arch.BLACKHOLE)
 
 
-def trigger_program(name: str) -> Program:
-    """The assembled program that provokes fault `name`."""
-    return assemble(FAULTS[name].trigger, f"<trigger {name}>")
+FAULTS_BY_ARCH: dict[Arch, dict[str, Fault]] = {
+    Arch.WORMHOLE: FAULTS,
+    Arch.BLACKHOLE: {**{name: _blackhole(f) for name, f in FAULTS.items()},
+                     "mad_stall_missing": Fault(
+                         "mad_stall_missing",
+                         "the stall after a MAD-class instruction never happens: the thread's next word is "
+                         "accepted even when it reads the result in flight",
+                         CycleModel, "step", _mad_stall_missing, MAD_STALL_MISSING, Arch.BLACKHOLE)},
+}
+
+
+def faults(arch: Arch = Arch.WORMHOLE) -> dict[str, Fault]:
+    """The faults of `arch`'s model, by name."""
+    return FAULTS_BY_ARCH[arch]
+
+
+def active_faults(arch: Arch | None = None) -> list[str]:
+    """Names of the faults (of `arch`, or of either architecture) whose patch
+    point is not the original right now; faults sharing a patch point are
+    active together."""
+    tables = [faults(arch)] if arch is not None else list(FAULTS_BY_ARCH.values())
+    return sorted({name for table in tables for name, f in table.items() if f.active})
+
+
+def trigger_program(name: str, arch: Arch = Arch.WORMHOLE) -> Program:
+    """The assembled program that provokes fault `name` of `arch`."""
+    return assemble(faults(arch)[name].trigger, f"<trigger {name}>", arch=arch)
 
 
 def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000) -> list[CycleRecord]:
@@ -262,13 +307,13 @@ def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000
     return run_program(program, strict=strict, max_cycles=max_cycles).trace
 
 
-def first_difference_cycle(name: str) -> int | None:
+def first_difference_cycle(name: str, arch: Arch = Arch.WORMHOLE) -> int | None:
     """The first cycle of fault `name`'s trigger program whose record the
     fault changes (what a lock-step run against a correct RTL must report)."""
     from tb.sfpu_env import comparable
-    program = trigger_program(name)
+    program = trigger_program(name, arch)
     clean = [comparable(r) for r in model_trace(program)]
-    with FAULTS[name].inject():
+    with faults(arch)[name].inject():
         faulty = [comparable(r) for r in model_trace(program)]
     return next((i for i, (a, b) in enumerate(zip(clean, faulty)) if a != b),
                 None if len(clean) == len(faulty) else min(len(clean), len(faulty)))

@@ -12,23 +12,29 @@ from contextlib import ExitStack
 import pytest
 
 from model import cycle, fast_tables, fma_native, machine, prng, semantics, state
-from tb.faults import FAULTS, active_faults, first_difference_cycle, model_trace, trigger_program
+from model.isa import Arch
+from tb.faults import FAULTS, active_faults, faults, first_difference_cycle, model_trace, trigger_program
 from tb.sfpu_env import comparable
 
 NAMES = sorted(FAULTS)
 REQUIRED = {"mad_round_bit", "macro_delay_off_by_one", "dropped_lane_enable", "stack_pop_wrong",
             "store_format_swap", "swap_interlock_missing", "prng_stuck"}
+BLACKHOLE_ONLY = {"mad_stall_missing"}
+ALL = [(arch, name) for arch in Arch for name in sorted(faults(arch))]
 FIRST_DIFFERENCE_WITHIN = 30     # cycles
 
 
-def compared(name: str) -> list[tuple]:
-    return [comparable(r) for r in model_trace(trigger_program(name))]
+def compared(name: str, arch: Arch = Arch.WORMHOLE) -> list[tuple]:
+    return [comparable(r) for r in model_trace(trigger_program(name, arch))]
 
 
 def test_required_faults_exist():
     assert REQUIRED <= FAULTS.keys()
-    for name, fault in FAULTS.items():
-        assert fault.name == name and fault.description and "\n" not in fault.description
+    assert faults(Arch.BLACKHOLE).keys() == REQUIRED | BLACKHOLE_ONLY
+    for arch in Arch:
+        for name, fault in faults(arch).items():
+            assert fault.name == name and fault.description and "\n" not in fault.description
+            assert fault.arch is arch and trigger_program(name, arch).arch is arch
 
 
 def test_no_fault_active_by_default():
@@ -39,18 +45,18 @@ def test_no_fault_active_by_default():
     assert semantics.store_convert is fast_tables.store_convert     # model.dst_format's, table-driven
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_fault_changes_trace_and_is_restored(name):
-    clean = compared(name)
-    with FAULTS[name].inject():
-        assert active_faults() == [name]
-        faulty = compared(name)
+@pytest.mark.parametrize("arch, name", ALL, ids=[f"{a.value}-{n}" for a, n in ALL])
+def test_fault_changes_trace_and_is_restored(arch, name):
+    clean = compared(name, arch)
+    with faults(arch)[name].inject():
+        assert name in active_faults()
+        faulty = compared(name, arch)
     assert active_faults() == []
     assert faulty != clean
-    at = first_difference_cycle(name)
+    at = first_difference_cycle(name, arch)
     assert at is not None and clean[:at] == faulty[:at] and clean[at] != faulty[at], f"{name}: the trigger program's trace does not change"
     assert at < FIRST_DIFFERENCE_WITHIN, f"{name}: first difference only at cycle {at}"
-    assert compared(name) == clean, f"{name}: the model is not restored"
+    assert compared(name, arch) == clean, f"{name}: the model is not restored"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -70,7 +76,7 @@ def test_faults_nest():
     with ExitStack() as stack:
         for name in NAMES:
             stack.enter_context(FAULTS[name].inject())
-        assert sorted(active_faults()) == NAMES
+        assert active_faults(Arch.WORMHOLE) == NAMES
     assert active_faults() == []
     assert cycle.CycleModel.step is step and state.SfpuState.lane_enabled is lane_enabled
     assert {name: compared(name) for name in NAMES} == before
@@ -78,6 +84,6 @@ def test_faults_nest():
 
 def test_each_trigger_runs_clean_in_strict_mode():
     """The triggers are legal programs: the clean model reports no hazard."""
-    for name in NAMES:
-        trace = model_trace(trigger_program(name), strict=True)
-        assert not any(r.hazards for r in trace), name
+    for arch, name in ALL:
+        trace = model_trace(trigger_program(name, arch), strict=True)
+        assert not any(r.hazards for r in trace), (arch, name)
