@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -43,7 +44,7 @@ TEST_MODULE = "tb.cocotb_sfpu"
 TOP = "Sfpu"                    # the design (the RTLIL tb.mutants mutates)
 SIM_TOP = "SfpuHarness"         # what the simulators run (tb.harness)
 TIMESCALE = ("1ns", "1ps")
-VERILATOR_PUBLIC = ["--public-depth", "1"]
+PUBLIC_CONFIG = "public-ports.vlt"    # in the build folder: the top's ports, the only signals made public
 VERILATOR_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                   "--output-split", "20000"]
@@ -187,21 +188,36 @@ def _build_args(backend: str, waves: bool) -> list[str]:
 
 def _recipe(backend: str, waves: bool, source: Path) -> str:
     """What a build folder was built from: a different recipe rebuilds it."""
-    verilator = [*VERILATOR_PUBLIC, VERILATOR_OPT] if backend == "verilator" else []
+    verilator = [PUBLIC_CONFIG, VERILATOR_OPT] if backend == "verilator" else []
     return " ".join([source.name, *_build_args(backend, waves), *verilator])
 
 
-def _public_ports_only(runner) -> None:
+def _top_ports(source: Path, top: str) -> list[str]:
+    """The port names of module `top` in Yosys' Verilog `source` (its header lists them)."""
+    match = re.search(rf"^module {re.escape(top)}\((.*?)\);", source.read_text(), re.M | re.S)
+    if not match:
+        raise RunnerError(f"{source}: no module {top}")
+    return [name.strip().lstrip("\\").strip() for name in match.group(1).split(",")]
+
+
+def _public_ports_only(runner, source: Path, top: str, folder: Path) -> None:
     """cocotb's Verilator build makes every signal public and writable
-    (`--public-flat-rw`), which stops Verilator optimising across any of them;
-    the tests touch only the top's ports, which `--public-depth 1` keeps."""
+    (`--public-flat-rw`), which stops Verilator optimising across any of them.
+    The tests touch only the top's ports, so a configuration file makes those
+    public and nothing else. (`--public-depth 1` also made every net of the top
+    module public: in the bare `Sfpu` those are all its sub-units' port wires,
+    which Verilator then kept as copies and re-evaluated, with what they feed,
+    on every evaluation; docs/performance.md measures it.)"""
     commands = runner._build_command
 
     def build_command():
         cmds = commands()
+        config = folder / PUBLIC_CONFIG
+        config.write_text("`verilator_config\n" + "".join(
+            f'public_flat_rw -module "{top}" -var "{port}"\n' for port in _top_ports(source, top)))
         verilate = cmds[0]
         at = verilate.index("--public-flat-rw")
-        cmds[0] = verilate[:at] + VERILATOR_PUBLIC + verilate[at + 1:]
+        cmds[0] = verilate[:at] + [str(config)] + verilate[at + 1:]
         return cmds
     runner._build_command = build_command
 
@@ -224,7 +240,7 @@ def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path
     args = _build_args(backend, waves)
     runner = get_runner(backend)
     if backend == "verilator":
-        _public_ports_only(runner)
+        _public_ports_only(runner, source, _toplevel(source), folder)
     if not execute:
         runner._execute = lambda cmds, cwd: None
     # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`

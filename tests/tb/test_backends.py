@@ -6,6 +6,8 @@ The simulators' builds are cached under build/cocotb (`make test` builds
 them first); Amaranth's simulator needs no build but elaborates the SFPU
 for about 20 s."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from tb import runner
@@ -24,3 +26,24 @@ def test_lockstep_and_fault_injection(backend, tmp_path):
     assert not failed, "\n".join(failed)
     assert len(FAULTS) >= 7
 
+
+
+def test_verilator_builds_make_only_the_tops_ports_public(tmp_path):
+    """The build's configuration names each port of the top (read from the
+    module header, escaped names unescaped) and replaces cocotb's
+    `--public-flat-rw`; a submodule's ports are not listed."""
+    source = tmp_path / "netlist.v"
+    source.write_text("module inner(a, b);\nendmodule\n"
+                      "module Top(clk, \\wide$1 ,\n  instr__payload);\n  input clk;\nendmodule\n")
+    fake = SimpleNamespace(_build_command=lambda: [["verilator", "--vpi", "--public-flat-rw", str(source)], ["make"]])
+    runner._public_ports_only(fake, source, "Top", tmp_path)
+    verilate, make = fake._build_command()
+    config = tmp_path / runner.PUBLIC_CONFIG
+    assert verilate == ["verilator", "--vpi", str(config), str(source)] and make == ["make"]
+    assert config.read_text().splitlines() == ["`verilator_config",
+                                               'public_flat_rw -module "Top" -var "clk"',
+                                               'public_flat_rw -module "Top" -var "wide$1"',
+                                               'public_flat_rw -module "Top" -var "instr__payload"']
+    runner._public_ports_only(fake, source, "Missing", tmp_path)
+    with pytest.raises(runner.RunnerError, match="netlist.v: no module Missing"):
+        fake._build_command()
