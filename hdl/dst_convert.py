@@ -1,8 +1,10 @@
-"""Per-lane Dst <-> LReg format conversions of SFPLOAD and SFPSTORE (Wormhole B0).
+"""Per-lane Dst <-> LReg format conversions of SFPLOAD and SFPSTORE.
 
 Written from SFPLOAD.md, SFPSTORE.md and Dst.md (tt-isa-documentation, jasondavies
 fork e739ac0). Both components are purely combinational; the SFPU has one of each
-per lane.
+per lane. Blackhole (`model.dst_format`'s `arch`): INT8 loads an 8-bit magnitude,
+the deprecated INT32_SM and INT8_COMP lose their two's complement conversions, and
+an FP32 store flushes denormals to a signed zero.
 
 A 32-bit Dst datum is the value of ``Dst32b[r][c]`` (high half in row A, low half in
 row A + 8); a 16-bit one is ``Dst16b[r][c]`` in the low 16 bits of ``raw``. Dst
@@ -16,12 +18,13 @@ reaches these components loads 0, stores 0 and counts as a 16-bit access.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Value
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from model.dst_format import Mod0Fmt
+from model.isa import Arch
 
-from .isa import amaranth_enum
+from .isa import ArchComponent, amaranth_enum
 
 __all__ = ["Mod0", "DST32_LOAD", "DST32_STORE", "dst_width", "is_dst32", "LoadConvert", "StoreConvert"]
 
@@ -113,10 +116,10 @@ def _load_bf16(raw) -> Value:
     return Cat(Const(0, 16), d.man, d.exp, d.sign)
 
 
-def _load_int8(raw) -> Value:
-    # INT8 expects |x| <= 127, so only magnitude bits 6:0 are taken.
+def _load_int8(raw, bits: int) -> Value:
+    # Wormhole's INT8 expects |x| <= 127 and takes magnitude bits 6:0; Blackhole's bits 7:0.
     d = DST_INT8(raw[:16])
-    return Cat(d.mag[:7], Const(0, 24), d.sign)
+    return Cat(d.mag[:bits], Const(0, 31 - bits), d.sign)
 
 
 def _load_int8_signmag(raw) -> Value:
@@ -130,7 +133,7 @@ def _load_int16(raw) -> Value:
     return Cat(d.mag, Const(0, 16), d.sign)
 
 
-class LoadConvert(wiring.Component):
+class LoadConvert(ArchComponent):
     """SFPLOAD's conversion of one lane's Dst datum to its new LReg value.
 
     ``raw`` holds the Dst32b datum, or the Dst16b datum in its low 16 bits (the
@@ -148,24 +151,30 @@ class LoadConvert(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         raw, value = self.raw, self.value
+        blackhole = self.arch is Arch.BLACKHOLE
         fp32 = _unshuffle_fp32(raw)
-
-        # INT32_SM and INT8_COMP share one sign-magnitude -> two's complement negator.
-        signmag = Mux(self.mod0 == Mod0.INT8_COMP, _load_int8_signmag(raw), fp32)
-        twos = _signmag_to_twos(signmag)
 
         with m.Switch(self.mod0):
             with m.Case(Mod0.FP16):
                 m.d.comb += value.eq(_load_fp16(raw, self.fp16a_inf))
             with m.Case(Mod0.BF16):
                 m.d.comb += value.eq(_load_bf16(raw))
-            with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL):
-                # Bit-exact: FP32 or a sign-magnitude Integer "32" alike.
-                m.d.comb += value.eq(fp32)
-            with m.Case(Mod0.INT32_SM, Mod0.INT8_COMP):
-                m.d.comb += value.eq(twos)
+            if blackhole:
+                # The deprecated INT32_SM loads as INT32, INT8_COMP as its sign-magnitude value.
+                with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL, Mod0.INT32_SM):
+                    m.d.comb += value.eq(fp32)
+                with m.Case(Mod0.INT8_COMP):
+                    m.d.comb += value.eq(_load_int8_signmag(raw))
+            else:
+                with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL):
+                    # Bit-exact: FP32 or a sign-magnitude Integer "32" alike.
+                    m.d.comb += value.eq(fp32)
+                with m.Case(Mod0.INT32_SM, Mod0.INT8_COMP):
+                    # One sign-magnitude -> two's complement negator for both.
+                    signmag = Mux(self.mod0 == Mod0.INT8_COMP, _load_int8_signmag(raw), fp32)
+                    m.d.comb += value.eq(_signmag_to_twos(signmag))
             with m.Case(Mod0.INT8):
-                m.d.comb += value.eq(_load_int8(raw))
+                m.d.comb += value.eq(_load_int8(raw, 8 if blackhole else 7))
             with m.Case(Mod0.INT16):
                 m.d.comb += value.eq(_load_int16(raw))
             with m.Case(Mod0.UINT16, Mod0.LO16):
@@ -210,11 +219,17 @@ def _store_int8(x) -> Value:
     return Cat(Const(16, 5), x[:10], x[31])
 
 
+def _flush_fp32(x) -> Value:
+    # Blackhole's ToFP32: a zero exponent (a denormal) keeps only the sign.
+    f = LREG_FP32(x)
+    return Mux(f.exp == 0, Cat(Const(0, 31), f.sign), x)
+
+
 def _store_int16(x) -> Value:
     return Cat(x[:15], x[31])
 
 
-class StoreConvert(wiring.Component):
+class StoreConvert(ArchComponent):
     """SFPSTORE's conversion of one lane's LReg value to its Dst datum.
 
     ``raw`` is the Dst32b datum, or the Dst16b datum in its low 16 bits with the
@@ -228,23 +243,32 @@ class StoreConvert(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         x, raw = self.value, self.raw
-        # INT32_SM and INT8_COMP both start from the same sign-magnitude conversion.
-        signmag = _twos_to_signmag(x)
 
         with m.Switch(self.mod0):
             with m.Case(Mod0.FP16):
                 m.d.comb += raw.eq(_store_fp16(x))
             with m.Case(Mod0.BF16):
                 m.d.comb += raw.eq(_store_bf16(x))
-            with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL):
-                # No denormal flush: FP32 and Integer "32" round-trip bit-exactly.
-                m.d.comb += raw.eq(_shuffle_fp32(x))
-            with m.Case(Mod0.INT32_SM):
-                m.d.comb += raw.eq(_shuffle_fp32(signmag))
-            with m.Case(Mod0.INT8):
-                m.d.comb += raw.eq(_store_int8(x))
-            with m.Case(Mod0.INT8_COMP):
-                m.d.comb += raw.eq(_store_int8(signmag))
+            if self.arch is Arch.BLACKHOLE:
+                with m.Case(Mod0.FP32):
+                    m.d.comb += raw.eq(_shuffle_fp32(_flush_fp32(x)))
+                # The deprecated INT32_SM stores as INT32, INT8_COMP as INT8.
+                with m.Case(Mod0.INT32, Mod0.INT32_ALL, Mod0.INT32_SM):
+                    m.d.comb += raw.eq(_shuffle_fp32(x))
+                with m.Case(Mod0.INT8, Mod0.INT8_COMP):
+                    m.d.comb += raw.eq(_store_int8(x))
+            else:
+                with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL):
+                    # No denormal flush: FP32 and Integer "32" round-trip bit-exactly.
+                    m.d.comb += raw.eq(_shuffle_fp32(x))
+                # INT32_SM and INT8_COMP both start from the same sign-magnitude conversion.
+                signmag = _twos_to_signmag(x)
+                with m.Case(Mod0.INT32_SM):
+                    m.d.comb += raw.eq(_shuffle_fp32(signmag))
+                with m.Case(Mod0.INT8):
+                    m.d.comb += raw.eq(_store_int8(x))
+                with m.Case(Mod0.INT8_COMP):
+                    m.d.comb += raw.eq(_store_int8(signmag))
             with m.Case(Mod0.INT16):
                 m.d.comb += raw.eq(_store_int16(x))
             with m.Case(Mod0.UINT16, Mod0.LO16_ONLY):

@@ -20,6 +20,14 @@ Model references (`model.semantics`): `load` / `sfpload` / `sfploadmacro`,
 * A macro SFPSTORE (issue.macro) uses the address its SFPLOADMACRO computed,
   steps no counter, reads issue.vd (possibly L16) and passes the backdoor guard
   in every lane.
+
+Blackhole (docs/blackhole.md): the 3-bit AddrMod names the ADDR_MOD slot, and
+with ADDR_MOD_SET_Base or the bias bit set the access is undefined (`undefined`;
+the slot is AddrMod's); the address adds RWC Sp + DEST_SP_BASE, and INT32_ALL
+moves Sp (`stack`: a load before its access, a thread store after; a macro
+store does not); Dst sees the address through the Adj16/Adj32 remaps
+(`hdl.tensix.dst_rows`), while the Dst index capture and the SFPLOADMACRO's
+store keep the address as computed.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -27,8 +35,11 @@ from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
-from .isa import ArchComponent, Opcode
-from .tensix import TensixView, dst_address, resolve_mod0
+from model.isa import Arch
+
+from .arith import field
+from .isa import ArchComponent, Opcode, table
+from .tensix import StackMove, TensixView, dst_address, dst_rows, resolve_mod0
 from .lregs import L0_L7
 from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_DEFAULT_DEST_INDEX,
                       DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF, LANES,
@@ -41,9 +52,20 @@ LANES_PER_ROW = 8
 LOADI_MODES = (0, 1, 2, 4, 8, 10)   # FLOATB, FLOATA, USHORT, SHORT, UPPER, LOWER
 
 
-def _mem_fields(word):
-    """Imm10, AddrMod and Mod0 of an SFPLOAD / SFPSTORE / SFPLOADMACRO word."""
-    return word[0:10], word[14:16], word[16:20]
+def _mem_fields(word, arch: Arch):
+    """Imm10, AddrMod and Mod0 of an SFPLOAD / SFPSTORE / SFPLOADMACRO word
+    (SFPLOADMACRO's Imm10 and AddrMod sit where SFPLOAD's do)."""
+    op = table(arch)["SFPLOAD"]
+    return field(word, op, "imm10"), field(word, op, "addr_mod"), field(word, op, "mod0")
+
+
+def _addr_mod_undefined(m: Module, applies, view, arch: Arch, name: str) -> Signal:
+    """Blackhole: an ADDR_MOD applied with ADDR_MOD_SET_Base or the bias bit set
+    (`model.machine.Machine.apply_addr_mod`); never on Wormhole."""
+    undefined = Signal(name=name)
+    if arch is Arch.BLACKHOLE:
+        m.d.comb += undefined.eq(applies & (view.addr_mod_set_base | view.extra_addr_mod_bit))
+    return undefined
 
 
 def _col_exchange(lane_config, bit: int):
@@ -58,7 +80,8 @@ class LoadUnit(ArchComponent):
     dst: Out(DstAccess(write=False))
     WRITE_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7[4:]))
     apply_addr_mod: Out(1)
-    addr_mod: Out(2)
+    addr_mod: Out(3)          # Wormhole's 2 bits, zero-extended
+    stack: Out(StackMove)     # Blackhole's Sp after the load
     address: Out(10)
     undefined: Out(1)
 
@@ -75,15 +98,21 @@ class LoadUnit(ArchComponent):
         old = read_lreg(m, self.inputs.lregs, vd[:3], "old")
 
         # -- Dst address and access ---------------------------------------------------
-        imm10, addr_mod, mod0_field = _mem_fields(issue.word)
+        imm10, addr_mod, mod0_field = _mem_fields(issue.word, self.arch)
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
-        address = dst_address(m, imm10, mod0, self.tensix)
+        address, sp = dst_address(m, imm10, mod0, self.tensix, self.arch, pop=loads_dst)
+        width32 = is_dst32(mod0, "load")
         m.d.comb += [
-            self.dst.addr.eq(address), self.address.eq(address),
-            self.dst.width32.eq(is_dst32(mod0, "load")),
+            self.address.eq(address), self.dst.width32.eq(width32),
             self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_RD_COL_EXCHANGE)),
             self.apply_addr_mod.eq(loads_dst), self.addr_mod.eq(addr_mod),
         ]
+        addr_mod_undefined = _addr_mod_undefined(m, loads_dst, self.tensix, self.arch, "addr_mod_undefined")
+        if self.arch is Arch.BLACKHOLE:
+            m.d.comb += [self.dst.addr.eq(dst_rows(m, address, width32, self.tensix)),
+                         self.stack.move.eq(loads_dst & (mod0 == Mod0.INT32_ALL)), self.stack.sp.eq(sp)]
+        else:
+            m.d.comb += self.dst.addr.eq(address)
 
         # INT32_ALL loads ignore LaneEnabled.
         active = Signal(LANES)
@@ -92,7 +121,7 @@ class LoadUnit(ArchComponent):
 
         converted = Signal(LaneValues)
         for lane in range(LANES):
-            convert = m.submodules[f"convert{lane}"] = LoadConvert()
+            convert = m.submodules[f"convert{lane}"] = LoadConvert(self.arch)
             m.d.comb += [convert.mod0.eq(mod0), convert.raw.eq(self.dst.raw[lane]), convert.old.eq(old[lane]),
                          convert.fp16a_inf.eq(self.inputs.lane_config[lane][ENABLE_FP16A_INF]),
                          converted[lane].eq(convert.value)]
@@ -101,7 +130,7 @@ class LoadUnit(ArchComponent):
         loadi_value, loadi_defined = self._loadi(m, old)
         loadi_writes = Signal()
         m.d.comb += [loadi_writes.eq(loadi & writes_vd & self.inputs.enabled.any()),
-                     self.undefined.eq(loadi_writes & ~loadi_defined)]
+                     self.undefined.eq((loadi_writes & ~loadi_defined) | addr_mod_undefined)]
 
         # -- port 0: VD -------------------------------------------------------------------------
         vd_port = self.write[0]
@@ -162,7 +191,9 @@ class StoreUnit(ArchComponent):
 
     dst: Out(DstAccess(write=True))
     apply_addr_mod: Out(1)
-    addr_mod: Out(2)
+    addr_mod: Out(3)          # Wormhole's 2 bits, zero-extended
+    stack: Out(StackMove)     # Blackhole's Sp after the store
+    undefined: Out(1)
 
     def elaborate(self, platform):
         m = Module()
@@ -170,15 +201,24 @@ class StoreUnit(ArchComponent):
         store = Signal()
         m.d.comb += store.eq(issue.valid & (issue.opcode == Opcode.STORE))
 
-        imm10, addr_mod, mod0_field = _mem_fields(issue.word)
+        imm10, addr_mod, mod0_field = _mem_fields(issue.word, self.arch)
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
-        thread_address = dst_address(m, imm10, mod0, self.tensix)
+        thread_address, sp = dst_address(m, imm10, mod0, self.tensix, self.arch)
+        address = Mux(issue.macro, issue.store_addr, thread_address)
+        width32 = is_dst32(mod0, "store")
+        thread_store = store & ~issue.macro
         m.d.comb += [
-            self.dst.addr.eq(Mux(issue.macro, issue.store_addr, thread_address)),
-            self.dst.width32.eq(is_dst32(mod0, "store")),
+            self.dst.width32.eq(width32),
             self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_WR_COL_EXCHANGE)),
-            self.apply_addr_mod.eq(store & ~issue.macro), self.addr_mod.eq(addr_mod),
+            self.apply_addr_mod.eq(thread_store), self.addr_mod.eq(addr_mod),
+            self.undefined.eq(_addr_mod_undefined(m, thread_store, self.tensix, self.arch, "addr_mod_undefined")),
         ]
+        if self.arch is Arch.BLACKHOLE:
+            m.d.comb += [self.dst.addr.eq(dst_rows(m, address, width32, self.tensix)),
+                         self.stack.move.eq(thread_store & (mod0 == Mod0.INT32_ALL)),
+                         self.stack.sp.eq(sp + self.tensix.sfpu_stack_incr)]
+        else:
+            m.d.comb += self.dst.addr.eq(address)
 
         guard = backdoor_guard(m, issue, self.inputs.lane_config)
         lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.inputs.enabled)   # INT32_ALL ignores it
@@ -187,7 +227,7 @@ class StoreUnit(ArchComponent):
 
         source = read_lreg(m, self.inputs.lregs, issue.vd, "source")      # VD: any register, L16 included under a macro
         for lane in range(LANES):
-            convert = m.submodules[f"convert{lane}"] = StoreConvert()
+            convert = m.submodules[f"convert{lane}"] = StoreConvert(self.arch)
             m.d.comb += [convert.mod0.eq(mod0), convert.value.eq(source[lane]),
                          self.dst.raw[lane].eq(convert.raw)]
         return m

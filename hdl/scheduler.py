@@ -13,6 +13,9 @@ writes no slot: tt-llk's kernels rely on the instruction there surviving.
 The scheduled instruction is the template with SFPLOADMACRO's overrides
 applied (docs/timing.md): VD, VB and VC per bits 6 and 7 of the sequence
 byte, and for the store its VD, Mod0, Imm10 and the address the load used.
+The words are the architecture's (`table(arch)`, `field_layout`): on Blackhole
+an SFPAND/SFPOR template gives its VB field only under Mod1 USE_VB
+(docs/blackhole.md), and the store's word has Blackhole's layout.
 """
 
 from amaranth import Const, Module, Mux, Signal
@@ -131,7 +134,11 @@ class MacroScheduler(ArchComponent):
                 with m.Case(op.opcode):
                     if op.has("vd"):
                         m.d.comb += t_vd.eq(field(word, op, "vd"))
-                    if op.has("vb"):
+                    if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
+                        # Blackhole's SFPAND/SFPOR: the VB field is an operand only under Mod1 USE_VB.
+                        use_vb = (field(word, op, "mod1") & isa.USE_VB).any()
+                        m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(use_vb)]
+                    elif op.has("vb"):
                         m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(1)]
                     elif op.mnemonic == "SFPSHFT2":
                         m.d.comb += [t_vb.eq(field(word, op, "imm12")[0:4]), has_vb.eq(1)]

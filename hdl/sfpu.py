@@ -221,6 +221,8 @@ class Sfpu(wiring.Component):
             tensix.config.eq(self.config_write),
             tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
             tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod))]
+        if arch is isa.Arch.BLACKHOLE:      # Sp: a load's INT32_ALL and a thread store's never meet
+            dst_access.d.comb += tensix.stack.eq(Mux(load.stack.move, load.stack.as_value(), store.stack.as_value()))
         counters = issue.accepted & d.counters         # the word reaches the counters only when it is theirs
         wires("counters").d.comb += [tensix.counters_valid.eq(counters),
                                      tensix.counters_word.eq(Mux(counters, word, 0))]
@@ -269,7 +271,7 @@ class Sfpu(wiring.Component):
         ]
 
         # -- trace ------------------------------------------------------------------------------------------
-        undefined = Cat(load.undefined, flag_unit.undefined, Const(0), rnd.undefined, Const(0))     # in UNITS order
+        undefined = Cat(load.undefined, flag_unit.undefined, Const(0), rnd.undefined, store.undefined)   # in UNITS order
         record = wires("record")
         record.d.comb += [
             recorder.run.eq(run), recorder.issued.eq(issue.accepted),

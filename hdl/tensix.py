@@ -12,6 +12,12 @@ model's `_dst_address` and `resolve_mod0`, shared by the Load and Store units.
 Widths are those the model masks to: 10-bit Dst counters, offsets and
 increments, 6-bit SrcA/SrcB counters; a bias increment only matters through
 its low two bits, so two are kept.
+
+Blackhole adds the SFPU stack pointer RWC Sp, SFPU_STACK_Incr, DEST_SP_BASE
+(10 bits each, docs/blackhole.md) and the Dst row remaps of DEST_ACCESS_CFG.
+The view has their fields on both architectures, but only a Blackhole
+elaboration has the registers (a Wormhole one reads them as 0), and its
+3-bit AddrMod names the ADDR_MOD slot itself.
 """
 
 from amaranth import Cat, Module, Mux, Signal
@@ -22,11 +28,13 @@ from model import state as model_state
 from model import tensix as model_tensix
 from model.dst_format import Mod0Fmt, resolve_srcb
 
+from model.isa import Arch
+
 from .dst_convert import Mod0
 from .isa import ArchComponent
 
-__all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs",
-           "pack_addr_mod", "dst_address", "resolve_mod0"]
+__all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs", "StackMove",
+           "BLACKHOLE_FIELDS", "pack_addr_mod", "dst_address", "dst_rows", "resolve_mod0"]
 
 DST_BITS = 10
 SRC_BITS = 6
@@ -46,6 +54,12 @@ class ConfigField(enum.Enum, shape=4):
     RWC_DST = 5            # sets the counter and its carry register, like the `.rwc_dst` directive
     ADDR_MOD = 6           # index = slot 0-7, value = a packed AddrModLayout
     PRNG_SEED = 7          # not a Tensix register: the top routes it to the PRNG
+    # Blackhole only (a Wormhole elaboration ignores them), like the directives of the same names.
+    RWC_SP = 8
+    SFPU_STACK_INCR = 9
+    DEST_SP_BASE = 10
+    DEST_REMAP_ADDRS = 11
+    DEST_SWIZZLE_32B = 12
 
 
 ConfigWrite = data.StructLayout({"valid": 1, "field": ConfigField, "index": 3, "value": 32})
@@ -57,7 +71,7 @@ AddrModLayout = data.StructLayout({
     "bias_incr": 2, "bias_clear": 1,
 })
 
-TensixView = data.StructLayout({
+_COMMON_FIELDS = {
     "fp32_dest": 1,
     "srcb_format": 4,
     "dest_offset": DST_BITS,
@@ -67,7 +81,20 @@ TensixView = data.StructLayout({
     "rwc_srca": SRC_BITS, "rwc_srca_cr": SRC_BITS,
     "rwc_srcb": SRC_BITS, "rwc_srcb_cr": SRC_BITS,
     "extra_addr_mod_bit": 1,
-})
+}
+# The registers only Blackhole has, named as in `model.state.TensixRegs`.
+BLACKHOLE_FIELDS = {
+    "rwc_sp": DST_BITS, "sfpu_stack_incr": DST_BITS, "dest_sp_base": DST_BITS,
+    "dest_remap_addrs": 1, "dest_swizzle_32b": 1,
+}
+TensixView = data.StructLayout({**_COMMON_FIELDS, **BLACKHOLE_FIELDS})
+_REGISTERS = {Arch.WORMHOLE: data.StructLayout(_COMMON_FIELDS), Arch.BLACKHOLE: TensixView}
+_BLACKHOLE_CONFIG = {ConfigField.RWC_SP: "rwc_sp", ConfigField.SFPU_STACK_INCR: "sfpu_stack_incr",
+                     ConfigField.DEST_SP_BASE: "dest_sp_base", ConfigField.DEST_REMAP_ADDRS: "dest_remap_addrs",
+                     ConfigField.DEST_SWIZZLE_32B: "dest_swizzle_32b"}
+
+# A Blackhole SFPLOAD/SFPSTORE with MOD0_FMT_INT32_ALL moves Sp to `sp` (`move`).
+StackMove = data.StructLayout({"move": 1, "sp": DST_BITS})
 
 
 def pack_addr_mod(mod: model_state.AddrMod) -> int:
@@ -100,13 +127,16 @@ class TensixRegs(ArchComponent):
     """The registers of `TensixView` and the eight ADDR_MOD slots.
 
     At the clock edge: `apply_addr_mod` steps the counters by slot
-    `addr_mod` (+4 when the bias bit or ADDR_MOD_SET_Base is set); a config
-    write in the same cycle then overrides the field it writes.
+    `addr_mod` (Wormhole: its 2 bits, +4 when the bias bit or
+    ADDR_MOD_SET_Base is set; Blackhole: its 3 bits), `stack` moves Sp
+    (Blackhole); a config write in the same cycle then overrides the field it
+    writes.
     """
 
     config: In(ConfigWrite)
     apply_addr_mod: In(1)
-    addr_mod: In(2)
+    addr_mod: In(3)            # Wormhole's is 2 bits: bit 2 is not read
+    stack: In(StackMove)       # Blackhole only
     counters_valid: In(1)      # the thread issued SETRWC or INCRWC
     counters_word: In(32)
     view: Out(TensixView)
@@ -114,13 +144,18 @@ class TensixRegs(ArchComponent):
 
     def elaborate(self, platform):
         m = Module()
-        regs = Signal(TensixView)
+        blackhole = self.arch is Arch.BLACKHOLE
+        regs = Signal(_REGISTERS[self.arch])
         slots = Signal(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
-        m.d.comb += [self.view.eq(regs), self.addr_mods.eq(slots)]
+        m.d.comb += [self.view[name].eq(regs[name]) for name, _ in regs.shape()]   # Wormhole: the rest reads 0
+        m.d.comb += self.addr_mods.eq(slots)
 
         # -- ApplyPartialAddrMod -----------------------------------------------------
         slot_index = Signal(3)
-        m.d.comb += slot_index.eq(Cat(self.addr_mod, regs.extra_addr_mod_bit | regs.addr_mod_set_base))
+        if blackhole:
+            m.d.comb += slot_index.eq(self.addr_mod)
+        else:
+            m.d.comb += slot_index.eq(Cat(self.addr_mod[:2], regs.extra_addr_mod_bit | regs.addr_mod_set_base))
         mod = Signal(AddrModLayout)
         m.d.comb += mod.eq(slots[slot_index])
         srca, srca_cr = _step(m, regs.rwc_srca, regs.rwc_srca_cr, mod.srca_incr, mod.srca_clear,
@@ -137,6 +172,10 @@ class TensixRegs(ArchComponent):
                 m.d.sync += regs.extra_addr_mod_bit.eq(0)
             with m.Elif(mod.bias_incr != 0):
                 m.d.sync += regs.extra_addr_mod_bit.eq(~regs.extra_addr_mod_bit)   # a one-bit counter
+
+        if blackhole:
+            with m.If(self.stack.move):
+                m.d.sync += regs.rwc_sp.eq(self.stack.sp)
 
         # -- SETRWC / INCRWC (model.tensix.apply); never in a cycle with an ADDR_MOD ----------
         with m.If(self.counters_valid):
@@ -160,6 +199,10 @@ class TensixRegs(ArchComponent):
                     m.d.sync += [regs.rwc_dst.eq(value), regs.rwc_dst_cr.eq(value)]
                 with m.Case(ConfigField.ADDR_MOD):
                     m.d.sync += slots[self.config.index].eq(value)
+                if blackhole:
+                    for config_field, name in _BLACKHOLE_CONFIG.items():
+                        with m.Case(config_field):
+                            m.d.sync += regs[name].eq(value)
         return m
 
     @staticmethod
@@ -196,13 +239,46 @@ def resolve_mod0(m: Module, mod0, view, name: str = "mod0_resolved") -> Signal:
     return resolved
 
 
-def dst_address(m: Module, imm10, mod0, view, name: str = "dst_address") -> Signal:
-    """The Dst address of an SFPLOAD/SFPSTORE: Imm10 + offset + (RWC + base), where
-    INT32_ALL (`mod0` already resolved) keeps only the counter's low two bits."""
+def dst_address(m: Module, imm10, mod0, view, arch: Arch, pop=None, name: str = "dst_address") -> Signal:
+    """The Dst address of an SFPLOAD/SFPSTORE (`model.semantics._dst_address`):
+    Imm10 + offset + (RWC + base), where INT32_ALL (`mod0` already resolved)
+    keeps only the counter's low two bits.
+
+    Blackhole adds Sp + DEST_SP_BASE: all of it for INT32_ALL, its low two bits
+    otherwise. `pop` (a load): INT32_ALL first subtracts SFPU_STACK_Incr from a
+    non-zero Sp, and the address uses the new Sp. Returns the address and the
+    Sp it used (None on Wormhole)."""
     counter = Signal(DST_BITS, name=f"{name}_counter")
     m.d.comb += counter.eq(view.rwc_dst + view.dest_base)
+    int32_all = mod0 == Mod0.INT32_ALL
     used = Signal(DST_BITS, name=f"{name}_counter_used")
-    m.d.comb += used.eq(Mux(mod0 == Mod0.INT32_ALL, counter[:2], counter))
     address = Signal(DST_BITS, name=name)
+    if arch is not Arch.BLACKHOLE:
+        m.d.comb += used.eq(Mux(int32_all, counter[:2], counter))
+        m.d.comb += address.eq(imm10 + view.dest_offset + used)
+        return address, None
+    sp = Signal(DST_BITS, name=f"{name}_sp")
+    popped = view.rwc_sp - view.sfpu_stack_incr
+    m.d.comb += sp.eq(view.rwc_sp if pop is None else Mux(pop & int32_all & (view.rwc_sp != 0), popped, view.rwc_sp))
+    stack = Signal(DST_BITS, name=f"{name}_stack")
+    m.d.comb += stack.eq(sp + view.dest_sp_base)
+    m.d.comb += used.eq(Mux(int32_all, stack + counter[:2], counter + stack[:2]))
     m.d.comb += address.eq(imm10 + view.dest_offset + used)
-    return address
+    return address, sp
+
+
+def dst_rows(m: Module, address, width32, view, name: str = "dst_rows") -> Signal:
+    """Blackhole's Adj16 / Adj32 (`model.dst_format.adj16`, `adj32_base`): the
+    address whose rows Dst's banks hold, with DEST_ACCESS_CFG remap_addrs and,
+    for a 32-bit access, swizzle_32b applied. Both leave bits 1:0 alone, so the
+    four rows of an access stay consecutive from a multiple of 4."""
+    r = address
+    remapped = Signal(DST_BITS, name=f"{name}_remapped")
+    # remap_addrs: bits 5:4 move down to 4:3, bit 3 up to bit 5.
+    m.d.comb += remapped.eq(Mux(view.dest_remap_addrs, Cat(r[0:3], r[4], r[5], r[3], r[6:]), r))
+    s = remapped
+    # swizzle_32b (the page's expression): bit 2 takes bit 3, bit 3 takes bit 4 ^ bit 2.
+    swizzled = Cat(s[0:2], s[3], s[4] ^ s[2], s[4:])
+    rows = Signal(DST_BITS, name=name)
+    m.d.comb += rows.eq(Mux(width32 & view.dest_swizzle_32b, swizzled, remapped))
+    return rows

@@ -73,10 +73,12 @@ def _lane_bools(mask: int) -> np.ndarray:
 async def read_state(dut, arch: Arch = Arch.WORMHOLE) -> SfpuState:
     """The architectural state as the RTL (elaborated for `arch`) holds it,
     read through its ports (the RTL must be frozen: `run` low, nothing
-    presented). Dst takes one simulator step per row through the side port,
-    whose read is combinational."""
+    presented), the Tensix registers included (not the ADDR_MOD slots). Dst
+    takes one simulator step per row through the side port, whose read is
+    combinational."""
     from tb.cocotb_api import ReadOnly, Timer
-    from tb.sfpu_env import FLAG_STACK, NUM_LREGS, lanes_of, read
+    from hdl.tensix import TensixView
+    from tb.sfpu_env import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
     await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
     await ReadOnly()
     state = SfpuState(arch=arch)
@@ -87,6 +89,11 @@ async def read_state(dut, arch: Arch = Arch.WORMHOLE) -> SfpuState:
     state.flag_stack = [FlagStackEntry(_lane_bools(e.lane_flags), _lane_bools(e.use_flags))
                         for e in entries[:read(dut.flag_depth)]]
     state.prng = lanes_of(read(dut.prng), 32, LANES)
+    # The Tensix registers the view shows (the ADDR_MOD slots are not on a port).
+    tensix = read_struct(dut.tensix, TENSIX)
+    for name, _ in TensixView:
+        current = getattr(state.tensix, name)
+        setattr(state.tensix, name, bool(getattr(tensix, name)) if isinstance(current, bool) else getattr(tensix, name))
     dst = np.zeros((DST_ROWS, DST_COLS), dtype=np.uint16)
     for row in range(DST_ROWS):
         await Timer(1, "ps")            # out of the read-only phase, far from a clock edge

@@ -44,7 +44,7 @@ from hdl.flags import DEPTH, StackEntry
 from hdl.lregs import LRegWrite
 from hdl.dst import DstRowWrite
 from hdl.sfpu import UNITS, Trace, TraceUnit
-from hdl.tensix import ConfigField, ConfigWrite, TensixView, pack_addr_mod
+from hdl.tensix import BLACKHOLE_FIELDS, ConfigField, ConfigWrite, TensixView, pack_addr_mod
 from hdl.unit_io import LaneConfig
 from model.asm import Directive, Program, disassemble
 from model.cycle import CycleModel
@@ -68,6 +68,10 @@ DIRECTIVE_FIELDS = {
     "fp32_dest": ConfigField.FP32_DEST, "srcb_format": ConfigField.SRCB_FORMAT, "rwc_dst": ConfigField.RWC_DST,
     "dest_offset": ConfigField.DEST_OFFSET, "dest_base": ConfigField.DEST_BASE,
     "addr_mod_base": ConfigField.ADDR_MOD_SET_BASE, "prng_seed": ConfigField.PRNG_SEED,
+    # Blackhole only: the assembler accepts them after `.arch blackhole`.
+    "rwc_sp": ConfigField.RWC_SP, "sfpu_stack_incr": ConfigField.SFPU_STACK_INCR,
+    "dest_sp_base": ConfigField.DEST_SP_BASE, "dest_remap_addrs": ConfigField.DEST_REMAP_ADDRS,
+    "dest_swizzle_32b": ConfigField.DEST_SWIZZLE_32B,
 }
 RECORD_FIELDS = ("cycle", "issued", "stalled", "units", "LReg writes", "Dst writes", "flags", "stack",
                  "undefined")
@@ -816,6 +820,9 @@ class SfpuEnv:
             want = (getattr(state.tensix, counter), getattr(state.tensix, counter + "_cr"))
             check(f"{counter} and its carry register", want,
                   (getattr(tensix, counter), getattr(tensix, counter + "_cr")))
+        if state.arch is Arch.BLACKHOLE:     # Sp moves with INT32_ALL; the others only by directive
+            for name in BLACKHOLE_FIELDS:
+                check(name, int(getattr(state.tensix, name)), getattr(tensix, name))
         rows = sorted(self.touched_rows | set(np.flatnonzero(state.dst.any(axis=1)).tolist()))
         for row in rows:
             await FallingEdge(dut.clk)

@@ -368,6 +368,47 @@ def load_l0(value: int) -> list[str]:
 
 
 
+# Blackhole only: the SFPU stack pointer, DEST_SP_BASE and the Dst row remaps (docs/blackhole.md), with
+# the 3-bit AddrMod naming slots 4-7, and SFPLOADMACRO over all of them. INT32_ALL (Mod0 10) stores push
+# (Sp moves up after the access) and loads pop (Sp moves down first, unless it is 0); the other formats add
+# the low two bits of Sp + DEST_SP_BASE. Macro 0 runs SFPAND with USE_VB (VD = VB & VC from its VB field),
+# macro 1 SFPOR without it (VB is its VD), both storing the loaded register 2 instructions later at the
+# address the SFPLOADMACRO captured, with its Mod0 (Misc), which moves no Sp. The remaps last: 16-bit and
+# 32-bit accesses at addresses whose bits 2-5 vary, with the Dst index capture on (it sees the rows before
+# the remap). The final state shows every register set.
+_MACRO_STORE = (3 | 2 << 3) << 24
+STACK_REMAPS = [
+    ".fp32_dest 1", ".addr_mod 5 dst_incr=4", ".addr_mod 6 dst_incr=1 dst_cr=1", ".addr_mod 7 dst_clear=1",
+    ".sfpu_stack_incr 8", ".dest_sp_base 32",
+    *[f"sfpstore vd={r} mod0=10 imm10={r % 3} addr_mod={5 + r % 3}" for r in range(8)],
+    *[f"sfpload vd={(7 - r) % 8} mod0=10 imm10={r % 2} addr_mod={4 + r % 4}" for r in range(9)],
+    "sfpload vd=0 mod0=10 imm10=4", "sfpstore vd=1 mod0=10 imm10=4", "sfpstore vd=2 mod0=10 imm10=8",
+    ".rwc_sp 5", ".dest_sp_base 2",
+    "sfpstore vd=1 mod0=3 imm10=16 addr_mod=5", "sfpload vd=2 mod0=1 imm10=20 addr_mod=6",
+    "sfpstore vd=3 mod0=1 imm10=40", "sfpload vd=4 mod0=3 imm10=16 addr_mod=7",
+    ".rwc_sp 24", ".sfpu_stack_incr 4", ".dest_sp_base 100",
+    *load_l0(isa.encode("SFPAND", isa.Arch.BLACKHOLE, vd=5, vc=0, vb=6, mod1=isa.USE_VB)), "sfpconfig vd=0",
+    *load_l0(isa.encode("SFPOR", isa.Arch.BLACKHOLE, vd=7, vc=0, vb=6)), "sfpconfig vd=1",
+    *load_l0(_MACRO_STORE | 4), "sfpconfig vd=4", *load_l0(_MACRO_STORE | 5), "sfpconfig vd=5",
+    "sfpconfig vd=8 imm16=0xF3 mod1=1",
+    "sfploadmacro macro=0 vd=1 mod0=10 addr_mod=5 offset=8", "sfpnop",
+    "sfploadmacro macro=1 vd=2 mod0=10 addr_mod=6 offset=2", "sfpnop", "sfpnop",
+    "sfploadmacro macro=0 vd=3 mod0=3 addr_mod=7 offset=12", "sfploadmacro macro=1 vd=0 mod0=1 offset=20",
+    "sfpnop", "sfpnop", "sfpnop",
+    ".dest_remap_addrs 1", "sfpconfig vd=15 mod1=1 imm16=0x10C",
+    *[f"sfpstore vd={r} mod0={1 if r % 2 else 3} imm10={8 * r + 4 * (r % 3)}" for r in range(8)],
+    *[f"sfpload vd={r % 4} mod0={1 if r % 2 else 3} imm10={8 * r + 4 * (r % 3)}" for r in range(8)],
+    ".dest_swizzle_32b 1",
+    *[f"sfpstore vd={r} mod0={(3, 4, 10, 12)[r % 4]} imm10={4 * r + 2 * (r % 2)}" for r in range(8)],
+    *[f"sfpload vd={r % 4} mod0={(3, 4, 10, 12)[r % 4]} imm10={4 * (7 - r)}" for r in range(8)],
+    "sfploadmacro macro=1 vd=1 mod0=3 addr_mod=5 offset=16", "sfpnop", "sfpnop", "sfpnop",
+    ".dest_remap_addrs 0",
+    *[f"sfpload vd={r % 4} mod0=3 imm10={4 * r}" for r in range(4)],
+    "sfpconfig vd=15 mod1=1 imm16=0",
+]
+BLACKHOLE_PROGRAMS["stack_remaps"] = STACK_REMAPS
+
+
 def random_sequence(rng, templates: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> int:
     """One random Sequence word: per sub-unit a select the sub-unit can run
     (nothing, SFPNOP, SFPSTORE or a fitting template), any delay and any

@@ -9,7 +9,10 @@ The model executes it (`Machine.execute`, or `execute_operands` for a macro
 store) and then takes the config write; the RTL must agree on the LReg writes
 (merged per register), the Dst writes (per row, and Dst itself afterwards),
 the Tensix registers after the AddrMod, the load address and the `undefined`
-flag. TensixRegs alone is checked against `apply_partial_addr_mod`.
+flag. TensixRegs alone is checked against `apply_partial_addr_mod`. Both
+architectures: on Blackhole the config writes also set Sp, SFPU_STACK_Incr,
+DEST_SP_BASE and the Dst remaps, AddrMod takes 3 bits and INT32_ALL is
+frequent, so the stack in Dst moves.
 """
 
 import copy
@@ -26,6 +29,8 @@ from hdl.isa import Opcode
 from hdl.load_store import LoadUnit, StoreUnit
 from hdl.tensix import ConfigField, TensixRegs, TensixView, pack_addr_mod
 from model import isa
+from model.dst_format import Mod0Fmt
+from model.isa import Arch
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
@@ -33,6 +38,11 @@ from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
 
 
 VIEW_FIELDS = [name for name, _ in TensixView]
+ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+BLACKHOLE_CONFIG = (ConfigField.RWC_SP, ConfigField.SFPU_STACK_INCR, ConfigField.DEST_SP_BASE,
+                    ConfigField.DEST_REMAP_ADDRS, ConfigField.DEST_SWIZZLE_32B)
+ONE_BIT = (ConfigField.FP32_DEST, ConfigField.ADDR_MOD_SET_BASE, ConfigField.DEST_REMAP_ADDRS,
+           ConfigField.DEST_SWIZZLE_32B)
 
 
 # -- packing ---------------------------------------------------------------------------
@@ -45,24 +55,35 @@ VIEW_FIELDS = [name for name, _ in TensixView]
 
 # -- random stimulus ---------------------------------------------------------------------
 
-def random_addr_mod(rng) -> AddrMod:
+def random_addr_mod(rng, arch: Arch) -> AddrMod:
     flag = lambda p=0.3: bool(rng.random() < p)    # noqa: E731
+    # On Blackhole a set bias bit makes every access undefined: keep it rarer.
+    bias = int(rng.integers(0, 4)) if arch is Arch.WORMHOLE or flag(0.1) else 0
     return AddrMod(srca_incr=int(rng.integers(0, 64)), srca_cr=flag(), srca_clear=flag(0.15),
                    srcb_incr=int(rng.integers(0, 64)), srcb_cr=flag(), srcb_clear=flag(0.15),
                    dst_incr=int(rng.integers(0, 1024)) if rng.random() < 0.5 else int(rng.integers(0, 16)),
                    dst_cr=flag(), dst_c_to_cr=flag(), dst_clear=flag(0.15),
-                   bias_incr=int(rng.integers(0, 4)), bias_clear=flag(0.2))
+                   bias_incr=bias, bias_clear=flag(0.2) if arch is Arch.WORMHOLE else flag(0.6))
 
 
-def random_config(rng):
+def random_config(rng, arch: Arch):
     """A config write as (ConfigField, index, value)."""
-    field = ConfigField(int(rng.choice([0, 1, 2, 3, 4, 5, 6, 6, 6, 6])))
+    fields = [0, 1, 2, 3, 4, 5, 6, 6, 6, 6]
+    if arch is Arch.BLACKHOLE:
+        fields += [f.value for f in BLACKHOLE_CONFIG for _ in range(2)]
+    field = ConfigField(int(rng.choice(fields)))
     if field == ConfigField.ADDR_MOD:
-        return field, int(rng.integers(0, 8)), random_addr_mod(rng)
-    bits = {ConfigField.FP32_DEST: 1, ConfigField.SRCB_FORMAT: 4, ConfigField.ADDR_MOD_SET_BASE: 1}.get(field, 10)
+        return field, int(rng.integers(0, 8)), random_addr_mod(rng, arch)
+    bits = 1 if field in ONE_BIT else 4 if field == ConfigField.SRCB_FORMAT else 10
     value = int(rng.integers(0, 1 << bits))
     if field in (ConfigField.FP32_DEST, ConfigField.ADDR_MOD_SET_BASE) and rng.random() < 0.6:
         value = 0       # keep the SRCB -> FP32 and +4 slot paths from dominating
+    if field == ConfigField.ADDR_MOD_SET_BASE and arch is Arch.BLACKHOLE and rng.random() < 0.8:
+        value = 0       # undefined on Blackhole
+    if field == ConfigField.RWC_SP and rng.random() < 0.3:
+        value = 0       # a load does not pop an empty stack
+    if field == ConfigField.SFPU_STACK_INCR and rng.random() < 0.5:
+        value = int(rng.integers(0, 16))
     return field, 0, value
 
 
@@ -83,6 +104,10 @@ def apply_config(t: ModelTensix, field: ConfigField, index: int, value) -> None:
     elif field == ConfigField.ADDR_MOD:
         t.addr_mods = list(t.addr_mods)
         t.addr_mods[index] = value
+    elif field in (ConfigField.RWC_SP, ConfigField.SFPU_STACK_INCR, ConfigField.DEST_SP_BASE):
+        setattr(t, field.name.lower(), value)
+    elif field in (ConfigField.DEST_REMAP_ADDRS, ConfigField.DEST_SWIZZLE_32B):
+        setattr(t, field.name.lower(), bool(value))
 
 
 def random_lane_state(rng, state: SfpuState) -> None:
@@ -96,26 +121,30 @@ def random_lane_state(rng, state: SfpuState) -> None:
     state.lane_flags = rng.random(LANES) < 0.5
 
 
-def random_instruction(rng):
+def random_instruction(rng, arch: Arch):
     """(kind, word, vd, store_addr): kind is 'thread' or 'macro' (a macro SFPSTORE)."""
     r = rng.random()
-    mod0, vd, addr_mod = int(rng.integers(0, 16)), int(rng.integers(0, 16)), int(rng.integers(0, 4))
+    mod0, vd = int(rng.integers(0, 16)), int(rng.integers(0, 16))
+    if arch is Arch.BLACKHOLE and rng.random() < 0.2:
+        mod0 = Mod0Fmt.INT32_ALL.value      # the stack in Dst
+    addr_mod = int(rng.integers(0, 1 << isa.ISA[arch].opcodes["SFPLOAD"].field_map["addr_mod"].width))
     imm10 = int(rng.integers(0, 1024))
+    enc = lambda mnemonic, **values: isa.encode(mnemonic, arch, **values)     # noqa: E731
     if r < 0.3:
-        return "thread", isa.encode("SFPLOAD", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
+        return "thread", enc("SFPLOAD", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
     if r < 0.4:
-        word = isa.encode("SFPLOADMACRO", vd_lo=vd & 3, vd_hi=vd >> 3 & 1, imm9=imm10 >> 1, mod0=mod0,
-                          addr_mod=addr_mod, macro=int(rng.integers(0, 4)))
+        word = enc("SFPLOADMACRO", vd_lo=vd & 3, vd_hi=vd >> 3 & 1, imm9=imm10 >> 1, mod0=mod0,
+                   addr_mod=addr_mod, macro=int(rng.integers(0, 4)))
         return "thread", word, None, None
     if r < 0.6:
-        return "thread", isa.encode("SFPLOADI", vd=vd, mod0=mod0, imm16=int(rng.integers(0, 1 << 16))), None, None
+        return "thread", enc("SFPLOADI", vd=vd, mod0=mod0, imm16=int(rng.integers(0, 1 << 16))), None, None
     if r < 0.82:
-        return "thread", isa.encode("SFPSTORE", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
+        return "thread", enc("SFPSTORE", vd=vd, mod0=mod0, addr_mod=addr_mod, imm10=imm10), None, None
     if r < 0.95:
         store_vd = int(rng.integers(0, 17))
-        word = isa.encode("SFPSTORE", vd=store_vd & 15, mod0=mod0, imm10=imm10)
+        word = enc("SFPSTORE", vd=store_vd & 15, mod0=mod0, imm10=imm10)
         return "macro", word, store_vd, int(rng.integers(0, DST_ROWS))
-    return "thread", isa.encode("SFPNOP"), None, None
+    return "thread", enc("SFPNOP"), None, None
 
 
 # -- the model's answer -------------------------------------------------------------------
@@ -135,7 +164,8 @@ def merged_lreg_writes(writes) -> dict[int, tuple[int, list[int]]]:
 def model_step(state: SfpuState, kind: str, word: int, vd, store_addr):
     machine = Machine(state.copy(), strict=False)
     if kind == "macro":
-        effects = machine.execute_operands(Operands(isa.decode(word), vd, macro=True, store_addr=store_addr))
+        effects = machine.execute_operands(Operands(isa.decode(word, state.arch), vd, macro=True,
+                                                    store_addr=store_addr))
     else:
         effects = machine.execute(word)
     lregs = merged_lreg_writes((w.reg, lane_mask(w.mask), w.values) for w in effects.lreg_writes)
@@ -144,7 +174,7 @@ def model_step(state: SfpuState, kind: str, word: int, vd, store_addr):
         rows[w.row] = rows.get(w.row, 0) | w.col_mask
     dst = {row: (cols, [int(machine.state.dst[row, c]) if cols >> c & 1 else 0 for c in range(COLS)])
            for row, cols in rows.items()}
-    undefined = any("SFPLOADI Mod0" in w for w in machine.warnings)
+    undefined = any("SFPLOADI Mod0" in w or "ADDR_MOD_SET_Base" in w for w in machine.warnings)
     return machine.state, lregs, dst, effects.load_address, undefined
 
 
@@ -153,9 +183,9 @@ def model_step(state: SfpuState, kind: str, word: int, vd, store_addr):
 class Harness:
     """Load, Store, Dst and TensixRegs, connected as `hdl.sfpu.Sfpu` connects them."""
 
-    def __init__(self, init: np.ndarray):
-        self.load, self.store = LoadUnit(), StoreUnit()
-        self.dst, self.tensix = Dst(init=init), TensixRegs()
+    def __init__(self, init: np.ndarray, arch: Arch):
+        self.load, self.store = LoadUnit(arch), StoreUnit(arch)
+        self.dst, self.tensix = Dst(init=init), TensixRegs(arch)
         m = self.module = Module()
         m.submodules.load, m.submodules.store = self.load, self.store
         m.submodules.dst, m.submodules.tensix = self.dst, self.tensix
@@ -166,6 +196,7 @@ class Harness:
             load.tensix.eq(tensix.view), store.tensix.eq(tensix.view),
             tensix.apply_addr_mod.eq(load.apply_addr_mod | store.apply_addr_mod),
             tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
+            tensix.stack.eq(Mux(load.stack.move, load.stack.as_value(), store.stack.as_value())),
         ]
 
 
@@ -204,25 +235,26 @@ def view_of(t: ModelTensix) -> dict[str, int]:
     return {name: int(getattr(t, name)) for name in VIEW_FIELDS}
 
 
+@ARCHS
 @pytest.mark.parametrize("seed", [1, 2])
-def test_random_instructions_against_the_model(seed):
+def test_random_instructions_against_the_model(seed, arch):
     rng = np.random.default_rng(seed)
-    state = SfpuState()
+    state = SfpuState(arch=arch)
     state.dst = rng.integers(0, 1 << 16, (DST_ROWS, COLS), dtype=np.uint64).astype(np.uint16)
-    h = Harness(state.dst.copy())
+    h = Harness(state.dst.copy(), arch)
     failures = []
-    seen = {"loads": 0, "stores": 0, "captures": 0, "undefined": 0}
+    seen = {"loads": 0, "stores": 0, "captures": 0, "undefined": 0, "sp moves": 0, "remapped": 0}
 
     async def bench(ctx):
         nonlocal state
         # Start from random Tensix registers: every field and AddrMod slot written once.
         for field in (*ConfigField.__members__.values(),):
-            if field == ConfigField.PRNG_SEED:
+            if field == ConfigField.PRNG_SEED or (arch is Arch.WORMHOLE and field in BLACKHOLE_CONFIG):
                 continue
             for index in range(8 if field == ConfigField.ADDR_MOD else 1):
-                f, _, value = random_config(rng)
+                f, _, value = random_config(rng, arch)
                 while f != field:
-                    f, _, value = random_config(rng)
+                    f, _, value = random_config(rng, arch)
                 write_config(ctx, field, index, value)
                 apply_config(state.tensix, field, index, value)
                 await ctx.tick()
@@ -230,8 +262,8 @@ def test_random_instructions_against_the_model(seed):
 
         for cycle in range(220):
             random_lane_state(rng, state)
-            kind, word, vd, store_addr = random_instruction(rng)
-            ins = isa.decode(word)
+            kind, word, vd, store_addr = random_instruction(rng, arch)
+            ins = isa.decode(word, arch)
             for sub in (h.load, h.store):
                 ctx.set(sub.inputs.lregs.as_value(), pack(state.lregs.reshape(-1), 32))
                 ctx.set(sub.inputs.enabled, lane_mask(state.lane_enabled()))
@@ -244,7 +276,7 @@ def test_random_instructions_against_the_model(seed):
             else:
                 valid = ins.mnemonic != "SFPNOP" or rng.random() < 0.5
                 set_issue(ctx, unit, valid, 0, ins.op.opcode, word, regular_operands(ins).vd)
-            config = random_config(rng) if rng.random() < 0.4 else None
+            config = random_config(rng, arch) if rng.random() < 0.4 else None
             if config:
                 write_config(ctx, *config)
             else:
@@ -264,12 +296,15 @@ def test_random_instructions_against_the_model(seed):
                 failures.append((where, "dst writes", got_dst, dst))
             if address is not None and ctx.get(h.load.address) != address:
                 failures.append((where, "address", ctx.get(h.load.address), address))
-            if ctx.get(h.load.undefined) != undefined:
-                failures.append((where, "undefined", ctx.get(h.load.undefined), undefined))
+            got_undefined = ctx.get(h.load.undefined) | ctx.get(h.store.undefined)
+            if got_undefined != undefined:
+                failures.append((where, "undefined", got_undefined, undefined))
             seen["loads"] += bool(lregs)
             seen["stores"] += bool(dst)
             seen["captures"] += len(lregs) > 1
             seen["undefined"] += undefined
+            seen["sp moves"] += after.tensix.rwc_sp != state.tensix.rwc_sp and not config
+            seen["remapped"] += bool(dst) and (state.tensix.dest_remap_addrs or state.tensix.dest_swizzle_32b)
 
             await ctx.tick()
             state = after
@@ -297,20 +332,25 @@ def test_random_instructions_against_the_model(seed):
     sim.run()
     assert not failures, failures[:3]
     assert seen["loads"] > 40 and seen["stores"] > 30 and seen["captures"] > 3 and seen["undefined"] > 3, seen
+    if arch is Arch.BLACKHOLE:
+        assert seen["sp moves"] > 5 and seen["remapped"] > 5, seen
 
 
-def test_tensix_regs_against_apply_partial_addr_mod():
-    """Sequences of AddrMod applications and config writes, some in the same cycle."""
+@ARCHS
+def test_tensix_regs_against_apply_partial_addr_mod(arch):
+    """Sequences of AddrMod applications and config writes, some in the same
+    cycle. Blackhole's 3-bit AddrMod names the slot (`base=False`)."""
     rng = np.random.default_rng(5)
-    dut = TensixRegs()
+    dut = TensixRegs(arch)
     model = ModelTensix()
     failures = []
+    blackhole = arch is Arch.BLACKHOLE
 
     async def bench(ctx):
         for cycle in range(400):
             apply = rng.random() < 0.7
-            addr_mod = int(rng.integers(0, 4))
-            config = random_config(rng) if rng.random() < 0.5 else None
+            addr_mod = int(rng.integers(0, 8 if blackhole else 4))
+            config = random_config(rng, arch) if rng.random() < 0.5 else None
             ctx.set(dut.apply_addr_mod, apply)
             ctx.set(dut.addr_mod, addr_mod)
             ctx.set(dut.config.valid, config is not None)
@@ -320,7 +360,7 @@ def test_tensix_regs_against_apply_partial_addr_mod():
                 ctx.set(dut.config.index, index)
                 ctx.set(dut.config.value, pack_addr_mod(value) if field == ConfigField.ADDR_MOD else value)
             if apply:
-                model.apply_partial_addr_mod(addr_mod)
+                model.apply_partial_addr_mod(addr_mod, base=not blackhole)
             if config:
                 apply_config(model, *config)
             await ctx.tick()
@@ -342,9 +382,10 @@ def test_pack_addr_mod_fills_every_field():
     assert pack_addr_mod(AddrMod()) == 0
 
 
+@ARCHS
 @pytest.mark.parametrize("component", [TensixRegs, LoadUnit, StoreUnit])
-def test_verilog_converts(component):
-    assert "module" in verilog.convert(component())
+def test_verilog_converts(component, arch):
+    assert "module" in verilog.convert(component(arch))
 
 
 def test_opcodes_match_the_table():

@@ -1,7 +1,9 @@
 """The SFPLOADMACRO scheduler against the cycle-exact model: random
 LoadMacroConfigs (sequence bytes, templates, delay kinds, store Mod0) and
 random streams of SFPLOADMACROs, other instructions and idle cycles; in every
-cycle the instruction each sub-unit receives must match the model's."""
+cycle the instruction each sub-unit receives must match the model's. Both
+architectures: Blackhole's templates include its new instructions and
+SFPAND/SFPOR with and without USE_VB, and its SFPLOADMACRO a 3-bit AddrMod."""
 
 import numpy as np
 import pytest
@@ -15,41 +17,56 @@ from tests.hdl.hdl_sim import run_clocked
 
 UNITS = ("simple", "mad", "round", "store")
 SCHEDULING_RULES = ("macro-select-reserved", "macro-template-invalid", "macro-store-not-sfpstore")
-TEMPLATES = [
-    isa.encode("SFPMAD", va=12, vb=0, vc=13, vd=13),
-    isa.encode("SFPMULI", vd=3, imm16=0x4000),
-    isa.encode("SFPSHFT", vd=15, vc=0, imm12=15, mod1=1),
-    isa.encode("SFPIADD", vd=2, vc=5, imm12=7, mod1=5),
-    isa.encode("SFPSTOCHRND", vd=14, vb=1, vc=0, mod1=6, use_imm5=1),
-    isa.encode("SFPSHFT2", vd=1, vc=2, imm12=3, mod1=6),
-    isa.encode("SFPSTORE", vd=6, mod0=3),
-    isa.encode("SFPNOP"),
-    isa.encode("SFPAND", vd=4, vc=1),
-    isa.encode("SFPLOADI", vd=1, imm16=5),          # runs on no macro sub-unit: becomes SFPNOP
-    0x9700_0000,                                     # not an SFPU opcode
-]
+
+def templates(arch: isa.Arch) -> list[int]:
+    enc = lambda mnemonic, **values: isa.encode(mnemonic, arch, **values)     # noqa: E731
+    words = [
+        enc("SFPMAD", va=12, vb=0, vc=13, vd=13),
+        enc("SFPMULI", vd=3, imm16=0x4000),
+        enc("SFPSHFT", vd=15, vc=0, imm12=15, mod1=1),
+        enc("SFPIADD", vd=2, vc=5, imm12=7, mod1=5),
+        enc("SFPSTOCHRND", vd=14, vb=1, vc=0, mod1=6, use_imm5=1),
+        enc("SFPSHFT2", vd=1, vc=2, imm12=3, mod1=6),
+        enc("SFPSTORE", vd=6, mod0=3),
+        enc("SFPNOP"),
+        enc("SFPAND", vd=4, vc=1),
+        enc("SFPLOADI", vd=1, imm16=5),          # runs on no macro sub-unit: becomes SFPNOP
+    ]
+    if arch is isa.Arch.BLACKHOLE:
+        words += [
+            enc("SFPAND", vd=4, vc=1, vb=3, mod1=isa.USE_VB),    # VB from its field
+            enc("SFPOR", vd=5, vc=2, vb=6),                     # VB field ignored: VD
+            enc("SFPLE", vd=2, vc=7),
+            enc("SFPMUL24", va=1, vb=2, vd=3),
+            enc("SFPARECIP", vc=4, vd=1),
+            0x9A00_0000,                                        # not an SFPU opcode
+        ]
+    else:
+        words.append(0x9700_0000)                               # not an SFPU opcode (Blackhole's SFPGT)
+    return words
 
 
-def random_config(rng) -> SfpuState:
-    state = SfpuState()
+def random_config(rng, arch: isa.Arch) -> SfpuState:
+    state = SfpuState(arch=arch)
+    words = templates(arch)
     for m in range(4):
         byte = lambda: int(rng.choice([0, 2, 3, 4, 5, 6, 7, 1], p=[.2, .1, .1, .15, .15, .13, .13, .04])) \
             | int(rng.integers(0, 8)) << 3 | int(rng.integers(0, 4)) << 6
         state.macro_sequences[m] = byte() | byte() << 8 | byte() << 16 | byte() << 24
-        state.macro_templates[m] = int(rng.choice(TEMPLATES))
+        state.macro_templates[m] = int(rng.choice(words))
     state.macro_misc[:] = int(rng.integers(0, 1 << 12))
     return state
 
 
-def random_stream(rng, length: int) -> list[int | None]:
+def random_stream(rng, length: int, arch: isa.Arch) -> list[int | None]:
     stream = []
     for _ in range(length):
         r = rng.random()
         if r < 0.45:
-            stream.append(isa.encode("SFPLOADMACRO", macro=int(rng.integers(0, 4)), vd=int(rng.integers(0, 8)),
+            stream.append(isa.encode("SFPLOADMACRO", arch, macro=int(rng.integers(0, 4)), vd=int(rng.integers(0, 8)),
                                      mod0=int(rng.choice([0, 3, 4])), offset=int(rng.integers(0, 512)) * 2))
         elif r < 0.8:
-            stream.append(isa.encode("SFPNOP"))
+            stream.append(isa.encode("SFPNOP", arch))
         else:
             stream.append(None)                      # the thread presents nothing
     return stream
@@ -63,7 +80,7 @@ def model_run(state: SfpuState, stream):
     for word in stream + [None] * 12:
         record = model.step(word)
         issued = record.issued
-        ins = isa.decode(issued) if issued is not None else None
+        ins = isa.decode(issued, state.arch) if issued is not None else None
         macro = None
         if ins is not None and ins.mnemonic == "SFPLOADMACRO":
             macro = dict(macro=ins["macro"], vd=(ins["vd_hi"] << 2) | ins["vd_lo"], mod0=ins["mod0"],
@@ -75,18 +92,19 @@ def model_run(state: SfpuState, stream):
     return config, cycles
 
 
+@pytest.mark.parametrize("arch", list(isa.Arch), ids=lambda a: a.value)
 @pytest.mark.parametrize("seed", range(6))
-def test_matches_the_cycle_model(seed):
+def test_matches_the_cycle_model(seed, arch):
     rng = np.random.default_rng(seed)
-    state = random_config(rng)
-    (sequence, templates, misc), cycles = model_run(state, random_stream(rng, 80))
-    dut = MacroScheduler()
+    state = random_config(rng, arch)
+    (sequence, words, misc), cycles = model_run(state, random_stream(rng, 80, arch))
+    dut = MacroScheduler(arch)
     got = []
 
     async def bench(ctx):
         for m in range(4):
             ctx.set(dut.sequence[m], int(sequence[m]))
-            ctx.set(dut.templates[m], int(templates[m]))
+            ctx.set(dut.templates[m], int(words[m]))
         ctx.set(dut.misc, misc)
         for cycle, (macro, accepted, _, _) in enumerate(cycles):
             ctx.set(dut.cycle, cycle)
@@ -119,5 +137,6 @@ def test_matches_the_cycle_model(seed):
     assert any(flags for _, flags in got)               # and reaches the scheduling hazards
 
 
-def test_converts_to_verilog():
-    assert "module scheduler" in verilog.convert(MacroScheduler(), name="scheduler")
+@pytest.mark.parametrize("arch", list(isa.Arch), ids=lambda a: a.value)
+def test_converts_to_verilog(arch):
+    assert "module scheduler" in verilog.convert(MacroScheduler(arch), name="scheduler")

@@ -1,0 +1,29 @@
+"""The whole `Sfpu` elaborated for Blackhole against Blackhole's cycle model,
+cycle by cycle (`tb.rtl_bench.run_lockstep`), one test per group of
+sub-units: each cycle's record and the final state must be equal."""
+
+from model.isa import Arch
+from tb.rtl_bench import run_lockstep
+from tb.stimulus.directed import directed_programs
+
+BLACKHOLE = directed_programs(arch=Arch.BLACKHOLE)
+
+
+def _check(names: list[str]) -> None:
+    results = run_lockstep([BLACKHOLE[n] for n in names])
+    failures = []
+    for name, result in zip(names, results):
+        assert result.model_trace, f"{name} ran no cycles"
+        if result.mismatch:
+            failures.append(f"{name}: {result.mismatch}")
+        else:
+            assert len(result.rtl_trace) == len(result.model_trace), name
+    assert not failures, "\n".join(failures)
+
+
+def test_blackhole_memory_programs_match_the_model():
+    """Load, Store, Dst, the Tensix registers (Sp, SFPU_STACK_Incr,
+    DEST_SP_BASE, the remaps, the 3-bit AddrMod) and the SFPLOADMACRO
+    scheduler (Blackhole's templates, the SFPAND/SFPOR VB choice)."""
+    _check(["load_store", "dst_formats", "tensix_counters", "tensix_random", "dest_index", "template_edges",
+            "stack_remaps"])
