@@ -31,10 +31,10 @@ ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=[a.value for a in Arch])
 # Driving the pipeline
 # ---------------------------------------------------------------------------
 
-def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, upper=None) -> np.ndarray:
+def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, mul24=None, upper=None) -> np.ndarray:
     """Stream the triples through one Fma, one per clock; return d for each.
-    With ``upper`` (Blackhole only), every triple is an SFPMUL24 with that
-    UPPER bit, else an FMA.
+    On Blackhole, ``mul24`` and ``upper`` give each triple's SFPMUL24 inputs
+    (0 when not given).
 
     ``tick().sample(d)`` gives d as it was just before the edge: the output
     of the register loaded at the previous edge, i.e. the result for the
@@ -46,18 +46,17 @@ def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, upper=None) -> np.ndarray:
     assert len(a) == len(b) == len(c)
     dut = Fma(arch)
     out: list[int] = []
-    mul24_mode = upper is not None
-    upper = [int(u) for u in np.asarray(upper).ravel()] if mul24_mode else [0] * len(a)
+    bh = arch is Arch.BLACKHOLE
+    mul24, upper = ([int(v) for v in np.broadcast_to(0 if v is None else v, len(a))] for v in (mul24, upper))
 
     async def drive(ctx):
         with ctx.critical():                    # processes start as background
-            if mul24_mode:
-                ctx.set(dut.mul24, 1)
-            for x, y, z, u in zip(a, b, c, upper):
+            for x, y, z, is_mul24, u in zip(a, b, c, mul24, upper):
                 ctx.set(dut.a, x)
                 ctx.set(dut.b, y)
                 ctx.set(dut.c, z)
-                if mul24_mode:
+                if bh:
+                    ctx.set(dut.mul24, is_mul24)
                     ctx.set(dut.upper, u)
                 _, _, d = await ctx.tick().sample(dut.d)
                 out.append(d)
@@ -228,7 +227,7 @@ def test_mul24_hand_table_matches_oracle():
 
 def test_mul24_hand_table():
     a, b, c, upper, d = _mul24_columns(MUL24_HAND_TABLE)
-    got = simulate(a, b, c, Arch.BLACKHOLE, upper=upper)
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=1, upper=upper)
     assert [f"{v:08X}" for v in got] == [f"{v:08X}" for v in d]
 
 
@@ -242,7 +241,7 @@ def test_mul24_random():
     exp = np.where(rng.random(n) < 0.3, rng.integers(0, 256, n), exp)
     c = _fp(rng, n, exp=exp)
     upper = rng.integers(0, 2, n)
-    got = simulate(a, b, c, Arch.BLACKHOLE, upper=upper)
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=1, upper=upper)
     want = np.where(upper == 1, mul24_shift_add(mul24(a, b, True), c), mul24_shift_add(mul24(a, b, False), c))
     report(a, b, c, got, want)
 
@@ -252,27 +251,9 @@ def test_mul24_and_fma_interleave():
     own instruction's (the mode travels with the triple down the pipeline)."""
     a, b, c = random_triples(7, 800)
     mode = np.arange(a.size) % 2 == 1
-    dut = Fma(Arch.BLACKHOLE)
-    out: list[int] = []
-
-    async def drive(ctx):
-        with ctx.critical():
-            for x, y, z, is_mul24 in zip(a, b, c, mode):
-                ctx.set(dut.a, int(x))
-                ctx.set(dut.b, int(y))
-                ctx.set(dut.c, int(z))
-                ctx.set(dut.mul24, int(is_mul24))
-                _, _, d = await ctx.tick().sample(dut.d)
-                out.append(d)
-            _, _, d = await ctx.tick().sample(dut.d)
-            out.append(d)
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-    sim.add_process(drive)
-    sim.run()
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=mode)
     want = np.where(mode, mul24_shift_add(mul24(a, b, False), c), fma_bh(a, b, c))
-    report(a, b, c, np.array(out[1:], dtype=np.uint32), want)
+    report(a, b, c, got, want)
 
 
 # ---------------------------------------------------------------------------
