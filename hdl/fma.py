@@ -1,8 +1,9 @@
-"""Wormhole B0 SFPMAD arithmetic: ``d = a * b + c`` on FP32 bit patterns.
+"""SFPMAD arithmetic: ``d = a * b + c`` on FP32 bit patterns, Wormhole B0's
+or Blackhole's (the architecture given at elaboration).
 
-A two-stage pipeline, one instance per lane.  The behaviour is that of the
-MAD unit as described in spec section 5 (bit-perfect reference: fma.c,
-``fma_model_wh``), which is not an IEEE fma:
+A two-stage pipeline, one instance per lane.  The Wormhole behaviour is that
+of the MAD unit as described in spec section 5 (bit-perfect reference:
+``model.fma.fma_wh``), which is not an IEEE fma:
 
 * denormal inputs and -0 read as zero;
 * the 48-bit significand product is cut to 27 bits plus a sticky bit before
@@ -17,17 +18,32 @@ MAD unit as described in spec section 5 (bit-perfect reference: fma.c,
 * NaN results are ``sign | 0x7F800001`` with the bits of the finished
   computation ORed in.
 
-Stage 1: classify, special cases, product, alignment.  Pipeline register
-(``STAGE1``).  Stage 2 (`_Stage2`, with the register): add, normalise, round, pack.
+Blackhole (``model.fma.fma_bh``) shares the datapath and differs in: every
+NaN is 0x7FC00000; an overflowed finite product against an opposite Inf is
+that Inf; zero results are signed (negative only if both addends are); the
+right renormalisation keeps both lost bits as sticky; a result below 2**-126
+is shifted one place further and rounded at exponent 0, and survives only if
+it rounds up to 2**-126, else it is flushed to a zero that keeps its sign.
+Blackhole's FMA also runs SFPMUL24 (``mul24``): its multiplier takes the two
+23-bit mantissas without hidden bits, and the low or (``upper``) high 23 bits
+of their product go through the shift-add with ``c`` of
+``model.bh_arith.mul24_shift_add``.
+
+Stage 1: classify, special cases, product, alignment (and SFPMUL24's result).
+Pipeline register (``STAGE1``, Blackhole's ``STAGE1_BH``).  Stage 2 (`_Stage2`,
+with the register): add, normalise, round, pack.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .arith import Fp32, leading_zeros
+from model.isa import Arch
 
-__all__ = ["STAGE1", "Fma"]
+from .arith import Fp32, leading_zeros
+from .isa import ArchComponent
+
+__all__ = ["STAGE1", "STAGE1_BH", "Fma"]
 
 
 # Significands on the 27-bit grid: hidden bit at 26, 23 fraction bits, then 3
@@ -48,19 +64,27 @@ STAGE1 = data.StructLayout({
     "is_inf":       1,          # result is sign | 0x7F800000, nothing else
     "special_sign": 1,          # sign of the NaN or Inf result
 })
+MUL24_BITS = 23
+# Blackhole's: SFPMUL24's finished result rides beside the FMA's.
+STAGE1_BH = data.StructLayout({**{name: f.shape for name, f in STAGE1}, "mul24": 1, "mul24_result": MUL24_BITS})
+BH_NAN = 0x7FC00000
 
 
-class Fma(wiring.Component):
-    """``d`` is the Wormhole MAD result of the ``a``, ``b``, ``c`` presented
-    one clock earlier.  ``a * b + c``, FP32 bit patterns."""
+class Fma(ArchComponent):
+    """``d`` is the MAD result of the ``a``, ``b``, ``c`` presented one clock
+    earlier.  ``a * b + c``, FP32 bit patterns.  Blackhole's has two more
+    inputs: ``mul24`` (SFPMUL24: ``d`` is its result on ``a``, ``b``, ``c``)
+    and ``upper`` (its Mod1 UPPER)."""
 
-    a: In(32)
-    b: In(32)
-    c: In(32)
-    d: Out(32)
+    def __init__(self, arch: Arch = Arch.WORMHOLE):
+        members = {"a": In(32), "b": In(32), "c": In(32), "d": Out(32)}
+        if arch is Arch.BLACKHOLE:
+            members.update(mul24=In(1), upper=In(1))
+        super().__init__(arch, wiring.Signature(members))
 
     def elaborate(self, platform):
         m = Module()
+        bh = self.arch is Arch.BLACKHOLE
 
         # ================================================================
         # Stage 1: classify, special cases, product, alignment
@@ -80,6 +104,12 @@ class Fma(wiring.Component):
         # +0 whatever they are, but Inf * -0 gives a NaN signed like -Inf*0.
         def significand(f):
             return Mux(f.exponent == 0, 0, Cat(f.mantissa, Const(1, 1)))
+
+        def multiplicand(f):
+            # SFPMUL24 multiplies the bare 23-bit mantissas on the same multiplier.
+            if not bh:
+                return significand(f)
+            return Mux(self.mul24, f.mantissa, significand(f))
         x_max = x.exponent == 0xFF      # exponent 255: Inf or NaN
         y_max = y.exponent == 0xFF
         z_max = z.exponent == 0xFF
@@ -92,7 +122,7 @@ class Fma(wiring.Component):
         # carry bit) and OR the 20 bits below into the LSB.  The exponent
         # ignores that carry bit: it is normalised away in stage 2.
         p_sign = x.sign ^ y.sign
-        product = (significand(x) * significand(y))[:48]
+        product = (multiplicand(x) * multiplicand(y))[:48]
         p_sig = Cat(product[20] | product[:20].any(), product[21:])
         p_exp = (x.exponent + y.exponent - 127).as_signed()[:10].as_signed()     # -127 .. 383
         p_zero = (x.exponent == 0) | (y.exponent == 0)
@@ -104,11 +134,13 @@ class Fma(wiring.Component):
         # product counting as Inf) gives a NaN signed like the product; else
         # a NaN z gives a NaN signed like z.  NaN lanes still run through
         # stage 2, whose bits are ORed into the NaN.  Otherwise the result is
-        # the Inf of z if z is Inf, else the product's Inf.
+        # the Inf of z if z is Inf, else the product's Inf.  On Blackhole an
+        # overflowed finite product is no Inf against an Inf z: z wins.
         p_inf_like = x_max | y_max | p_ovf
+        inf_product = (x_max | y_max) if bh else p_inf_like
         invalid = ((x_max & ((x.mantissa != 0) | (y.exponent == 0)))
                    | (y_max & ((y.mantissa != 0) | (x.exponent == 0)))
-                   | (z_inf & p_inf_like & (p_sign != z.sign)))
+                   | (z_inf & inf_product & (p_sign != z.sign)))
         is_nan = invalid | z_nan
         is_inf = (p_inf_like | z_max) & ~is_nan
         special_sign = Mux(z_max & ~invalid, z.sign, p_sign)
@@ -139,7 +171,11 @@ class Fma(wiring.Component):
         small_kept = (small_sig >> shift)[:SIG_BITS]
         small_aligned = small_kept | (small_kept.any() & (small_sig & lost_mask).any())
 
-        stage1 = Signal(STAGE1)
+        stage1 = Signal(STAGE1_BH if bh else STAGE1)
+        if bh:
+            m.d.comb += [stage1.mul24.eq(self.mul24),
+                         stage1.mul24_result.eq(_mul24_shift_add(
+                             Mux(self.upper, product[MUL24_BITS:2 * MUL24_BITS], product[:MUL24_BITS]), self.c))]
         m.d.comb += [
             stage1.big_sig.eq(Mux(p_is_big, p_sig_eff, z_sig_grid)),
             stage1.small_sig.eq(small_aligned),
@@ -157,20 +193,42 @@ class Fma(wiring.Component):
         # whole, so stage 2 then reruns once a cycle, not on every change of
         # the operands.
         # ================================================================
-        m.submodules.finish = finish = _Stage2()
+        m.submodules.finish = finish = _Stage2(self.arch)
         m.d.comb += [finish.stage1.eq(stage1), self.d.eq(finish.d)]
         return m
 
 
-class _Stage2(wiring.Component):
+def _mul24_shift_add(p, z):
+    """What the FP adder does to SFPMUL24's 23-bit product ``p`` with ``z``
+    (``model.bh_arith.mul24_shift_add``): nothing when z's exponent is 0;
+    otherwise, with the larger exponent max(129, e), ``p`` is shifted right by
+    its excess over 129 and z's significand (hidden and three guard bits) by
+    its shortfall, both counts mod 32, and the two are added with 1 << 16 more
+    when the shift dropped a bit from 16 up; mod 2**23.  A significand shifted
+    out entirely leaves ``p`` shifted alone."""
+    z = Fp32(z)
+    above = z.exponent > 129
+    z_shift = Mux(above, 0, (129 - z.exponent)[:5])
+    p_shift = Mux(above, (z.exponent - 129)[:5], 0)
+    z_grs = Cat(Const(0, 3), z.mantissa, Const(1, 1))
+    z_kept = z_grs >> z_shift
+    lost = z_grs & ~(Const((1 << len(z_grs)) - 1, len(z_grs)) << z_shift)[:len(z_grs)]
+    p_kept = p >> p_shift
+    summed = (p_kept + z_kept + Cat(Const(0, 16), lost[16:].any()))[:MUL24_BITS]
+    return Mux(z.exponent == 0, p, Mux(z_kept.any(), summed, p_kept))
+
+
+class _Stage2(ArchComponent):
     """`Fma`'s pipeline register and stage 2: add, normalise, round, pack."""
 
-    stage1: In(STAGE1)
-    d: Out(32)
+    def __init__(self, arch: Arch):
+        super().__init__(arch, wiring.Signature({"stage1": In(STAGE1_BH if arch is Arch.BLACKHOLE else STAGE1),
+                                                 "d": Out(32)}))
 
     def elaborate(self, platform):
         m = Module()
-        stage2 = Signal(STAGE1)           # stage 2's side of the register
+        bh = self.arch is Arch.BLACKHOLE
+        stage2 = Signal(self.stage1.shape())     # stage 2's side of the register
         m.d.sync += stage2.eq(self.stage1)
 
         # ================================================================
@@ -197,14 +255,26 @@ class _Stage2(wiring.Component):
         # Bring the leading one to bit 28, i.e. to bit 26 of the 27-bit
         # grid.  Left shifts are exact.  A right shift (sum >= 2**27, by 1
         # or 2) ORs only the sum's bit 0 into the sticky position: on a
-        # 2-place shift bit 1 is lost (a hardware bug that must be kept).
+        # 2-place shift Wormhole loses bit 1 (a hardware bug that must be
+        # kept); Blackhole ORs it in too.
         r_zero = Signal()
         lead_zeros = Signal(5)
         lz_zero, lz_count = leading_zeros(Cat(Const(0, 32 - SUM_BITS), r_mag))
         m.d.comb += [r_zero.eq(lz_zero), lead_zeros.eq(lz_count)]
         shifted = (r_mag << lead_zeros)[:SUM_BITS]
-        r_sig = Cat(shifted[2] | (r_mag[0] & (lead_zeros < 2)), shifted[3:])    # 1.f, guard, round, sticky
+        sticky = shifted[2] | (r_mag[0] & (lead_zeros < 2))
+        if bh:
+            sticky = sticky | (r_mag[1] & (lead_zeros == 0))
+        r_sig = Cat(sticky, shifted[3:])                                       # 1.f, guard, round, sticky
         r_exp = (stage2.exp + 2 - lead_zeros).as_signed()[:10].as_signed()     # -27 .. 257
+        exp_field = r_exp[:8]
+        if bh:
+            # Blackhole: a result below 2**-126 goes one place further right
+            # (its lowest bit into the sticky) and is rounded at exponent 0.
+            # Such a result was never shifted right, so nothing else is lost.
+            tiny = r_exp <= 0
+            r_sig = Mux(tiny, Cat(r_sig[0] | r_sig[1], r_sig[2:]), r_sig)
+            exp_field = Mux(tiny, 0, exp_field)
 
         # ---- round (RNE) ------------------------------------------------
         # Exponent field and 23 fraction bits, plus one on round-up; the
@@ -212,15 +282,34 @@ class _Stage2(wiring.Component):
         # the hidden bit is dropped, so only a value that rounds up to
         # 2**-126 survives the flush below (the denormal-rounding quirk).
         round_up = r_sig[2] & (r_sig[3] | r_sig[1] | r_sig[0])
-        rounded = (Cat(r_sig[3:26], r_exp[:8]) + round_up)[:31]
+        rounded = (Cat(r_sig[3:26], exp_field) + round_up)[:31]
 
         # ---- pack ---------------------------------------------------------
-        # Zero, flushed and overflowed results are the bare NaN on NaN lanes;
-        # otherwise NaN lanes OR the finished bits into the NaN pattern.
         ovf = r_exp >= 255
-        flush = (r_exp < 0) | (rounded[23:] == 0)
-        nan_word = Cat(Const(0x7F800001, 31), stage2.special_sign)
+        # Below 2**-126 after rounding (Blackhole rounded every such result at exponent 0).
+        flush = (rounded[23:] == 0) if bh else (r_exp < 0) | (rounded[23:] == 0)
         inf_word = Cat(Const(0x7F800000, 31), Mux(stage2.is_inf, stage2.special_sign, r_sign))
+        if bh:
+            # Blackhole: one NaN; a zero sum is negative only if both addends
+            # are; a flushed result keeps its sign.
+            with m.If(stage2.mul24):
+                m.d.comb += self.d.eq(stage2.mul24_result)
+            with m.Elif(stage2.is_inf):
+                m.d.comb += self.d.eq(inf_word)
+            with m.Elif(stage2.is_nan):
+                m.d.comb += self.d.eq(BH_NAN)
+            with m.Elif(r_zero):
+                m.d.comb += self.d.eq(Cat(Const(0, 31), stage2.big_sign & stage2.small_sign))
+            with m.Elif(ovf):
+                m.d.comb += self.d.eq(inf_word)
+            with m.Else():
+                m.d.comb += self.d.eq(Cat(Mux(flush, 0, rounded), r_sign))
+            return m
+
+        # Wormhole: zero, flushed and overflowed results are the bare NaN on
+        # NaN lanes; otherwise NaN lanes OR the finished bits into the NaN
+        # pattern.  Every zero is +0.
+        nan_word = Cat(Const(0x7F800001, 31), stage2.special_sign)
         with m.If(stage2.is_inf):
             m.d.comb += self.d.eq(inf_word)
         with m.Elif(stage2.is_nan):

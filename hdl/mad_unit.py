@@ -1,9 +1,13 @@
 """The MAD sub-unit: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT and
-SFPLUTFP32, as `hdl.unit_io` describes a sub-unit (one `Issue` a cycle, the
-LRegs as the cycle reads them, writes on a per-lane `WriteBackPort`).
+SFPLUTFP32 (and Blackhole's SFPMUL24), as `hdl.unit_io` describes a sub-unit
+(one `Issue` a cycle, the LRegs as the cycle reads them, writes on a per-lane
+`WriteBackPort`).
 
 Every one of them is ``d = A * B + C`` on one `hdl.fma.Fma` per lane, with a
 latency of two: an instruction issued at cycle T writes at the end of T+1.
+SFPMUL24 runs on the same FMAs, in their integer mode, with SFPMAD's operands.
+On Blackhole, SFPMAD/SFPADD/SFPMUL's NEGATE_VB and NEGATE_VC flip the sign
+bit of B and C, and SFPADDI/SFPMULI's NEGATE_VC that of VD's value.
 
 Issue cycle T (stage 1): pick A, B and C per lane (VA or ``L[L7 & 15]``
 under INDIRECT_VA, the BF16 immediate, the LUT coefficients of ``|L3|``),
@@ -22,6 +26,8 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
+from model.isa import Arch
+
 from .fma import Fma
 from .isa import ArchComponent, Opcode, field_layout
 from .lregs import L16, VD_TARGETS
@@ -36,7 +42,10 @@ SIGNS = Const(0x80000000, 32).replicate(LANES)     # bit 31 of every lane
 ALL_ONES = Const(-1, 32 * LANES)
 
 # Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT).
-INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL's Mod1
+NEGATE_VB = 0               # Blackhole: bit 0 of SFPMAD/SFPADD/SFPMUL's Mod1
+NEGATE_VC = 1               # Blackhole: bit 1 of SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI's Mod1
+MUL24_UPPER = 0             # bit 0 of SFPMUL24's Mod1
+INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL/SFPMUL24's Mod1
 SGN_RETAIN = 2              # bit 2 of SFPLUT's Mod0 and SFPLUTFP32's Mod1
 INDIRECT_VD = 3             # bit 3 of every form's Mod (SFPLUT: Mod0)
 
@@ -50,6 +59,7 @@ class Form(enum.Enum, shape=3):
     MULI = 3                # A = bf16(Imm16), B = VC, C = 0
     LUT = 4                 # A, B = |L3|, C from LutSelect
     LUTFP32 = 5             # A, B = |L3|, C from LutFp32Select
+    MUL24 = 6               # Blackhole: SFPMAD's operands, the FMAs' integer mode
 
 
 class MadUnit(ArchComponent):
@@ -60,10 +70,11 @@ class MadUnit(ArchComponent):
 
     def elaborate(self, platform):
         m = Module()
+        bh = self.arch is Arch.BLACKHOLE
         issue, lregs = self.inputs.issue, self.inputs.lregs
-        mad = data.View(field_layout("SFPMAD"), issue.word)
-        imm = data.View(field_layout("SFPADDI"), issue.word)
-        lut = data.View(field_layout("SFPLUT"), issue.word)
+        mad = data.View(field_layout("SFPMAD", self.arch), issue.word)
+        imm = data.View(field_layout("SFPADDI", self.arch), issue.word)
+        lut = data.View(field_layout("SFPLUT", self.arch), issue.word)
 
         # -- decode ------------------------------------------------------------------
         form = Signal(Form)
@@ -79,6 +90,9 @@ class MadUnit(ArchComponent):
                     m.d.comb += form.eq(Form.LUT)
                 with m.Case(Opcode.LUTFP32):
                     m.d.comb += form.eq(Form.LUTFP32)
+                if bh:
+                    with m.Case(Opcode.MUL24):
+                        m.d.comb += form.eq(Form.MUL24)
 
         # SFPLUT keeps its modifiers in Mod0; the others in Mod1 (bits 3:0).
         mod = Signal(4)
@@ -86,8 +100,9 @@ class MadUnit(ArchComponent):
         indirect_va = Signal()
         indirect_vd = Signal()
         sgn_retain = Signal()
+        mad_operands = (form == Form.MAD) | (form == Form.MUL24) if bh else form == Form.MAD
         m.d.comb += [
-            indirect_va.eq((form == Form.MAD) & mod[INDIRECT_VA]),
+            indirect_va.eq(mad_operands & mod[INDIRECT_VA]),
             # L16 is only reachable through a macro and is never redirected.
             indirect_vd.eq(mod[INDIRECT_VD] & (issue.vd != L16)),
             sgn_retain.eq(((form == Form.LUT) | (form == Form.LUTFP32)) & mod[SGN_RETAIN]),
@@ -97,6 +112,13 @@ class MadUnit(ArchComponent):
         # One wide mux each rather than a register-indexed read per lane.
         vb = read_lreg(m, lregs, issue.vb, "vb")
         vc = read_lreg(m, lregs, issue.vc, "vc")
+        if bh:
+            # NEGATE_VB / NEGATE_VC: a float negation, the sign bit flipped
+            # whatever the value (NaNs included). SFPADDI/SFPMULI's VC is VD.
+            negate_vb = (form == Form.MAD) & mod[NEGATE_VB]
+            negate_vc = ((form == Form.MAD) | (form == Form.ADDI) | (form == Form.MULI)) & mod[NEGATE_VC]
+            vb = vb.as_value() ^ Mux(negate_vb, SIGNS, 0)
+            vc = vc.as_value() ^ Mux(negate_vc, SIGNS, 0)
         bf16 = Signal(32)
         m.d.comb += bf16.eq(Cat(Const(0, 16), imm.imm16))
 
@@ -144,13 +166,15 @@ class MadUnit(ArchComponent):
                 m.d.comb += [a.eq(bf16.replicate(LANES)), b.eq(vc)]
             with m.Case(Form.LUT, Form.LUTFP32):
                 m.d.comb += [a.eq(lut_a), b.eq(lut_b), c.eq(lut_c)]
-            with m.Default():
+            with m.Default():     # MAD (and MUL24)
                 m.d.comb += [a.eq(va), b.eq(vb), c.eq(vc)]
 
         results = Signal(LaneValues)
         for lane in range(LANES):
-            fma = m.submodules[f"fma_{lane}"] = Fma()
+            fma = m.submodules[f"fma_{lane}"] = Fma(self.arch)
             m.d.comb += [fma.a.eq(a[lane]), fma.b.eq(b[lane]), fma.c.eq(c[lane]), results[lane].eq(fma.d)]
+            if bh:
+                m.d.comb += [fma.mul24.eq(form == Form.MUL24), fma.upper.eq(mod[MUL24_UPPER])]
 
         # -- destinations: VD in every lane, or L7's low bits per lane under INDIRECT_VD.
         # Only L0-L7 and L16 take a result; an indirect L8-L15 is dropped.

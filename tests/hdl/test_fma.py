@@ -1,7 +1,9 @@
-"""Tests for ``hdl.fma.Fma``, the two-stage Wormhole SFPMAD datapath.
+"""Tests for ``hdl.fma.Fma``, the two-stage SFPMAD datapath of Wormhole and
+of Blackhole (with Blackhole's SFPMUL24 on the same multiplier).
 
-Every result is compared bit for bit.  ``model.fma.fma_wh`` is the oracle,
-except for the hand-written table of spec section 5's examples.  The pipeline
+Every result is compared bit for bit.  ``model.fma.fma_wh`` / ``fma_bh`` (and
+``model.bh_arith`` for SFPMUL24) are the oracles, except for the hand-written
+tables of spec section 5's examples and of Blackhole's documented differences.  The pipeline
 is driven as in hardware: a new triple on every clock, each result read one
 clock later, so both the latency and the throughput are exercised.
 
@@ -16,16 +18,23 @@ import numpy as np
 import pytest
 from amaranth.sim import Simulator
 
-from hdl.fma import STAGE1, Fma
-from model.fma import fma_wh
+from hdl.fma import STAGE1, STAGE1_BH, Fma
+from model.bh_arith import mul24, mul24_shift_add
+from model.fma import fma_bh, fma_wh
+from model.isa import Arch
+
+ORACLE = {Arch.WORMHOLE: fma_wh, Arch.BLACKHOLE: fma_bh}
+ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=[a.value for a in Arch])
 
 
 # ---------------------------------------------------------------------------
 # Driving the pipeline
 # ---------------------------------------------------------------------------
 
-def simulate(a, b, c) -> np.ndarray:
+def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, mul24=None, upper=None) -> np.ndarray:
     """Stream the triples through one Fma, one per clock; return d for each.
+    On Blackhole, ``mul24`` and ``upper`` give each triple's SFPMUL24 inputs
+    (0 when not given).
 
     ``tick().sample(d)`` gives d as it was just before the edge: the output
     of the register loaded at the previous edge, i.e. the result for the
@@ -35,15 +44,20 @@ def simulate(a, b, c) -> np.ndarray:
     ctx.set, which makes the run about twice as slow."""
     a, b, c = ([int(v) for v in np.asarray(x, dtype=np.uint32).ravel()] for x in (a, b, c))
     assert len(a) == len(b) == len(c)
-    dut = Fma()
+    dut = Fma(arch)
     out: list[int] = []
+    bh = arch is Arch.BLACKHOLE
+    mul24, upper = ([int(v) for v in np.broadcast_to(0 if v is None else v, len(a))] for v in (mul24, upper))
 
     async def drive(ctx):
         with ctx.critical():                    # processes start as background
-            for x, y, z in zip(a, b, c):
+            for x, y, z, is_mul24, u in zip(a, b, c, mul24, upper):
                 ctx.set(dut.a, x)
                 ctx.set(dut.b, y)
                 ctx.set(dut.c, z)
+                if bh:
+                    ctx.set(dut.mul24, is_mul24)
+                    ctx.set(dut.upper, u)
                 _, _, d = await ctx.tick().sample(dut.d)
                 out.append(d)
             _, _, d = await ctx.tick().sample(dut.d)
@@ -57,12 +71,16 @@ def simulate(a, b, c) -> np.ndarray:
     return np.array(out[1:], dtype=np.uint32)
 
 
-def check(a, b, c):
+def check(a, b, c, arch: Arch = Arch.WORMHOLE):
     """Run the RTL and the oracle on the same triples; fail with the first
     few mismatches spelled out."""
     a, b, c = (np.asarray(x, dtype=np.uint32).ravel() for x in (a, b, c))
-    got = simulate(a, b, c)
-    want = fma_wh(a, b, c)
+    got = simulate(a, b, c, arch)
+    want = ORACLE[arch](a, b, c)
+    report(a, b, c, got, want)
+
+
+def report(a, b, c, got, want):
     bad = np.flatnonzero(got != want)
     if bad.size:
         lines = [f"a={a[i]:08X} b={b[i]:08X} c={c[i]:08X}: rtl {got[i]:08X}, model {want[i]:08X}"
@@ -137,6 +155,107 @@ def test_hand_table():
     assert [f"{v:08X}" for v in got] == [f"{v:08X}" for v in d]
 
 
+# Blackhole's differences (docs/blackhole.md, the BlackholeA0 SFPMAD page),
+# expected values worked out by hand.
+BH_HAND_TABLE = [
+    # a           b           c           d
+    # Every NaN result is 0x7FC00000: no payload, no sign, nothing leaks.
+    (0x7F800000, 0x00000000, 0x00000000, 0x7FC00000),   # Inf * 0
+    (0x7FC12345, 0x3F800000, 0x3F800000, 0x7FC00000),   # NaN x
+    (0x3F800000, 0x3F800000, 0xFFC00001, 0x7FC00000),   # negative NaN z
+    (0x3F800000, 0x7F800000, 0xFF800000, 0x7FC00000),   # Inf - Inf
+    # An overflowed finite product against an opposite Inf is that Inf.
+    (0x7F000000, 0x7F000000, 0xFF800000, 0xFF800000),
+    # Zeros are signed: negative only if both the product and z are.
+    (0x80000000, 0x3F800000, 0x80000000, 0x80000000),   # -0 * 1 + -0
+    (0x80000000, 0x3F800000, 0x00000000, 0x00000000),   # -0 * 1 + +0
+    (0x3F800000, 0x3F800000, 0xBF800000, 0x00000000),   # exact cancellation
+    (0x1F800000, 0x9F800000, 0x80000000, 0x80000000),   # -2^-128 dropped, -0 z
+    (0x1F800000, 0x9F800000, 0x00000000, 0x00000000),   # -2^-128 dropped, +0 z
+    # Below 2^-126: rounded at exponent 0, kept only if it reaches 2^-126,
+    # else flushed to a zero of the result's sign.
+    (0x00800000, 0x3F7FFFFF, 0x00000000, 0x00800000),   # (1 - 2^-24) 2^-126: a tie, rounds up
+    (0x00800000, 0x3F000000, 0x00000000, 0x00000000),   # 2^-127
+    (0x80800000, 0x3F000000, 0x00000000, 0x80000000),   # -2^-127
+    # The two-place right renormalisation keeps bit 1 as sticky (Wormhole
+    # drops it and gets 0x4080FFFE).
+    (0x3FD00001, 0x3FA00000, 0x3FFFFFF9, 0x4080FFFF),
+    # Shared with Wormhole: plain arithmetic, denormal inputs are zero.
+    (0x3F800000, 0x40400000, 0x3F000000, 0x40600000),
+    (0x3F800000, 0x3F800000, 0x00000001, 0x3F800000),
+]
+
+
+def test_blackhole_hand_table_matches_oracle():
+    a, b, c, d = (np.array(col, dtype=np.uint32) for col in zip(*BH_HAND_TABLE))
+    assert [f"{v:08X}" for v in fma_bh(a, b, c)] == [f"{v:08X}" for v in d]
+
+
+def test_blackhole_hand_table():
+    a, b, c, d = (np.array(col, dtype=np.uint32) for col in zip(*BH_HAND_TABLE))
+    got = simulate(a, b, c, Arch.BLACKHOLE)
+    assert [f"{v:08X}" for v in got] == [f"{v:08X}" for v in d]
+
+
+# SFPMUL24 (BlackholeA0 SFPMUL24 page), worked out by hand: the low 23 bits
+# of a * b, or (UPPER) bits 45:23 of the product of the low 23 bits of each;
+# then the shift-add with c, a no-op for c = 0 (L9).
+MUL24_HAND_TABLE = [
+    # a           b           c           upper  d
+    (0x00000003, 0x00000005, 0x00000000, 0, 0x0000000F),
+    (0xFF800003, 0x00000005, 0x00000000, 0, 0x0000000F),   # bits 31:23 do not count
+    (0xFFFFFFFF, 0xFFFFFFFF, 0x00000000, 0, 0x00000001),   # (2^32 - 1)^2 mod 2^23
+    (0xFFFFFFFF, 0xFFFFFFFF, 0x00000000, 1, 0x007FFFFE),   # (2^23 - 1)^2 >> 23
+    (0x00400000, 0x00000004, 0x00000000, 1, 0x00000002),   # 2^24 >> 23
+    (0x00000003, 0x00000005, 0x3A800000, 0, 0x0000400F),   # c = 2^-10: + 2^26 >> 12
+    (0x00000003, 0x00000005, 0x3F800000, 0, 0x0000000F),   # c = 1.0: + 2^24, gone mod 2^23
+    (0x00000003, 0x00000005, 0x34FFFFFF, 0, 0x00010016),   # shifted by 24: + 7, + 2^16 for lost bits 16 up
+    (0x00000003, 0x00000005, 0x32000000, 0, 0x0000000F),   # shifted by 29: nothing left, p alone
+    (0xFFFFFFFF, 0xFFFFFFFF, 0x41000001, 1, 0x00400007),   # c = 8 + ulp: p >> 1, + 8
+]
+
+
+def _mul24_columns(table):
+    return (np.array(col, dtype=np.uint32) for col in zip(*table))
+
+
+def test_mul24_hand_table_matches_oracle():
+    a, b, c, upper, d = _mul24_columns(MUL24_HAND_TABLE)
+    want = [int(mul24_shift_add(mul24(x, y, bool(u)), z)) for x, y, z, u in zip(a, b, c, upper)]
+    assert [f"{v:08X}" for v in want] == [f"{v:08X}" for v in d]
+
+
+def test_mul24_hand_table():
+    a, b, c, upper, d = _mul24_columns(MUL24_HAND_TABLE)
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=1, upper=upper)
+    assert [f"{v:08X}" for v in got] == [f"{v:08X}" for v in d]
+
+
+def test_mul24_random():
+    """Random words, UPPER at random, and c's exponent over 0 (the shift-add
+    is a no-op), the shift range below 129, 129 itself and above (to 255)."""
+    rng = np.random.default_rng(24)
+    n = 6_000
+    a, b = (rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    exp = rng.choice([0, 0, 95, 100, 104, 105, 110, 120, 127, 128, 129, 130, 140, 160, 254, 255], n)
+    exp = np.where(rng.random(n) < 0.3, rng.integers(0, 256, n), exp)
+    c = _fp(rng, n, exp=exp)
+    upper = rng.integers(0, 2, n)
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=1, upper=upper)
+    want = np.where(upper == 1, mul24_shift_add(mul24(a, b, True), c), mul24_shift_add(mul24(a, b, False), c))
+    report(a, b, c, got, want)
+
+
+def test_mul24_and_fma_interleave():
+    """SFPMUL24 and FMA triples alternate clock by clock: each result is its
+    own instruction's (the mode travels with the triple down the pipeline)."""
+    a, b, c = random_triples(7, 800)
+    mode = np.arange(a.size) % 2 == 1
+    got = simulate(a, b, c, Arch.BLACKHOLE, mul24=mode)
+    want = np.where(mode, mul24_shift_add(mul24(a, b, False), c), fma_bh(a, b, c))
+    report(a, b, c, got, want)
+
+
 # ---------------------------------------------------------------------------
 # Pipeline timing
 # ---------------------------------------------------------------------------
@@ -206,9 +325,10 @@ def _cross(values):
     return a.ravel(), b.ravel(), c.ravel()
 
 
-def test_special_values_cross_product():
+@ARCHS
+def test_special_values_cross_product(arch):
     assert len(set(SPECIALS_20)) == 20
-    check(*_cross(SPECIALS_20))                 # 8,000 triples
+    check(*_cross(SPECIALS_20), arch)           # 8,000 triples
 
 
 # ---------------------------------------------------------------------------
@@ -359,25 +479,31 @@ def random_triples(seed: int, n: int):
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
+@ARCHS
 @pytest.mark.parametrize("seed", [1, 2])
-def test_random(seed):
-    check(*random_triples(seed, 10_000))        # 2 x 10,000 triples
+def test_random(seed, arch):
+    check(*random_triples(seed, 10_000), arch)  # 2 x 10,000 triples
 
 
 # ---------------------------------------------------------------------------
 # Verilog
 # ---------------------------------------------------------------------------
 
-def test_converts_to_verilog():
+@ARCHS
+def test_converts_to_verilog(arch):
     from amaranth.back import verilog
-    text = verilog.convert(Fma(), name="fma")
+    text = verilog.convert(Fma(arch), name="fma")
     assert re.search(r"^module fma\(", text, re.M)
     for port in ("a", "b", "c"):
         assert re.search(rf"^\s*input \[31:0\] {port};", text, re.M)
     assert re.search(r"^\s*output \[31:0\] d;", text, re.M)
     assert re.search(r"^\s*input clk;", text, re.M)
+    # Only Blackhole's has SFPMUL24's inputs.
+    for port in ("mul24", "upper"):
+        assert bool(re.search(rf"^\s*input {port};", text, re.M)) == (arch is Arch.BLACKHOLE)
     # The only state is the stage boundary, one register of the layout's width.
-    assert re.findall(r"^\s*reg \[(\d+):0\] (\w+) =", text, re.M) == [(str(STAGE1.size - 1), "stage2")]
+    layout = STAGE1_BH if arch is Arch.BLACKHOLE else STAGE1
+    assert re.findall(r"^\s*reg \[(\d+):0\] (\w+) =", text, re.M) == [(str(layout.size - 1), "stage2")]
 
 
 # ---------------------------------------------------------------------------
@@ -385,15 +511,17 @@ def test_converts_to_verilog():
 # ---------------------------------------------------------------------------
 
 @pytest.mark.slow
+@ARCHS
 @pytest.mark.parametrize("chunk", range(6))
-def test_random_slow(chunk):
-    check(*random_triples(1000 + chunk, 50_000))        # 6 x 50,000 triples
+def test_random_slow(chunk, arch):
+    check(*random_triples(1000 + chunk, 50_000), arch)  # 6 x 50,000 triples
 
 
 @pytest.mark.slow
+@ARCHS
 @pytest.mark.parametrize("chunk", range(4))
-def test_special_values_cross_product_slow(chunk):
+def test_special_values_cross_product_slow(chunk, arch):
     a, b, c = _cross(SPECIALS_40)                       # 64,000 triples in 4 chunks
     assert len(set(SPECIALS_40)) == 40
     part = slice(chunk * 16_000, (chunk + 1) * 16_000)
-    check(a[part], b[part], c[part])
+    check(a[part], b[part], c[part], arch)

@@ -10,6 +10,10 @@ macro (`Machine.execute_operands`, VD 0-7 or 16, any VB/VC), or an SFPNOP, or
 nothing (valid clear). The model's LReg writes must appear on `landing` in
 the next cycle, read after that cycle's own (unrelated) inputs are applied,
 so the pipeline must carry everything it took from the issue cycle.
+
+Each architecture runs its own instructions on its own MadUnit: Blackhole's
+add SFPMUL24, its Mod1 bits NEGATE_VB/NEGATE_VC, and SFPLUTFP32's Mod1Mirror
+field (random, so it must be ignored).
 """
 
 from dataclasses import dataclass
@@ -20,7 +24,7 @@ from amaranth.back import verilog
 
 from hdl.mad_unit import MadUnit
 from hdl.unit_io import Issue
-from model.isa import decode, encode
+from model.isa import Arch, decode, encode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANES, SfpuState
@@ -32,7 +36,11 @@ CYCLES = 400
 SLOW_CYCLES = 4000
 M32 = 0xFFFFFFFF
 
-MNEMONICS = ["SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32"]
+MNEMONICS = {
+    Arch.WORMHOLE: ["SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32"],
+    Arch.BLACKHOLE: ["SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32", "SFPMUL24"],
+}
+ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=[a.value for a in Arch])
 
 SPECIAL_WORDS = np.array([
     0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00400000,      # zeros, denormals
@@ -56,8 +64,8 @@ def lane_values(rng, n: int) -> np.ndarray:
     return np.choose(rng.integers(0, 5, n), [specials, floats, floats, edges, words]).astype(np.uint32)
 
 
-def random_state(rng) -> SfpuState:
-    st = SfpuState()
+def random_state(rng, arch: Arch) -> SfpuState:
+    st = SfpuState(arch=arch)
     for r in (*range(8), 11, 12, 13, 14, 16):
         st.lregs[r] = lane_values(rng, LANES)
     if rng.random() < 0.5:                       # L7 as an index: mostly L0-L7, some L8-L15
@@ -73,18 +81,21 @@ def random_state(rng) -> SfpuState:
     return st
 
 
-def random_word(rng, mnemonic: str) -> int:
+def random_word(rng, mnemonic: str, arch: Arch) -> int:
     vd = int(rng.integers(0, 8)) if rng.random() < 0.6 else int(rng.integers(0, 16))
     mod = int(rng.integers(0, 16))
-    if mnemonic in ("SFPMAD", "SFPADD", "SFPMUL"):
-        return encode(mnemonic, mod1=mod, vd=vd, va=int(rng.integers(0, 16)), vb=int(rng.integers(0, 16)),
+    if mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPMUL24"):
+        return encode(mnemonic, arch, mod1=mod, vd=vd, va=int(rng.integers(0, 16)), vb=int(rng.integers(0, 16)),
                       vc=int(rng.integers(0, 16)))
     if mnemonic in ("SFPADDI", "SFPMULI"):
         imm16 = int(rng.choice(SPECIAL_BF16)) if rng.random() < 0.3 else int(rng.integers(0, 1 << 16))
-        return encode(mnemonic, mod1=mod, vd=vd, imm16=imm16)
+        return encode(mnemonic, arch, mod1=mod, vd=vd, imm16=imm16)
     if mnemonic == "SFPLUT":
-        return encode(mnemonic, mod0=mod, vd=vd)
-    return encode(mnemonic, mod1=mod, vd=vd)
+        return encode(mnemonic, arch, mod0=mod, vd=vd)
+    if arch is Arch.BLACKHOLE:      # SFPLUTFP32's Mod1Mirror: mostly Mod1, sometimes anything
+        mirror = mod if rng.random() < 0.5 else int(rng.integers(0, 16))
+        return encode(mnemonic, arch, mod1=mod, vd=vd, mod1_mirror=mirror)
+    return encode(mnemonic, arch, mod1=mod, vd=vd)
 
 
 @dataclass
@@ -107,21 +118,22 @@ class Cycle:
 
 def model_cycle(rng, state: SfpuState, kind: str) -> Cycle:
     """Run one issue of `kind` (thread, macro, nop, idle) on the model from `state`."""
-    mnemonic = str(rng.choice(MNEMONICS))
-    word = random_word(rng, mnemonic)
+    arch = state.arch
+    mnemonic = str(rng.choice(MNEMONICS[arch]))
+    word = random_word(rng, mnemonic, arch)
     machine = Machine(state.fork(), strict=False)
     if kind == "idle":          # valid clear: the fields on the bus must do nothing
         issue = pack_fields(Issue, opcode=word >> 24, word=word, vd=word >> 4 & 15, vb=1, vc=2)
         label, landing = f"idle 0x{word:08X}", {}
     else:
         if kind == "nop":
-            word = encode("SFPNOP")
+            word = encode("SFPNOP", arch)
         if kind == "macro":
             vd = int(rng.choice([*range(8), 16, 16])) if rng.random() < 0.9 else int(rng.integers(8, 16))
-            x = Operands(decode(word), vd, int(rng.integers(0, 16)), int(rng.integers(0, 16)), macro=True)
+            x = Operands(decode(word, arch), vd, int(rng.integers(0, 16)), int(rng.integers(0, 16)), macro=True)
             effects = machine.execute_operands(x)
         else:
-            x = regular_operands(decode(word))
+            x = regular_operands(decode(word, arch))
             effects = machine.execute(word)
         issue = pack_fields(Issue, valid=1, macro=x.macro, opcode=word >> 24, word=word, vd=x.vd,
                             vb=x.vb or 0, vc=x.vc or 0)
@@ -133,17 +145,17 @@ def model_cycle(rng, state: SfpuState, kind: str) -> Cycle:
                  landing=landing)
 
 
-def build_cycles(seed: int, n: int) -> list[Cycle]:
+def build_cycles(seed: int, n: int, arch: Arch) -> list[Cycle]:
     rng = np.random.default_rng(seed)
     kinds = rng.choice(["thread", "macro", "nop", "idle"], n, p=[0.55, 0.3, 0.05, 0.1])
-    return [model_cycle(rng, random_state(rng), str(kind)) for kind in kinds]
+    return [model_cycle(rng, random_state(rng, arch), str(kind)) for kind in kinds]
 
 
-def simulate(cycles: list[Cycle]) -> list[int]:
+def simulate(cycles: list[Cycle], arch: Arch) -> list[int]:
     """`landing` (raw) before any issue, then in the cycle after each of
     `cycles`, read while that next cycle's own inputs are driven (so it must
     come from the pipeline registers alone), then after an idle cycle."""
-    dut = MadUnit()
+    dut = MadUnit(arch)
     observed = []
 
     async def bench(ctx):
@@ -177,29 +189,48 @@ def check(cycles: list[Cycle], observed: list[int]) -> None:
     assert not port_lane_writes([observed[-1]], per_lane=True), "landing after the idle cycle"
 
 
-def check_coverage(cycles: list[Cycle]) -> None:
+def check_coverage(cycles: list[Cycle], arch: Arch) -> None:
     labels = [c.label for c in cycles]
-    for mn in MNEMONICS:
+    for mn in MNEMONICS[arch]:
         assert any(f" {mn} " in lb and c.landing for lb, c in zip(labels, cycles)), mn
     assert any(lb.startswith("macro") and "vd=16" in lb and c.landing for lb, c in zip(labels, cycles))
     assert any(c.landing and not n.landing and n.label.startswith("idle") for c, n in zip(cycles, cycles[1:]))
     assert sum(bool(c.landing) and bool(n.landing) for c, n in zip(cycles, cycles[1:])) > len(cycles) // 5
     # Indirect destinations that fan out over several registers in one cycle.
     assert any(len({r for r, _ in c.landing}) > 1 for c in cycles)
+    if arch is Arch.BLACKHOLE:
+        landed = [lb for lb, c in zip(labels, cycles) if c.landing]
+        for mn in ("SFPMAD", "SFPADDI", "SFPMULI"):        # NEGATE_VC (NEGATE_VB's is SFPMAD's too)
+            assert any(f" {mn} " in lb and _mod(lb) & 2 for lb in landed), mn
+        assert any(" SFPMAD " in lb and _mod(lb) & 1 for lb in landed)
+        assert any(" SFPMUL24 " in lb and _mod(lb) & 1 for lb in landed)    # UPPER
+        # SFPLUTFP32 whose Mod1Mirror differs from its Mod1.
+        assert any(" SFPLUTFP32 " in lb and (_word(lb) >> 16 & 15) != (_word(lb) & 15) for lb in landed)
 
 
-def test_mad_unit_against_model():
-    cycles = build_cycles(SEED, CYCLES)
-    check_coverage(cycles)
-    check(cycles, simulate(cycles))
+def _mod(label: str) -> int:
+    return int(label.split(" mod=")[1].split()[0])
+
+
+def _word(label: str) -> int:
+    return int(label.split("word=")[1], 16)
+
+
+@ARCHS
+def test_mad_unit_against_model(arch):
+    cycles = build_cycles(SEED, CYCLES, arch)
+    check_coverage(cycles, arch)
+    check(cycles, simulate(cycles, arch))
 
 
 @pytest.mark.slow
-def test_mad_unit_against_model_long():
-    cycles = build_cycles(SEED + 1, SLOW_CYCLES)
-    check_coverage(cycles)
-    check(cycles, simulate(cycles))
+@ARCHS
+def test_mad_unit_against_model_long(arch):
+    cycles = build_cycles(SEED + 1, SLOW_CYCLES, arch)
+    check_coverage(cycles, arch)
+    check(cycles, simulate(cycles, arch))
 
 
-def test_verilog_conversion():
-    assert "module" in verilog.convert(MadUnit())
+@ARCHS
+def test_verilog_conversion(arch):
+    assert "module" in verilog.convert(MadUnit(arch))

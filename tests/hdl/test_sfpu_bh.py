@@ -27,3 +27,11 @@ def test_blackhole_memory_programs_match_the_model():
     scheduler (Blackhole's templates, the SFPAND/SFPOR VB choice)."""
     _check(["load_store", "dst_formats", "tensix_counters", "tensix_random", "dest_index", "template_edges",
             "stack_remaps"])
+
+
+def test_blackhole_mad_programs_match_the_model():
+    """The MAD sub-unit: Blackhole's FMA (canonical NaN, signed zeros, the
+    flush after rounding) under SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI with
+    every Mod1 value (NEGATE_VB, NEGATE_VC), SFPLUT, SFPLUTFP32 (its
+    Mod1Mirror) and SFPMUL24 with every Mod1 value."""
+    _check(["mad", "lut", "mad_edges"])
