@@ -100,12 +100,13 @@ class RoundUnit(ArchComponent):
 
         # -- SFPSTOCHRND --------------------------------------------------------
         rounded = Signal(LaneValues)
-        if blackhole:
-            nearest = rnd.rnd_mode == STOCHRND_NEAREST
-            toward_zero = rnd.rnd_mode == STOCHRND_ZERO
-        else:
-            nearest, toward_zero = ~rnd.stochastic, Const(0)
         for lane in range(LANES):
+            prng = self.prng[lane][:23]
+            if blackhole:
+                rand = Mux(rnd.rnd_mode == STOCHRND_NEAREST, ROUND_NEAREST,
+                           Mux(rnd.rnd_mode == STOCHRND_ZERO, ROUND_TOWARD_ZERO, prng))
+            else:
+                rand = Mux(rnd.stochastic, prng, ROUND_NEAREST)
             sr = m.submodules[f"stochrnd_{lane}"] = StochRound()
             m.d.comb += [
                 sr.mode.as_value().eq(rnd.mod1),
@@ -113,7 +114,7 @@ class RoundUnit(ArchComponent):
                 sr.vb.eq(vb[lane]),
                 sr.imm5.eq(rnd.imm5),
                 sr.use_imm5.eq(rnd.use_imm5),
-                sr.rand.eq(Mux(nearest, ROUND_NEAREST, Mux(toward_zero, ROUND_TOWARD_ZERO, self.prng[lane][:23]))),
+                sr.rand.eq(rand),
                 rounded[lane].eq(sr.y),
             ]
         m.d.comb += [
