@@ -1,7 +1,8 @@
-"""Bit-level helpers shared by the arithmetic units: the FP32 fields, a
-leading-zero count, and an instruction field by the ISA table's name."""
+"""Bit-level helpers shared by the arithmetic units: the FP32 fields, the
+sign-magnitude order, a leading-zero count, and an instruction field by the
+ISA table's name."""
 
-from amaranth import Cat, Const, Mux
+from amaranth import Cat, Const, Mux, Signal
 from amaranth.lib import data
 
 from model import isa
@@ -13,6 +14,14 @@ class Fp32(data.Struct):
     mantissa: 23
     exponent: 8
     sign: 1
+
+
+def sign_magnitude_key(m, value, name: str):
+    """A signed integer ordered as the sign-magnitude (FP32) `value`:
+    -NaN < -Inf < ... < -0 < +0 < ... < +NaN (the model's `sign_mag_less`)."""
+    key = Signal(32, name=name)
+    m.d.comb += key.eq(Cat(value[:31] ^ value[31].replicate(31), value[31]))
+    return key.as_signed()
 
 
 def leading_zeros(bits):

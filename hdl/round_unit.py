@@ -13,19 +13,28 @@ differs is when it lands:
   holding the values rather than recomputing them later keeps them immune to
   whatever the next cycle writes into L1-L3 or VC.
 
-Modes 2 and 3 also capture their VC into `captured_vc`, at the end of the
-issue cycle, and mode 4 (SHFLSHR1) feeds lanes 0, 8, 16 and 24 from it rather
-than zeros (a Wormhole flaw the model reproduces). Lane 0 of each row of 8 is
-where the shuffles wrap, so all three are fixed lane-to-lane wiring.
+On Wormhole, modes 2 and 3 also capture their VC into `captured_vc`, at the
+end of the issue cycle, and mode 4 (SHFLSHR1) feeds lanes 0, 8, 16 and 24
+from it rather than zeros (a flaw the model reproduces). Blackhole has no such
+flaw: zeros enter those lanes and nothing is captured (`captured_vc` stays 0).
+Lane 0 of each row of 8 is where the shuffles wrap, so all three are fixed
+lane-to-lane wiring.
 
 SFPSTOCHRND reuses `hdl.rounding.StochRound`, one per lane; it consumes the
 PRNG of the lanes it executes in on every issue, even when rounding to
-nearest, which the top passes on to `hdl.prng.Prng`.
+nearest, which the top passes on to `hdl.prng.Prng`. The rounding mode is
+Wormhole's `stochastic` bit, or Blackhole's 2-bit `rnd_mode`: nearest,
+stochastic, toward zero (the PRNG bits replaced by all ones, which keeps the
+`>=` compare's documented round-up of all-ones discarded bits), and 3 as
+stochastic.
 """
 
 from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
+
+from model.isa import Arch
+from model.semantics import STOCHRND_NEAREST, STOCHRND_ZERO
 
 from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound
@@ -37,6 +46,7 @@ __all__ = ["RoundUnit"]
 
 ROW_LANES = 8
 ROUND_NEAREST = 0x400000     # the PRNG bits SFPSTOCHRND uses when not stochastic
+ROUND_TOWARD_ZERO = 0x7FFFFF  # ... and Blackhole's toward zero
 
 # SFPSHFT2 Mod1
 COPY4, CHAINED_COPY4, SHFLROR1_AND_COPY4, SHFLROR1, SHFLSHR1, SHFT_LREG, SHFT_IMM = range(7)
@@ -58,14 +68,15 @@ class RoundUnit(ArchComponent):
     LANDING_TARGETS = WRITE_TARGETS
     prng_used: Out(1)
     prng_advance: Out(LANES)
-    captured_vc: Out(LaneValues)                    # the VC the last mode 2/3 captured
+    captured_vc: Out(LaneValues)                    # the VC the last mode 2/3 captured (Wormhole)
     undefined: Out(1)                               # SFPSHFT2 Mod1 7-15
 
     def elaborate(self, platform):
         m = Module()
         issue = self.inputs.issue
-        rnd = data.View(field_layout("SFPSTOCHRND"), issue.word)
-        shft2 = data.View(field_layout("SFPSHFT2"), issue.word)
+        blackhole = self.arch is Arch.BLACKHOLE
+        rnd = data.View(field_layout("SFPSTOCHRND", self.arch), issue.word)
+        shft2 = data.View(field_layout("SFPSHFT2", self.arch), issue.word)
         mod1 = shft2.mod1
 
         is_rnd = Signal()
@@ -90,6 +101,12 @@ class RoundUnit(ArchComponent):
         # -- SFPSTOCHRND --------------------------------------------------------
         rounded = Signal(LaneValues)
         for lane in range(LANES):
+            prng = self.prng[lane][:23]
+            if blackhole:
+                rand = Mux(rnd.rnd_mode == STOCHRND_NEAREST, ROUND_NEAREST,
+                           Mux(rnd.rnd_mode == STOCHRND_ZERO, ROUND_TOWARD_ZERO, prng))
+            else:
+                rand = Mux(rnd.stochastic, prng, ROUND_NEAREST)
             sr = m.submodules[f"stochrnd_{lane}"] = StochRound()
             m.d.comb += [
                 sr.mode.as_value().eq(rnd.mod1),
@@ -97,7 +114,7 @@ class RoundUnit(ArchComponent):
                 sr.vb.eq(vb[lane]),
                 sr.imm5.eq(rnd.imm5),
                 sr.use_imm5.eq(rnd.use_imm5),
-                sr.rand.eq(Mux(rnd.stochastic, self.prng[lane][:23], ROUND_NEAREST)),
+                sr.rand.eq(rand),
                 rounded[lane].eq(sr.y),
             ]
         m.d.comb += [
@@ -107,12 +124,15 @@ class RoundUnit(ArchComponent):
 
         # -- SFPSHFT2: lane shuffles (fixed wiring) ------------------------------
         ror1 = Signal(LaneValues)       # VC rotated right by one lane within each row
-        shr1 = Signal(LaneValues)       # VC shifted right by one lane, the flaw at each row's start
+        shr1 = Signal(LaneValues)       # VC shifted right by one lane; each row's start: Wormhole's flaw, or 0
         chained = Signal(LaneValues)    # L0 moved down one row, zeros into the last
         for lane in range(LANES):
             src = _ror1_source(lane)
             m.d.comb += ror1[lane].eq(vc[src])
-            m.d.comb += shr1[lane].eq(self.captured_vc[src] if lane % ROW_LANES == 0 else vc[src])
+            if lane % ROW_LANES:
+                m.d.comb += shr1[lane].eq(vc[src])
+            elif not blackhole:
+                m.d.comb += shr1[lane].eq(self.captured_vc[src])
             if lane + ROW_LANES < LANES:
                 m.d.comb += chained[lane].eq(old[0][lane + ROW_LANES])
 
@@ -171,8 +191,9 @@ class RoundUnit(ArchComponent):
         for i in range(4):
             m.d.sync += write_back(self.landing[i], pending[i])
 
-        # The capture ignores lane enables; a thread's VD 12-15 only loads a template.
-        with m.If(is_shft2 & mod1.matches(SHFLROR1_AND_COPY4, SHFLROR1)
-                  & (issue.macro | (issue.vd < 12))):
-            m.d.sync += self.captured_vc.eq(vc)
+        if not blackhole:
+            # The capture ignores lane enables; a thread's VD 12-15 only loads a template.
+            with m.If(is_shft2 & mod1.matches(SHFLROR1_AND_COPY4, SHFLROR1)
+                      & (issue.macro | (issue.vd < 12))):
+                m.d.sync += self.captured_vc.eq(vc)
         return m

@@ -3,7 +3,11 @@
 Covers SFPABS, SFPAND, SFPOR, SFPXOR, SFPNOT, SFPLZ, SFPSHFT, SFPIADD,
 SFPEXEXP, SFPEXMAN, SFPSETEXP, SFPSETMAN, SFPSETSGN, SFPDIVP2, the register
 forms of SFPMOV, and SFPSETCC's test. Written from the "Functional model"
-sections of the tt-isa-documentation WormholeB0 pages (spec section 2.3).
+sections of the tt-isa-documentation WormholeB0 pages (spec section 2.3);
+elaborated for Blackhole (`arch`) it also covers the BlackholeA0 pages'
+differences (docs/blackhole.md), which a Wormhole elaboration does not build:
+SFPLE, SFPGT, SFPARECIP, SFPCAST's integer modes, and SFPSHFT's ARITHMETIC
+and ARG_IMM_USE_VC.
 
 Purely combinational. The caller owns everything that is not lane arithmetic:
 resolving VB/VC (``vb`` already holds VD's value where the model says
@@ -45,6 +49,17 @@ flag outputs are 0 / 0 / 0 where not given):
   exponent Imm8 / vb[30:23] / vb[7:0]; mantissa Imm12 << 11 /
   vb[22:0]; sign Imm1 / vb[31]; exponent Imm8, or + Imm8 mod 256 unless 255.
 * SFPSETCC: writes 0; test / 1 / 0.
+* Blackhole's SFPSHFT: with ARITHMETIC (Mod1[1]) a right shift copies the
+  sign; with ARG_IMM and ARG_IMM_USE_VC (Mod1[2]) VC is shifted, not VB.
+* Blackhole's SFPLE / SFPGT: vb <= vc / vb > vc in the sign-magnitude order,
+  as -1 or 0 (writes = SET_VD, Mod1[3]); result / SET_CC (Mod1[0]) / 0. The
+  flag unit reads MUTATE_STACK and MUTATE_OR from Mod1 itself.
+* Blackhole's SFPCAST with Mod1[1]: INT32_ABS (|vc| as two's complement) or,
+  with Mod1[0], INT32_SM32 (that with vc's sign bit); writes = Mod1[1] (the
+  FP32 modes are `hdl.rounding.CastToFp32`'s).
+* Blackhole's SFPARECIP: approx 1/|vc| with vc's sign (Mod1 0), 1/|vc| where
+  vb < 0 and vc elsewhere (1), approx e**|vc| with vc's sign (2-15), from
+  `model.bh_arith`'s two tables (writes 1).
 * Anything else: result 0, writes 0.
 
 SFPSETCC's test: 0 if Mod1[3] (CLEAR), else Imm1 if Mod1[0], else per Mod1
@@ -56,20 +71,37 @@ directions of SFPSHFT, so each lane carries a single adder and shifter.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .arith import Fp32, leading_zeros
+from model.bh_arith import EXP_TABLE, RECIP_TABLE
+from model.isa import Arch
+from model.semantics import (ARECIP_COND_RECIP, ARECIP_RECIP, CMP_SET_CC, CMP_SET_VD, SHFT_ARG_IMM_USE_VC,
+                             SHFT_ARITHMETIC)
 
-from .isa import Opcode
+from .arith import Fp32, leading_zeros, sign_magnitude_key
+from .isa import ArchComponent, Opcode
 
 __all__ = ["SimpleAlu"]
 
 EXP_BIAS = 127
 
+CAST_INT = 2        # SFPCAST Mod1 bit 1 on Blackhole: INT32_ABS (2) and INT32_SM32 (3)
+
+# SFPARECIP's FP32 bounds on |VC| (model.bh_arith's approx_recip and approx_exp).
+RECIP_ZERO_FROM = 0x7E800000        # 1/x is 0 from 2**126 up
+EXP_TINY_BELOW = 0x3C800000         # e**x is 1 + 2**-7 (with x's low bits) below 2**-6
+EXP_TABLE_FIRST = EXP_TINY_BELOW >> 16
+EXP_LOW_BELOW = 0x3F320000          # below 0.6953125 the table is relative to 1.0, above to 2.0
+EXP_HIGH_FROM = 0x40000000          # from 2.0 up, 4.0 with x's low bits
 
 
-class SimpleAlu(wiring.Component):
+def _rom(table, width: int, entries: int):
+    """A lookup table as one constant, read with `word_select` (a mux tree in
+    hardware); indexes past the table read 0."""
+    return Const(sum(int(v) << (width * i) for i, v in enumerate(table)), width * entries)
+
+
+class SimpleAlu(ArchComponent):
     op: In(Opcode)
     mod1: In(4)
     imm: In(12)
@@ -102,7 +134,11 @@ class SimpleAlu(wiring.Component):
         # --- Shared shifter: a right shift is a left shift of the bit-reversed word
         shift_right = Signal()
         shift_distance = Signal(5)
-        shift_in = Mux(shift_right, vb[::-1], vb)
+        blackhole = self.arch is Arch.BLACKHOLE
+        shift_source = vb
+        if blackhole:       # ARG_IMM with ARG_IMM_USE_VC shifts VC instead of VD
+            shift_source = Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & SHFT_ARG_IMM_USE_VC).any(), vc, vb)
+        shift_in = Mux(shift_right, shift_source[::-1], shift_source)
         shifted = (shift_in << shift_distance)[:32]
 
         with m.Switch(self.op):
@@ -170,11 +206,15 @@ class SimpleAlu(wiring.Component):
                 use_imm = mod1[0]
                 amount_negative = Mux(use_imm, imm[11], vc[31])
                 amount_low = Mux(use_imm, imm[:5], vc[:5])
+                right = shifted[::-1]
+                if blackhole:   # ARITHMETIC: the vacated high bits copy the sign
+                    sign_fill = ~(Const(0xFFFFFFFF, 32) >> shift_distance)
+                    right = right | Mux((mod1 & SHFT_ARITHMETIC).any() & shift_source[31], sign_fill, 0)
                 m.d.comb += [
                     shift_right.eq(amount_negative),
                     # Right by (-amount) & 31, which only needs the low 5 bits.
                     shift_distance.eq(Mux(amount_negative, -amount_low, amount_low)),
-                    self.result.eq(Mux(amount_negative, shifted[::-1], shifted)),
+                    self.result.eq(Mux(amount_negative, right, shifted)),
                     self.writes.eq(1),
                 ]
 
@@ -228,4 +268,67 @@ class SimpleAlu(wiring.Component):
                     self.cond.eq(Mux(mod1[3], 0, Mux(mod1[0], imm1, register_test))),
                     self.cond_valid.eq(1),
                 ]
+            if blackhole:
+                self._blackhole(m, c, add_b, subtract, total)
         return m
+
+    def _blackhole(self, m: Module, c, add_b, subtract, total) -> None:
+        """The cases Blackhole adds (inside the opcode switch)."""
+        mod1, vb, vc = self.mod1, self.vb, self.vc
+        # --- SFPLE / SFPGT: VD (in VB) <= / > VC in the sign-magnitude order --
+        with m.Case(Opcode.LE, Opcode.GT):
+            vc_less = sign_magnitude_key(m, vc, "key_c") < sign_magnitude_key(m, vb, "key_d")
+            holds = Mux(self.op == Opcode.GT, vc_less, ~vc_less)
+            m.d.comb += [
+                self.result.eq(holds.replicate(32)),          # -1 or 0
+                self.writes.eq((mod1 & CMP_SET_VD).any()),
+                # The flag unit reads SET_CC and MUTATE_STACK from Mod1 itself.
+                self.cond.eq(holds),
+                self.cond_valid.eq((mod1 & CMP_SET_CC).any()),
+            ]
+
+        # --- SFPCAST INT32_ABS / INT32_SM32 (the FP32 modes are CastToFp32's)
+        with m.Case(Opcode.CAST):
+            negative = vc[31]
+            m.d.comb += [add_b.eq(vc), subtract.eq(1)]      # 0 - VC; 0x80000000 stays
+            magnitude = Mux(negative, total, vc)
+            # INT32_SM32 ORs the sign back in: a negative input keeps bit 31 set.
+            m.d.comb += [self.result.eq(Mux(mod1[0], Cat(magnitude[:31], negative), magnitude)),
+                         self.writes.eq((mod1 & CAST_INT).any())]
+
+        # --- SFPARECIP: approximate 1/|VC| or e**|VC| ----------------------
+        with m.Case(Opcode.ARECIP):
+            magnitude = vc[:31]
+            exponent = c.exponent
+            recip = Signal(32, name="approx_recip")
+            entry = _rom(RECIP_TABLE, 7, 128).word_select(c.mantissa[16:23], 7)
+            with m.If(exponent == 0):
+                m.d.comb += recip.eq(0x7F800000)               # +Inf below 2**-126
+            with m.Elif(magnitude < RECIP_ZERO_FROM):
+                m.d.comb += recip.eq(Cat(Const(0, 16), entry, (253 - exponent)[:8]))
+            # else 0
+
+            expo = Signal(32, name="approx_exp")
+            low = vc[:16]
+            index = (vc[16:31] - EXP_TABLE_FIRST)[:10]
+            exp_entry = Cat(Const(0, 16), _rom(EXP_TABLE, 8, 1024).word_select(index, 8))
+            with m.If(exponent == 0):
+                m.d.comb += expo.eq(0x3F800000)
+            with m.Elif(magnitude < EXP_TINY_BELOW):
+                m.d.comb += expo.eq(0x3F810000 | low)
+            with m.Elif(magnitude < EXP_LOW_BELOW):
+                m.d.comb += expo.eq(0x3F800000 | exp_entry | low)
+            with m.Elif(magnitude < EXP_HIGH_FROM):
+                # An entry above 127 carries into the exponent (the OR is an add here).
+                m.d.comb += expo.eq(0x40000000 | exp_entry | low)
+            with m.Else():
+                m.d.comb += expo.eq(0x40800000 | low)
+
+            with m.Switch(mod1):
+                with m.Case(ARECIP_RECIP):
+                    m.d.comb += self.result.eq(Cat(recip[:31], vc[31]))
+                with m.Case(ARECIP_COND_RECIP):      # 1/|VC| where VB < 0, VC elsewhere
+                    m.d.comb += self.result.eq(Mux(vb[31], recip, vc))
+                with m.Default():
+                    m.d.comb += self.result.eq(Cat(expo[:31], vc[31]))
+            m.d.comb += self.writes.eq(1)

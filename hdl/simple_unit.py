@@ -25,24 +25,29 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
+from model.isa import Arch
+
+from .arith import sign_magnitude_key
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
 from .flags import FlagOp, FlagRequest
 from .isa import ArchComponent, Opcode
 from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack, WriteBackPort, write_back)
 from .rounding import CastToFp32
-from .simple_alu import SimpleAlu
+from .simple_alu import CAST_INT, CMP_SET_VD, SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, backdoor_guard, lane_config_bit, LaneConfig,
                       read_lreg, SubUnitInputs)
 
 ALL_LANES = (1 << LANES) - 1
-SIGN = 31
 
 # The opcodes whose value comes from SimpleAlu and lands in VD's enabled lanes.
 ALU_OPCODES = (Opcode.ABS, Opcode.AND, Opcode.OR, Opcode.XOR, Opcode.NOT, Opcode.LZ, Opcode.SHFT,
                Opcode.IADD, Opcode.EXEXP, Opcode.EXMAN, Opcode.SETEXP, Opcode.SETMAN, Opcode.SETSGN,
                Opcode.DIVP2)
 REFINE_OPCODES = (Opcode.IADD, Opcode.LZ, Opcode.EXEXP)       # set flags from the result when VD < 8
+# Blackhole: the comparisons (their VD write under SET_VD), SFPARECIP (no backdoor guard), and
+# SFPCAST's integer modes (Mod1 bit 1; no backdoor guard, no PRNG), all from SimpleAlu.
+COMPARE_OPCODES = (Opcode.LE, Opcode.GT)
 
 MOV_ALL_LANES_ENABLED = 2        # the whole Mod1, not a bit: 10 is FROM_SPECIAL without it
 # SFPMOV FROM_SPECIAL: VC 0-3 templates, 4-7 sequences, 8 Misc, 9 PRNG, 15 LaneConfig, else 0.
@@ -53,14 +58,6 @@ CONFIG_MISC, CONFIG_LANE_CONFIG = 8, 15
 SWAP_VD_GETS_MIN = {1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF,
                     5: 0x000000FF, 6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000}
 SWAP_PORTS = 4                   # VD, VC, then the dest-index pair, in the model's write order
-
-
-def _sign_magnitude_key(m: Module, value, name: str):
-    """A signed integer ordered as the sign-magnitude (FP32) `value`:
-    -NaN < -Inf < ... < -0 < +0 < ... < +NaN."""
-    key = Signal(32, name=name)
-    m.d.comb += key.eq(Cat(value[:SIGN] ^ value[SIGN].replicate(SIGN), value[SIGN]))
-    return key.as_signed()
 
 
 class SimpleUnit(ArchComponent):
@@ -109,11 +106,14 @@ class SimpleUnit(ArchComponent):
         # Operand isolation: the ALUs and casts see their operands only when the
         # instruction is theirs, so an event-driven simulator leaves them idle
         # otherwise (their outputs are read only then).
+        blackhole = self.arch is Arch.BLACKHOLE
+        bh_alu_opcodes = (*COMPARE_OPCODES, Opcode.ARECIP, Opcode.CAST) if blackhole else ()
+        cast_int = (op == Opcode.CAST) & (mod1 & CAST_INT).any() if blackhole else Const(0)
         uses_alu = Signal()
-        m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC))
+        m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC, *bh_alu_opcodes))
         alus, casts = [], []
         for lane in range(LANES):
-            alu = m.submodules[f"alu_{lane}"] = SimpleAlu()
+            alu = m.submodules[f"alu_{lane}"] = SimpleAlu(self.arch)
             cast = m.submodules[f"cast_{lane}"] = CastToFp32()
             alus.append(alu)
             casts.append(cast)
@@ -145,12 +145,19 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
                 m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
             with m.Case(Opcode.CAST):
-                m.d.comb += w.en.eq(Mux(writes_vd, guarded, 0))
-                m.d.comb += w.data.eq(cast_result)
+                m.d.comb += w.en.eq(Mux(writes_vd, Mux(cast_int, self.inputs.enabled, guarded), 0))
+                m.d.comb += w.data.eq(Mux(cast_int, alu_result, cast_result))
             with m.Case(Opcode.CONFIG):
                 constant_target = (issue.vd >= 11) & (issue.vd <= 14)
                 m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
                 m.d.comb += w.data.eq(constant)
+            if blackhole:
+                with m.Case(*COMPARE_OPCODES):
+                    m.d.comb += w.en.eq(Mux(writes_vd & (mod1 & CMP_SET_VD).any(), guarded, 0))
+                    m.d.comb += w.data.eq(alu_result)
+                with m.Case(Opcode.ARECIP):
+                    m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
+                    m.d.comb += w.data.eq(alu_result)
 
         # --- flags: the FlagUnit's request ------------------------------------------------
         flags = self.flags
@@ -168,6 +175,9 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += flags.op.eq(FlagOp.POPC)
             with m.Case(Opcode.COMPC):
                 m.d.comb += flags.op.eq(FlagOp.COMPC)
+            if blackhole:
+                with m.Case(*COMPARE_OPCODES):
+                    m.d.comb += flags.op.eq(FlagOp.COMPARE)
         m.d.comb += [
             flags.mod1.eq(mod1),
             flags.imm2.eq(word[12:14]),
@@ -183,7 +193,7 @@ class SimpleUnit(ArchComponent):
             self.transpose.eq(op == Opcode.TRANSP),
             self.transpose_lanes.eq(guarded),
             self.prng_used.eq(((op == Opcode.MOV) & mod1[3] & (issue.vc == SPECIAL_PRNG))
-                              | ((op == Opcode.CAST) & mod1[0])),
+                              | ((op == Opcode.CAST) & mod1[0] & ~cast_int)),
             self.prng_advance.eq(Mux(self.prng_used, guarded, 0)),
         ]
 
@@ -312,8 +322,8 @@ class SimpleUnit(ArchComponent):
         with m.If(op == Opcode.SWAP):                         # the 32 comparisons only when used
             for lane in range(LANES):
                 less = Signal(name=f"swap_c_less_{lane}")
-                m.d.comb += less.eq(_sign_magnitude_key(m, vc[lane], f"swap_key_c_{lane}")
-                                    < _sign_magnitude_key(m, vd[lane], f"swap_key_d_{lane}"))
+                m.d.comb += less.eq(sign_magnitude_key(m, vc[lane], f"swap_key_c_{lane}")
+                                    < sign_magnitude_key(m, vd[lane], f"swap_key_d_{lane}"))
                 by_order = Mux(gets_min[lane], less, ~less) ^ exchange[lane]
                 m.d.comb += selected[lane].eq((mod1 == 0) | by_order)
 

@@ -125,7 +125,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
             raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES[:ARCH]] with KIND one of "
                             f"{', '.join(generator.KINDS)}")
         cycles = _cycles(spec, parts[2]) if len(parts) >= 3 else DEFAULT_CYCLES
-        _, arch, tail = _arch_tail(spec, ":".join(parts[3:]))
+        _, arch, tail = _arch_tail(spec, "".join(f":{p}" for p in parts[3:]))
         out = []
         for seed in seeds(parts[1]):
             if parts[0] == "break":

@@ -1,13 +1,14 @@
 """The flag unit against the golden model on random sequences of predication
 instructions: SFPENCC, SFPSETCC, SFPIADD's flag refinement, SFPPUSHC,
-SFPPOPC (every Mod1, including the full-stack flaw) and SFPCOMPC."""
+SFPPOPC (every Mod1, including Wormhole's full-stack flaw) and SFPCOMPC; on
+Blackhole also SFPPUSHC's Mod1 1-15 and SFPLE/SFPGT's flag results."""
 
 import numpy as np
 import pytest
 from amaranth.back import verilog
 
 from hdl.flags import DEPTH, FlagOp, FlagUnit
-from model.isa import encode
+from model.isa import Arch, encode
 from model.machine import Machine
 from model.state import LANES, SfpuState
 from tests.hdl.hdl_sim import run_clocked
@@ -19,8 +20,10 @@ def mask(bools) -> int:
     return int(sum(1 << i for i in np.flatnonzero(bools)))
 
 
-def random_instruction(rng):
+def random_instruction(rng, arch: Arch):
     """(model word, flag-unit inputs apart from cond) for one predication instruction."""
+    if arch is Arch.BLACKHOLE and rng.random() < 0.25:
+        return random_blackhole_instruction(rng)
     kind = rng.choice(["encc", "setcc", "iadd", "pushc", "popc", "compc"], p=[.2, .2, .15, .15, .2, .1])
     if kind == "encc":
         mod1, imm2 = int(rng.choice([0, 1, 2, 3, 8, 9, 10, 11])), int(rng.integers(0, 4))
@@ -40,11 +43,32 @@ def random_instruction(rng):
     return encode("SFPCOMPC"), dict(op=FlagOp.COMPC, mod1=0)
 
 
-def condition(word: int, fields: dict, l1: np.ndarray) -> tuple[np.ndarray, int, int]:
+def random_blackhole_instruction(rng):
+    """SFPPUSHC changing the stack top (Mod1 1-15), or SFPLE/SFPGT of L1 with
+    L2 (SET_CC, MUTATE_STACK, MUTATE_OR; never SET_VD, which would change L1)."""
+    bh = Arch.BLACKHOLE
+    if rng.random() < 0.5:
+        mod1 = int(rng.integers(1, 16))
+        return encode("SFPPUSHC", bh, mod1=mod1), dict(op=FlagOp.PUSHC, mod1=mod1)
+    mnemonic, mod1 = str(rng.choice(["SFPLE", "SFPGT"])), int(rng.integers(0, 8))
+    return encode(mnemonic, bh, vd=1, vc=2, mod1=mod1), dict(op=FlagOp.COMPARE, mod1=mod1, mnemonic=mnemonic)
+
+
+def sign_magnitude_order(v: np.ndarray) -> np.ndarray:
+    """FP32 bit patterns as integers in their total order (-NaN < ... < -0 < +0 < ... < +NaN)."""
+    s = v.view(np.int32).astype(np.int64)
+    return np.where(s < 0, -(s & 0x7FFFFFFF) - 1, s)
+
+
+def condition(word: int, fields: dict, l1: np.ndarray, l2: np.ndarray) -> tuple[np.ndarray, int, int]:
     """The per-lane condition the Simple sub-unit hands the flag unit, from the
-    instruction pages: SFPSETCC's test, SFPIADD's sign of the result."""
+    instruction pages: SFPSETCC's test, SFPIADD's sign of the result, SFPLE's
+    L1 <= L2 and SFPGT's L1 > L2."""
     c = l1.view(np.int32).astype(np.int64)
     mod1 = fields["mod1"]
+    if fields["op"] == FlagOp.COMPARE:
+        d, e = sign_magnitude_order(l1), sign_magnitude_order(l2)
+        return (d <= e) if fields["mnemonic"] == "SFPLE" else (d > e), 0, 0
     if fields["op"] == FlagOp.SETCC:
         imm1 = (word >> 12) & 1
         if mod1 & 8:
@@ -62,28 +86,31 @@ def condition(word: int, fields: dict, l1: np.ndarray) -> tuple[np.ndarray, int,
     return np.zeros(LANES, dtype=bool), 0, 0
 
 
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
 @pytest.mark.parametrize("seed,row_mask", [(1, False), (2, True), (3, False)])
-def test_random_predication_sequences_match_the_model(seed, row_mask):
+def test_random_predication_sequences_match_the_model(seed, row_mask, arch):
     rng = np.random.default_rng(seed)
-    state = SfpuState()
-    state.lregs[1] = rng.choice([0, 1, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF, 5, 0xFFFFF000], LANES).astype(np.uint32)
+    state = SfpuState(arch=arch)
+    values = [0, 1, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF, 5, 0xFFFFF000, 0x3F800000, 0x7FC00000]
+    state.lregs[1] = rng.choice(values, LANES).astype(np.uint32)
+    state.lregs[2] = rng.choice(values, LANES).astype(np.uint32)
     if row_mask:
         state.lane_config[:] = (rng.integers(0, 16, LANES) << 12).astype(np.uint32)
     rows = np.arange(LANES)
     row_masked = ((state.lane_config[rows & 7] >> 12) >> (rows // 8)) & 1
     machine = Machine(state, strict=False)
-    steps = [random_instruction(rng) for _ in range(300)]
+    steps = [random_instruction(rng, arch) for _ in range(300)]
     expected, undefined_steps = [], []
     for i, (word, fields) in enumerate(steps):
         n = len(machine.warnings)
-        cond, valid, invert = condition(word, fields, state.lregs[1])
+        cond, valid, invert = condition(word, fields, state.lregs[1], state.lregs[2])
         machine.execute(word)
         if len(machine.warnings) > n:
             undefined_steps.append(i)
         st = machine.state
         expected.append((mask(st.lane_flags), mask(st.use_flags), len(st.flag_stack),
                          [(mask(e.lane_flags), mask(e.use_flags)) for e in st.flag_stack], (cond, valid, invert)))
-    dut = FlagUnit()
+    dut = FlagUnit(arch)
     got, undefined = [], []
 
     async def bench(ctx):
@@ -110,5 +137,6 @@ def test_random_predication_sequences_match_the_model(seed, row_mask):
     assert max(e[2] for e in expected) == DEPTH
 
 
-def test_converts_to_verilog():
-    assert "module flags" in verilog.convert(FlagUnit(), name="flags")
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_converts_to_verilog(arch):
+    assert "module flags" in verilog.convert(FlagUnit(arch), name="flags")

@@ -15,6 +15,10 @@ writes and, after the clock, its `landing` ports the two-cycle ones (both
 merged per register and lane, the later write winning); `prng_used` /
 `prng_advance` must reproduce the model's new PRNG state, `captured_vc` after
 the clock the model's `shft2_captured_vc`, and `undefined` its warnings.
+
+Each architecture's unit runs its own words: Blackhole's SFPSTOCHRND has the
+2-bit `rnd_mode`, and its SFPSHFT2 captures nothing (its state starts with the
+captured VC at 0, where it stays) and feeds mode 4's row starts with zeros.
 """
 
 from dataclasses import dataclass, replace
@@ -26,7 +30,7 @@ from amaranth.back import verilog
 from hdl.isa import Opcode
 from hdl.round_unit import RoundUnit
 from hdl.unit_io import Issue
-from model.isa import decode, encode
+from model.isa import Arch, decode, encode
 from model.machine import Machine, apply_effects, regular_operands
 from model.prng import prng_step
 from model.semantics import Operands
@@ -62,8 +66,8 @@ def lane_values(rng, shape) -> np.ndarray:
     return picked.astype(np.uint32).reshape(shape)
 
 
-def random_state(rng) -> SfpuState:
-    st = SfpuState()
+def random_state(rng, arch: Arch = Arch.WORMHOLE) -> SfpuState:
+    st = SfpuState(arch=arch)
     for r in (*range(8), 11, 12, 13, 14, 16):
         st.lregs[r] = lane_values(rng, LANES)
     row_masks = (rng.random((LANES, 4)) < 0.15) @ (1 << np.arange(4))
@@ -74,17 +78,20 @@ def random_state(rng) -> SfpuState:
     st.use_flags = rng.random(LANES) < (0.0 if rng.random() < 0.3 else 0.5)
     st.lane_flags = rng.random(LANES) < 0.6
     st.prng = rng.integers(0, 1 << 32, LANES, dtype=np.uint64).astype(np.uint32)
-    st.shft2_captured_vc = lane_values(rng, LANES)
+    if arch is Arch.WORMHOLE:                    # Blackhole never captures
+        st.shft2_captured_vc = lane_values(rng, LANES)
     return st
 
 
-def random_word(rng, mnemonic: str, shuffles: bool) -> int:
+def random_word(rng, mnemonic: str, shuffles: bool, arch: Arch = Arch.WORMHOLE) -> int:
     vd = int(rng.integers(0, 8)) if rng.random() < 0.6 else int(rng.integers(0, 16))
     vc = int(rng.integers(0, 16))
     if mnemonic == "SFPSTOCHRND":
-        word = encode(mnemonic, mod1=int(rng.integers(0, 8)), use_imm5=int(rng.integers(0, 2)), vd=vd, vc=vc,
-                      vb=int(rng.integers(0, 16)), imm5=int(rng.integers(0, 32)),
-                      stochastic=int(rng.integers(0, 2)))
+        fields = dict(mod1=int(rng.integers(0, 8)), use_imm5=int(rng.integers(0, 2)), vd=vd, vc=vc,
+                      vb=int(rng.integers(0, 16)), imm5=int(rng.integers(0, 32)))
+        if arch is Arch.BLACKHOLE:
+            return encode(mnemonic, arch, rnd_mode=int(rng.integers(0, 4)), **fields) | int(rng.integers(0, 2)) << 23
+        word = encode(mnemonic, arch, stochastic=int(rng.integers(0, 2)), **fields)
         return word | int(rng.integers(0, 4)) << 22          # unused bits 23:22
     r = rng.random()
     if shuffles:
@@ -92,7 +99,7 @@ def random_word(rng, mnemonic: str, shuffles: bool) -> int:
     else:
         mod1 = int(rng.integers(0, 7)) if r < 0.85 else int(rng.integers(7, 16))
     imm12 = int(rng.choice(SPECIAL_IMM12)) if rng.random() < 0.5 else int(rng.integers(-2048, 2048))
-    return encode(mnemonic, mod1=mod1, vd=vd, vc=vc, imm12=imm12)
+    return encode(mnemonic, arch, mod1=mod1, vd=vd, vc=vc, imm12=imm12)
 
 
 @dataclass
@@ -127,36 +134,38 @@ def model_cycle(rng, state: SfpuState, shuffles: bool):
     """Pick an issue, run it on the model; return (label, Issue bits, effects, two-cycle, warnings)."""
     kind = rng.choice(["thread", "macro", "nop", "idle"], p=[0.55, 0.35, 0.05, 0.05])
     machine = Machine(state.fork(), strict=False)
+    arch = state.arch
     mnemonic = "SFPSTOCHRND" if rng.random() < (0.3 if shuffles else 0.45) else "SFPSHFT2"
-    word = random_word(rng, mnemonic, shuffles)
+    word = random_word(rng, mnemonic, shuffles, arch)
     if kind == "idle":        # valid clear: an SFPSTOCHRND's fields on the bus must do nothing
         return "idle", pack_fields(Issue, opcode=Opcode.STOCHRND.value, word=word, vd=1, vb=2, vc=3), None, []
     if kind == "nop":
-        word = encode("SFPNOP")
+        word = encode("SFPNOP", arch)
     if kind == "macro":
-        ins = decode(word)
+        ins = decode(word, arch)
         x = Operands(ins, int(rng.choice([*range(8), 16])), int(rng.integers(0, 16)), int(rng.integers(0, 16)),
                      macro=True)
         effects = machine.execute_operands(x)
     else:
-        x = regular_operands(decode(word))
+        x = regular_operands(decode(word, arch))
         effects = machine.execute(word)
     issue = pack_fields(Issue, valid=1, macro=x.macro, opcode=word >> 24, word=word, vd=x.vd,
                         vb=x.vb or 0, vc=x.vc or 0)
-    label = f"{kind} {x.ins.mnemonic} mod1={x.ins.get('mod1')} vd={x.vd} vb={x.vb} vc={x.vc} word=0x{word:08X}"
+    label = (f"{kind} {x.ins.mnemonic} mod1={x.ins.get('mod1')} rnd_mode={x.ins.get('rnd_mode')} "
+             f"vd={x.vd} vb={x.vb} vc={x.vc} word=0x{word:08X}")
     return label, issue, effects, machine.warnings
 
 
-def build_cycles(seed: int, runs: int) -> list[Cycle]:
+def build_cycles(seed: int, runs: int, arch: Arch = Arch.WORMHOLE) -> list[Cycle]:
     rng = np.random.default_rng(seed)
     cycles = []
     for _ in range(runs):
-        state = random_state(rng)
+        state = random_state(rng, arch)
         shuffles = rng.random() < 0.5            # runs rich in modes 2-4 back to back
         in_flight = []                           # last cycle's two-cycle writes
         for n in range(int(rng.integers(1, 7))):
             label, issue, effects, warnings = model_cycle(rng, state, shuffles)
-            two_cycle = effects is not None and decode(pack_word(issue)).latency > 1
+            two_cycle = effects is not None and decode(pack_word(issue), arch).latency > 1
             now = [] if effects is None or two_cycle else effects.lreg_writes
             later = effects.lreg_writes if two_cycle else []
             cycles.append(Cycle(
@@ -181,8 +190,8 @@ def build_cycles(seed: int, runs: int) -> list[Cycle]:
     return cycles
 
 
-def simulate(cycles: list[Cycle]) -> list[dict]:
-    dut = RoundUnit()
+def simulate(cycles: list[Cycle], arch: Arch = Arch.WORMHOLE) -> list[dict]:
+    dut = RoundUnit(arch)
     observed = []
 
     async def bench(ctx):
@@ -225,39 +234,46 @@ def check(cycles: list[Cycle], observed: list[dict]) -> None:
         assert obs["captured"] == c.captured_after, f"{where}: captured_vc"
 
 
-def test_round_unit_against_model():
-    cycles = build_cycles(SEED, RUNS)
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_round_unit_against_model(arch):
+    cycles = build_cycles(SEED, RUNS, arch)
     # The draw must cover every path: each mode issued both ways, with and without writes.
     labels = [c.label for c in cycles]
     for mod1 in range(16):
         assert any(f"SFPSHFT2 mod1={mod1} " in lb for lb in labels), mod1
     for mod1 in range(8):
         assert any(f"SFPSTOCHRND mod1={mod1} " in lb for lb in labels), mod1
+    if arch is Arch.BLACKHOLE:
+        for rnd_mode in range(4):
+            assert any(f"SFPSTOCHRND mod1=" in lb and f"rnd_mode={rnd_mode} " in lb for lb in labels), rnd_mode
     assert any(lb.startswith("macro") and "vd=16" in lb for lb in labels)
     assert sum(bool(c.landing) for c in cycles) > 100
     assert sum(bool(c.landing) and bool(n.landing) for c, n in zip(cycles, cycles[1:])) > 20
-    check(cycles, simulate(cycles))
+    check(cycles, simulate(cycles, arch))
 
 
-def test_verilog_conversion():
-    assert "module" in verilog.convert(RoundUnit())
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_verilog_conversion(arch):
+    assert "module" in verilog.convert(RoundUnit(arch))
 
 
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
 @pytest.mark.parametrize("reg", [0, 3])
-def test_mode2_then_mode4_reads_fresh_capture(reg):
-    """Mode 2 captures its VC at the end of its cycle; a mode 4 right after
-    sees the new value in lanes 0, 8, 16, 24 (the spec's back-to-back example)."""
+def test_mode2_then_mode4_reads_fresh_capture(reg, arch):
+    """Wormhole: mode 2 captures its VC at the end of its cycle; a mode 4
+    right after sees the new value in lanes 0, 8, 16, 24 (the spec's
+    back-to-back example). Blackhole: those lanes take 0."""
     rng = np.random.default_rng(reg)
-    state = random_state(rng)
+    state = random_state(rng, arch)
     state.use_flags[:] = False
     state.lane_config[:] = 0
-    m2 = encode("SFPSHFT2", mod1=2, vd=0, vc=reg)
-    m4 = encode("SFPSHFT2", mod1=4, vd=5, vc=6)
+    m2 = encode("SFPSHFT2", arch, mod1=2, vd=0, vc=reg)
+    m4 = encode("SFPSHFT2", arch, mod1=4, vd=5, vc=6)
     cycles = []
     for word in (m2, m4):
         machine = Machine(state.fork(), strict=False)
         effects = machine.execute(word)
-        x = regular_operands(decode(word))
+        x = regular_operands(decode(word, arch))
         cycles.append(Cycle(
             label=f"0x{word:08X}", issue=pack_fields(Issue, valid=1, opcode=word >> 24, word=word, vd=x.vd,
                                                      vb=x.vb, vc=x.vc),
@@ -271,6 +287,7 @@ def test_mode2_then_mode4_reads_fresh_capture(reg):
         apply_effects(nxt, replace(effects, lreg_writes=[]))    # mode 2's LRegs land only at T+1
         state = nxt
     landing = cycles[1].landing
-    assert all(landing[(5, lane)] == int(cycles[0].lregs >> (32 * (32 * reg + lane + 7)) & M32)
-               for lane in (0, 8, 16, 24))
-    check(cycles, simulate(cycles))
+    for lane in (0, 8, 16, 24):
+        captured = int(cycles[0].lregs >> (32 * (32 * reg + lane + 7)) & M32)
+        assert landing[(5, lane)] == (captured if arch is Arch.WORMHOLE else 0)
+    check(cycles, simulate(cycles, arch))

@@ -201,6 +201,7 @@ def test_stochround_random_slow(mode):
 
 
 # Hand-worked from the documentation's functional models, independent of the model.
+TOWARD_ZERO = 0x7FFFFF       # the PRNG bits of Blackhole's rnd_mode 2
 HAND_WORKED_STOCHROUND = [
     # (mode, x, rand, vb, y)
     (M.FP32_TO_FP16B, f32(1.0) | 0x8000, NEAREST, 0, f32(1.0) + 0x10000),   # tie: away from zero
@@ -222,6 +223,19 @@ HAND_WORKED_STOCHROUND = [
     (M.INT32_TO_INT8, 0x80000001, NEAREST, 1, 0x80000001),                  # -0.5 -> -1
     (M.INT32_TO_INT8, 0x80000001, NEAREST, 2, 0),                           # -0.25 -> 0, no -0
     (M.INT32_TO_UINT8, 0x800003FF, NEAREST, 32 + 2, 0xFF),                  # VB & 31 = 2; clamp, no sign
+    # Blackhole's toward zero (rand all ones): the `>=` still rounds all-ones discarded bits away
+    # (the flaw docs/blackhole.md lists), anything less goes toward zero.
+    (M.FP32_TO_FP16B, f32(1.0) | 0xFFFF, TOWARD_ZERO, 0, f32(1.0) + 0x10000),  # 16 discarded ones
+    (M.FP32_TO_FP16B, f32(1.0) | 0xFFFE, TOWARD_ZERO, 0, f32(1.0)),
+    (M.FP32_TO_FP16A, f32(-1.0) | 0x1FFF, TOWARD_ZERO, 0, f32(-1.0) + 0x2000),  # 13 discarded ones
+    (M.FP32_TO_FP16A, f32(-1.0) | 0x1FFE, TOWARD_ZERO, 0, f32(-1.0)),
+    (M.FP32_TO_UINT8, 0x3F7FFFFE, TOWARD_ZERO, 0, 1),                       # 0.9999998807907
+    (M.FP32_TO_UINT8, 0x3F7FFFFF, TOWARD_ZERO, 0, 1),                       # 0.9999999403954
+    (M.FP32_TO_INT8, 0xBFFFFFFF, TOWARD_ZERO, 0, 0x80000002),               # -1.999999880791
+    (M.FP32_TO_INT8, 0x3F7FFFFD, TOWARD_ZERO, 0, 0),
+    (M.FP32_TO_INT16, f32(2.75), TOWARD_ZERO, 0, 2),
+    (M.INT32_TO_UINT8, 0x807FFFFF, TOWARD_ZERO, 23, 1),                     # descaled by 23 bits
+    (M.INT32_TO_UINT8, 0x007FFFFE, TOWARD_ZERO, 23, 0),
 ]
 
 

@@ -35,3 +35,12 @@ def test_blackhole_mad_programs_match_the_model():
     every Mod1 value (NEGATE_VB, NEGATE_VC), SFPLUT, SFPLUTFP32 (its
     Mod1Mirror) and SFPMUL24 with every Mod1 value."""
     _check(["mad", "lut", "mad_edges"])
+
+
+def test_blackhole_simple_flags_round_programs_match_the_model():
+    """The Simple sub-unit (SFPLE, SFPGT, SFPARECIP, SFPAND/SFPOR USE_VB,
+    SFPSHFT's ARITHMETIC and ARG_IMM_USE_VC, SFPCAST's integer modes), the
+    flag unit (SFPPUSHC changing the stack top, SFPPOPC without the
+    full-stack flaw) and the Round sub-unit (SFPSTOCHRND's rnd_mode, SFPSHFT2
+    mode 4 without the captured VC)."""
+    _check(["simple_int", "simple_fp", "flags", "flag_stack", "round", "cross_lane", "lane_shuffles"])

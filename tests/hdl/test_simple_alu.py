@@ -7,11 +7,15 @@ and new LaneFlags are then compared with what SimpleAlu's outputs imply. Half
 the states run with UseLaneFlagsForLaneEnable clear and random LaneFlags (so an
 inversion shows), half with both set in every lane (so SFPSETCC's test shows);
 every lane is enabled and VD < 8, so the caller's rules are all "apply".
+Each architecture's ALU runs its own table: Blackhole adds SFPLE/SFPGT,
+SFPARECIP, SFPCAST's integer modes, SFPSHFT's ARITHMETIC and ARG_IMM_USE_VC
+and SFPAND/SFPOR's USE_VB.
 
 Mod1 bits that a mode ignores, Mod1 of the opcodes without a Mod1 field, and
 the bits of [23:12] outside an opcode's immediate are filled with random junk
 in the word the model executes, so the RTL is shown to ignore them too. VB is
-VD's value where the functional model says `VB = VD`, junk otherwise.
+the register the model's thread issue resolves (`regular_operands`: VD where
+the functional model says `VB = VD`), junk for an opcode without VB.
 """
 
 import numpy as np
@@ -22,8 +26,8 @@ from hdl.isa import Opcode, opcode
 from hdl.simple_alu import SimpleAlu
 from tests.hdl.hdl_sim import evaluate
 from model.asm import disassemble
-from model.isa import IMPLICIT_VB_IS_VD, OPCODES, encode
-from model.machine import Machine
+from model.isa import ISA, Arch, decode, encode
+from model.machine import Machine, regular_operands
 from model.state import LANES, SfpuState
 
 OUTPUTS = ["result", "writes", "cond", "cond_valid", "invert"]
@@ -52,6 +56,20 @@ MODES = {
     "SFPSETCC": [(0, 0), (2, 0), (4, 0), (6, 0),                       # <0, !=0, >=0, ==0
                  (1, 0b0110), (8, 0b0111)],                            # IMM_BIT0, CLEAR
 }
+# Blackhole's: the same, with its new modes and instructions.
+BH_MODES = {
+    **MODES,
+    "SFPAND": [(0, 0b1110), (1, 0b1110)],                              # VD, USE_VB
+    "SFPOR": [(0, 0b1110), (1, 0b1110)],
+    "SFPSHFT": [(0, 0b1100), (2, 0b1100),                              # VC amount, logical / ARITHMETIC
+                (1, 0b1000), (3, 0b1000), (5, 0b1000), (7, 0b1000)],   # Imm12, x ARITHMETIC x ARG_IMM_USE_VC
+    "SFPCAST": [(2, 0b1100), (3, 0b1100)],                             # INT32_ABS, INT32_SM32 (not CastToFp32's)
+    "SFPLE": [(m, 0b0110) for m in (0, 1, 8, 9)],                      # SET_CC x SET_VD (the stack is empty)
+    "SFPGT": [(m, 0b0110) for m in (0, 1, 8, 9)],
+    "SFPARECIP": [(0, 0), (1, 0), (2, 0b1101), (4, 0b1011)],           # RECIP, COND_RECIP, EXP (2-15)
+}
+ARCH_MODES = {Arch.WORMHOLE: MODES, Arch.BLACKHOLE: BH_MODES}
+ARCH_CASES = [(arch, mn) for arch, modes in ARCH_MODES.items() for mn in modes]
 
 # LReg values: special floats, integer extremes and bit patterns.
 SPECIAL_WORDS = np.array([
@@ -97,33 +115,34 @@ def random_imm(rng) -> int:
     return int(rng.integers(0, 1 << 12))
 
 
-def instruction_word(mnemonic: str, vd: int, vc: int, mod1: int, imm: int) -> int:
+def instruction_word(mnemonic: str, vd: int, vc: int, mod1: int, imm: int, arch: Arch = Arch.WORMHOLE) -> int:
     """The word from `model.isa.encode`, plus `mod1` and `imm` junk in the
-    bits [3:0] and [23:12] that the opcode has no field for."""
-    op = OPCODES[mnemonic]
+    bits [3:0] and [23:12] that the opcode has no field for (a VB field in
+    [15:12] takes `imm`'s bits too)."""
+    op = ISA[arch].opcodes[mnemonic]
     fields = {"vd": vd, "vc": vc}
     if op.has("mod1"):
         fields["mod1"] = mod1
     for name, f in op.field_map.items():
-        if name.startswith("imm"):
+        if name.startswith("imm") or name == "vb":
             raw = (imm >> (f.lo - 12)) & ((1 << f.width) - 1)
             fields[name] = raw - (1 << f.width) if f.signed and raw >> (f.width - 1) else raw
-    word = encode(mnemonic, **fields)
+    word = encode(mnemonic, arch, **fields)
     unused = ~op.used_mask & 0x00FFF00F
     word |= ((imm << 12) | mod1) & unused
     assert (word & 0xF, (word >> 12) & 0xFFF) == (mod1, imm)
     return word
 
 
-def model_cases(mnemonic: str, states_per_mode: int, seed: int):
+def model_cases(mnemonic: str, states_per_mode: int, seed: int, arch: Arch = Arch.WORMHOLE):
     """Run the model on random states; return the per-lane DUT input vectors
     and what the model did (as arrays over all lanes of all states)."""
     rng = np.random.default_rng(seed)
     vectors, words = [], []
     cols = {k: [] for k in ("written", "value", "old_flags", "use_flags", "new_flags")}
-    for mode, ignored in MODES[mnemonic]:
+    for mode, ignored in ARCH_MODES[arch][mnemonic]:
         for s in range(states_per_mode):
-            state = SfpuState()
+            state = SfpuState(arch=arch)
             state.lregs[:8] = lane_values(rng, (8, LANES))
             use = s % 2 == 1
             state.use_flags[:] = use
@@ -132,7 +151,7 @@ def model_cases(mnemonic: str, states_per_mode: int, seed: int):
             vd = int(rng.integers(0, 8))
             vc = int(rng.integers(0, 8)) if rng.random() < 0.85 else int(rng.integers(8, 16))
             imm = random_imm(rng)
-            word = instruction_word(mnemonic, vd, vc, mod1, imm)
+            word = instruction_word(mnemonic, vd, vc, mod1, imm, arch)
 
             lregs, old_flags = state.lregs.copy(), state.lane_flags.copy()
             machine = Machine(state, strict=False)
@@ -146,7 +165,8 @@ def model_cases(mnemonic: str, states_per_mode: int, seed: int):
                 assert w.reg == vd, f"{disassemble(word)} wrote L{w.reg}"
                 written |= w.mask
                 value = np.where(w.mask, w.values, value)
-            vb = lregs[vd] if mnemonic in IMPLICIT_VB_IS_VD else lane_values(rng, LANES)
+            vb_index = regular_operands(decode(word, arch)).vb
+            vb = lane_values(rng, LANES) if vb_index is None else lregs[vb_index]
 
             cols["written"].append(written)
             cols["value"].append(value)
@@ -160,9 +180,9 @@ def model_cases(mnemonic: str, states_per_mode: int, seed: int):
     return vectors, np.array(words), {k: np.concatenate(v) for k, v in cols.items()}
 
 
-def check_against_model(mnemonic: str, states_per_mode: int, seed: int) -> None:
-    vectors, words, expected = model_cases(mnemonic, states_per_mode, seed)
-    results = evaluate(SimpleAlu(), vectors, OUTPUTS)
+def check_against_model(mnemonic: str, states_per_mode: int, seed: int, arch: Arch = Arch.WORMHOLE) -> None:
+    vectors, words, expected = model_cases(mnemonic, states_per_mode, seed, arch)
+    results = evaluate(SimpleAlu(arch), vectors, OUTPUTS)
     got = {name: np.array([r[name] for r in results], dtype=np.uint64) for name in OUTPUTS}
 
     writes = got["writes"].astype(bool)
@@ -181,7 +201,7 @@ def check_against_model(mnemonic: str, states_per_mode: int, seed: int) -> None:
         for i in np.flatnonzero(bad)[:10]:
             v = vectors[i]
             lines.append(
-                f"{disassemble(int(words[i]))} (0x{words[i]:08X}) vb=0x{v['vb']:08X} vc=0x{v['vc']:08X}: "
+                f"{disassemble(int(words[i]), arch=arch)} (0x{words[i]:08X}) vb=0x{v['vb']:08X} vc=0x{v['vc']:08X}: "
                 f"model writes={int(expected['written'][i])} 0x{int(expected['value'][i]):08X} "
                 f"flags {int(expected['old_flags'][i])}->{int(expected['new_flags'][i])}; "
                 f"rtl writes={int(writes[i])} 0x{int(got['result'][i]):08X} cond={int(got['cond'][i])} "
@@ -189,15 +209,15 @@ def check_against_model(mnemonic: str, states_per_mode: int, seed: int) -> None:
         pytest.fail(f"{bad.sum()} of {len(bad)} lanes differ:\n" + "\n".join(lines))
 
 
-@pytest.mark.parametrize("mnemonic", list(MODES))
-def test_matches_model(mnemonic):
-    check_against_model(mnemonic, STATES_PER_MODE, seed=sum(mnemonic.encode()))
+@pytest.mark.parametrize("arch, mnemonic", ARCH_CASES, ids=lambda v: getattr(v, "value", v))
+def test_matches_model(arch, mnemonic):
+    check_against_model(mnemonic, STATES_PER_MODE, seed=sum(mnemonic.encode()), arch=arch)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mnemonic", list(MODES))
-def test_matches_model_slow(mnemonic):
-    check_against_model(mnemonic, SLOW_STATES_PER_MODE, seed=1000 + sum(mnemonic.encode()))
+@pytest.mark.parametrize("arch, mnemonic", ARCH_CASES, ids=lambda v: getattr(v, "value", v))
+def test_matches_model_slow(arch, mnemonic):
+    check_against_model(mnemonic, SLOW_STATES_PER_MODE, seed=1000 + sum(mnemonic.encode()), arch=arch)
 
 
 # Hand-worked values from the instruction pages, independent of the model:
@@ -234,10 +254,46 @@ DOC_EXAMPLES = [
 ]
 
 
-def test_documentation_examples():
+# Blackhole's, worked from its pages (docs/blackhole.md), in the same form.
+BH_DOC_EXAMPLES = [
+    ("SFPSHFT", 3, 0xFFF, 0x80000001, 0, 0xC0000000, None),       # ARITHMETIC, Imm12 = -1
+    ("SFPSHFT", 1, 0xFFF, 0x80000001, 0, 0x40000000, None),       # still logical without it
+    ("SFPSHFT", 2, 0, 0x8000F000, 0xFFFFFFF4, 0xFFF8000F, None),  # ARITHMETIC, VC = -12
+    ("SFPSHFT", 5, 0x004, 0xFFFFFFFF, 0x00000001, 0x00000010, None),  # ARG_IMM_USE_VC: VC << 4
+    ("SFPSHFT", 7, 0xFFC, 0x00000000, 0x80000010, 0xF8000001, None),  # VC >> 4, arithmetic
+    ("SFPSHFT", 4, 0, 0x00000003, 0x00000002, 0x0000000C, None),  # USE_VC needs ARG_IMM: VD << VC
+    ("SFPCAST", 2, 0, 0, 0xFFFFFFFB, 0x00000005, None),           # INT32_ABS
+    ("SFPCAST", 2, 0, 0, 0x80000000, 0x80000000, None),           # -2**31 stays
+    ("SFPCAST", 3, 0, 0, 0xFFFFFFFB, 0x80000005, None),           # INT32_SM32: -5 to sign-magnitude
+    ("SFPCAST", 3, 0, 0, 0x80000005, 0xFFFFFFFB, None),           # ... and back
+    ("SFPCAST", 3, 0, 0, 0x00000007, 0x00000007, None),
+    ("SFPLE", 9, 0, 0x80000000, 0x00000000, 0xFFFFFFFF, 1),       # -0 <= +0
+    ("SFPGT", 9, 0, 0x80000000, 0x00000000, 0x00000000, 0),
+    ("SFPGT", 9, 0, 0x00000000, 0x80000000, 0xFFFFFFFF, 1),       # +0 > -0
+    ("SFPLE", 9, 0, 0xFFC00000, 0xFF800000, 0xFFFFFFFF, 1),       # -NaN <= -Inf
+    ("SFPGT", 9, 0, 0x3F800000, 0x3F800000, 0x00000000, 0),       # equal
+    ("SFPLE", 9, 0, 0x3F800000, 0x3F800000, 0xFFFFFFFF, 1),
+    ("SFPGT", 9, 0, 0xBF800000, 0xC0000000, 0xFFFFFFFF, 1),       # -1 > -2
+    ("SFPARECIP", 0, 0, 0, 0x40000000, 0x3EFF0000, None),         # 1/2: 1.9921875 * 2**-2
+    ("SFPARECIP", 0, 0, 0, 0xC0000000, 0xBEFF0000, None),         # the sign put back
+    ("SFPARECIP", 0, 0, 0, 0x00000001, 0x7F800000, None),         # below 2**-126: +Inf
+    ("SFPARECIP", 0, 0, 0, 0x80000000, 0xFF800000, None),
+    ("SFPARECIP", 0, 0, 0, 0x7F000000, 0x00000000, None),         # from 2**126 up: 0
+    ("SFPARECIP", 1, 0, 0x80000000, 0xC0000000, 0x3EFF0000, None),  # COND_RECIP, VB < 0: no sign
+    ("SFPARECIP", 1, 0, 0x7FFFFFFF, 0xC0000000, 0xC0000000, None),  # VB >= 0: VC
+    ("SFPARECIP", 2, 0, 0, 0x00000000, 0x3F800000, None),         # e**0 = 1
+    ("SFPARECIP", 2, 0, 0, 0x3C000000, 0x3F810000, None),         # below 2**-6: 1 + 2**-7
+    ("SFPARECIP", 2, 0, 0, 0xBC00ABCD, 0xBF81ABCD, None),         # ... with x's low bits and sign
+    ("SFPARECIP", 9, 0, 0, 0x40000000, 0x40800000, None),         # from 2.0 up: 4.0
+]
+
+
+@pytest.mark.parametrize("arch, examples", [(Arch.WORMHOLE, DOC_EXAMPLES), (Arch.BLACKHOLE, BH_DOC_EXAMPLES)],
+                         ids=["wormhole", "blackhole"])
+def test_documentation_examples(arch, examples):
     vectors = [dict(op=opcode(mn), mod1=mod1, imm=imm, vb=vb, vc=vc)
-               for mn, mod1, imm, vb, vc, _, _ in DOC_EXAMPLES]
-    for ex, got in zip(DOC_EXAMPLES, evaluate(SimpleAlu(), vectors, OUTPUTS)):
+               for mn, mod1, imm, vb, vc, _, _ in examples]
+    for ex, got in zip(examples, evaluate(SimpleAlu(arch), vectors, OUTPUTS)):
         result, cond = ex[5], ex[6]
         if result is not None:
             assert (got["writes"], got["result"]) == (1, result), ex
@@ -254,6 +310,7 @@ def test_uncovered_instructions_do_nothing():
         assert (got["writes"], got["cond_valid"], got["invert"]) == (0, 0, 0), v
 
 
-def test_converts_to_verilog():
-    text = verilog.convert(SimpleAlu(), name="simple_alu")
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_converts_to_verilog(arch):
+    text = verilog.convert(SimpleAlu(arch), name="simple_alu")
     assert "module simple_alu" in text

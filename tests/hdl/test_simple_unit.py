@@ -21,6 +21,10 @@ random sequence; each step:
 The flags and the stack are never preloaded: they evolve through the
 predication instructions of the sequence (SFPENCC, SFPSETCC, SFPPUSHC,
 SFPPOPC, SFPCOMPC, SFPIADD...), run on both sides.
+
+Each architecture runs its own table on its own elaboration (Blackhole: the
+new SFPLE, SFPGT and SFPARECIP, and the changed modes of SFPAND, SFPOR,
+SFPSHFT, SFPCAST and SFPPUSHC among them).
 """
 
 import sys
@@ -37,7 +41,7 @@ from hdl.flags import DEPTH, FlagUnit, StackEntry
 from hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack, write_back
 from hdl.simple_unit import SWAP_PORTS, SimpleUnit
 from hdl.unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
-from model.isa import OPCODES, Unit, decode
+from model.isa import ISA, Arch, Unit, decode
 from model.machine import Machine, regular_operands
 from model.semantics import Operands
 from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
@@ -49,7 +53,8 @@ sys.set_int_max_str_digits(0)
 
 U32 = np.uint32
 WRITABLE = (*range(8), 11, 12, 13, 14, 16)
-SIMPLE = sorted(mn for mn, op in OPCODES.items() if op.unit is Unit.SIMPLE) + ["SFPNOP"]
+SIMPLE = {arch: sorted(mn for mn, op in ISA[arch].opcodes.items() if op.unit is Unit.SIMPLE) + ["SFPNOP"]
+          for arch in Arch}
 # The predication instructions come more often, so the flags and the stack get around.
 WEIGHT = {"SFPPUSHC": 4, "SFPPOPC": 4, "SFPENCC": 3, "SFPSETCC": 3, "SFPCOMPC": 2, "SFPSWAP": 2,
           "SFPCONFIG": 2, "SFPMOV": 2}
@@ -103,6 +108,10 @@ class Bench(wiring.Component):
     """SimpleUnit with the state it reads and writes, wired as in the top."""
     drive: In(Drive)
 
+    def __init__(self, arch: Arch):
+        self.arch = arch
+        super().__init__()
+
     lregs: Out(LRegValues)
     lane_flags: Out(LANES)
     use_flags: Out(LANES)
@@ -119,8 +128,8 @@ class Bench(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         drive = self.drive
-        unit = m.submodules.unit = SimpleUnit()
-        flags = m.submodules.flags = FlagUnit()
+        unit = m.submodules.unit = SimpleUnit(self.arch)
+        flags = m.submodules.flags = FlagUnit(self.arch)
         config = m.submodules.config = ConfigRegs()
         unit_ports = [*unit.landing, unit.write]      # in the LReg file's order, before the preload
         specs = [*SimpleUnit.LANDING_TARGETS, SimpleUnit.WRITE_TARGETS, WriteBack(WRITABLE, per_lane=True)]
@@ -172,23 +181,24 @@ def random_lane_config(rng) -> np.ndarray:
     return config | (rng.integers(0, 4, LANES).astype(U32) << U32(16))
 
 
-def mnemonics(rng, count: int) -> list[str]:
+def mnemonics(rng, count: int, arch: Arch) -> list[str]:
     """`count` Simple-unit mnemonics: each at least three times, the rest by WEIGHT, shuffled."""
-    weights = np.array([WEIGHT.get(n, 1) for n in SIMPLE], dtype=float)
-    names = SIMPLE * 3 + [SIMPLE[i] for i in rng.choice(len(SIMPLE), count - 3 * len(SIMPLE),
+    simple = SIMPLE[arch]
+    weights = np.array([WEIGHT.get(n, 1) for n in simple], dtype=float)
+    names = simple * 3 + [simple[i] for i in rng.choice(len(simple), count - 3 * len(simple),
                                                         p=weights / weights.sum())]
     rng.shuffle(names)
     return names
 
 
-def random_word(rng, mnemonic: str) -> int:
+def random_word(rng, mnemonic: str, arch: Arch) -> int:
     """A word of `mnemonic` with random fields, a few of them steered to useful values."""
-    word = (OPCODES[mnemonic].opcode << 24) | int(rng.integers(0, 1 << 24))
+    word = (ISA[arch].opcodes[mnemonic].opcode << 24) | int(rng.integers(0, 1 << 24))
     mod1 = word & 15
     if mnemonic == "SFPPOPC" and rng.random() < 0.5:
         mod1 = 0                                    # an actual pop
-    elif mnemonic == "SFPPUSHC" and rng.random() < 0.9:
-        mod1 = 0                                    # the must-be-zero bits
+    elif mnemonic == "SFPPUSHC" and rng.random() < (0.9 if arch is Arch.WORMHOLE else 0.8):
+        mod1 = 0                                    # a push (Wormhole: the must-be-zero bits)
     elif mnemonic == "SFPSWAP" and rng.random() < 0.8:
         mod1 = int(rng.integers(0, 9))              # the defined modes
     elif mnemonic == "SFPSETCC" and rng.random() < 0.5:
@@ -208,13 +218,13 @@ class Coverage:
             self.seen[what] = self.seen.get(what, 0) + 1
 
 
-def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
+def run(seed: int, thread_steps: int, macro_steps: int, arch: Arch = Arch.WORMHOLE) -> Coverage:
     rng = np.random.default_rng(seed)
-    dut = Bench()
-    state = SfpuState()
+    dut = Bench(arch)
+    state = SfpuState(arch=arch)
     coverage = Coverage()
-    steps = [("thread", mn) for mn in mnemonics(rng, thread_steps)] + \
-        [("macro", mn) for mn in mnemonics(rng, macro_steps)]
+    steps = [("thread", mn) for mn in mnemonics(rng, thread_steps, arch)] + \
+        [("macro", mn) for mn in mnemonics(rng, macro_steps, arch)]
     rng.shuffle(steps)
     errors: list[str] = []
 
@@ -254,8 +264,8 @@ def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
             prng = random_value(rng, LANES)
             prng[prng == U32(0xFFFFFFFF)] = 0x12345678      # a fixed point of the LFSR hides an advance
             state.prng = prng.copy()
-            word = random_word(rng, mnemonic)
-            ins = decode(word)
+            word = random_word(rng, mnemonic, arch)
+            ins = decode(word, arch)
             before = state.copy()
             machine = Machine(state, strict=False)
             if origin == "thread":
@@ -317,6 +327,12 @@ def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
             if ins.mnemonic == "SFPTRANSP" and effects.lreg_writes:
                 coverage.add("transpose all lanes", all(w.mask.all() for w in effects.lreg_writes))
                 coverage.add("transpose some lanes", not all(w.mask.all() for w in effects.lreg_writes))
+            mod1 = ins.get("mod1", 0)
+            top_changed = effects.stack is not None and len(effects.stack) == len(before.flag_stack) > 0
+            coverage.add("stack top changed", ins.mnemonic == "SFPPUSHC" and mod1 != 0 and top_changed)
+            coverage.add("compare into the stack", ins.mnemonic in ("SFPLE", "SFPGT") and top_changed)
+            coverage.add("integer cast", ins.mnemonic == "SFPCAST" and mod1 & 2 and bool(effects.lreg_writes)
+                         and arch is Arch.BLACKHOLE)
             if ins.mnemonic == "SFPCONFIG":
                 coverage.add("config constant", bool(effects.lreg_writes))
                 for w in effects.config_writes:
@@ -327,19 +343,26 @@ def run(seed: int, thread_steps: int, macro_steps: int) -> Coverage:
     return coverage
 
 
-def test_random_instructions_match_the_model():
-    coverage = run(seed=1, thread_steps=THREAD_STEPS, macro_steps=MACRO_STEPS)
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_random_instructions_match_the_model(arch):
+    coverage = run(seed=1, thread_steps=THREAD_STEPS, macro_steps=MACRO_STEPS, arch=arch)
+    simple = SIMPLE[arch]
     for what in ("lreg written", "flags changed", "stack full", "config written", "prng advanced",
                  "backdoor load", "swap with dest index", "transpose all lanes", "transpose some lanes",
                  "config constant", "config macro_templates", "config macro_sequences", "config macro_misc",
-                 "config lane_config", *(f"thread {mn}" for mn in SIMPLE), *(f"macro {mn}" for mn in SIMPLE)):
+                 "config lane_config", *(f"thread {mn}" for mn in simple), *(f"macro {mn}" for mn in simple)):
         assert coverage.seen.get(what, 0) > 0, f"never exercised: {what}"
+    if arch is Arch.BLACKHOLE:
+        for what in ("stack top changed", "compare into the stack", "integer cast"):
+            assert coverage.seen.get(what, 0) > 0, f"never exercised: {what}"
 
 
-def test_converts_to_verilog():
-    assert "module simple_unit" in verilog.convert(SimpleUnit(), name="simple_unit")
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_converts_to_verilog(arch):
+    assert "module simple_unit" in verilog.convert(SimpleUnit(arch), name="simple_unit")
 
 
 @pytest.mark.slow
-def test_random_instructions_match_the_model_long():
-    run(seed=2, thread_steps=5000, macro_steps=2000)
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
+def test_random_instructions_match_the_model_long(arch):
+    run(seed=2, thread_steps=5000, macro_steps=2000, arch=arch)

@@ -4,6 +4,7 @@ the spec when one names nothing."""
 import numpy as np
 import pytest
 
+from model.isa import Arch
 from tb.stimulus.programs import SpecError, absolute, resolve, resolve_all
 
 
@@ -17,11 +18,19 @@ def test_specs_name_their_programs():
     assert len(resolve_all("directed:flags macro:1")) == 2
 
 
+def test_random_specs_take_an_architecture():
+    [blackhole] = resolve("random:flags:1:40:blackhole")
+    assert blackhole.program.arch is Arch.BLACKHOLE and blackhole.name == "random:flags:1:40:blackhole"
+    [wormhole] = resolve("random:flags:1:40")
+    assert wormhole.program.arch is Arch.WORMHOLE and wormhole.name == "random:flags:1:40"
+
+
 @pytest.mark.parametrize("spec, message", [
     ("random:legal:1:x", "CYCLES 'x'"),
     ("random:legal:1:5", "at least 10"),
     ("random:legal:9-2", "range of seeds"),
     ("random:nokind:1", "KIND one of"),
+    ("random:legal:1:40:nowhere", "unknown architecture 'nowhere'"),
     ("directed:nothing", "no directed program 'nothing'"),
     ("example:missing.s", "no such file"),
     ("bogus", "expected directed:"),
