@@ -108,7 +108,7 @@ class SimpleUnit(ArchComponent):
         # otherwise (their outputs are read only then).
         blackhole = self.arch is Arch.BLACKHOLE
         bh_alu_opcodes = (*COMPARE_OPCODES, Opcode.ARECIP, Opcode.CAST) if blackhole else ()
-        cast_int = (op == Opcode.CAST) & (mod1 & CAST_INT).any() if blackhole else Const(0)
+        cast_int = (mod1 & CAST_INT).any()     # Blackhole's SFPCAST integer modes
         uses_alu = Signal()
         m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC, *bh_alu_opcodes))
         alus, casts = [], []
@@ -145,8 +145,12 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
                 m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
             with m.Case(Opcode.CAST):
-                m.d.comb += w.en.eq(Mux(writes_vd, Mux(cast_int, self.inputs.enabled, guarded), 0))
-                m.d.comb += w.data.eq(Mux(cast_int, alu_result, cast_result))
+                if blackhole:
+                    m.d.comb += w.en.eq(Mux(writes_vd, Mux(cast_int, self.inputs.enabled, guarded), 0))
+                    m.d.comb += w.data.eq(Mux(cast_int, alu_result, cast_result))
+                else:
+                    m.d.comb += w.en.eq(Mux(writes_vd, guarded, 0))
+                    m.d.comb += w.data.eq(cast_result)
             with m.Case(Opcode.CONFIG):
                 constant_target = (issue.vd >= 11) & (issue.vd <= 14)
                 m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
@@ -189,11 +193,14 @@ class SimpleUnit(ArchComponent):
         ]
 
         # --- SFPTRANSP (done inside the LReg file) and the PRNG ------------------------------
+        cast_advances = (op == Opcode.CAST) & mod1[0]     # stochastic rounding
+        if blackhole:
+            cast_advances = cast_advances & ~cast_int
         m.d.comb += [
             self.transpose.eq(op == Opcode.TRANSP),
             self.transpose_lanes.eq(guarded),
             self.prng_used.eq(((op == Opcode.MOV) & mod1[3] & (issue.vc == SPECIAL_PRNG))
-                              | ((op == Opcode.CAST) & mod1[0] & ~cast_int)),
+                              | cast_advances),
             self.prng_advance.eq(Mux(self.prng_used, guarded, 0)),
         ]
 
