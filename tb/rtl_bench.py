@@ -16,9 +16,10 @@ from tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
 
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),
-                 max_cycles: int = 10_000) -> list[ProgramRun]:
+                 max_cycles: int = 10_000, dsts: list | None = None) -> list[ProgramRun]:
     """Run each program on the RTL and the model side by side; one simulation
-    for all, so they must be of one architecture."""
+    for all, so they must be of one architecture. `dsts`: each program's Dst
+    at the start (raw uint16 rows, or None for zeros)."""
     from hdl.sfpu import Sfpu
     archs = {p.arch for p in programs}
     if len(archs) != 1:
@@ -28,9 +29,9 @@ def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(
 
     async def bench(dut):
         env = SfpuEnv(dut, max_cycles=max_cycles, arch=arch)
-        for program in programs:
+        for program, dst in zip(programs, dsts or [None] * len(programs)):
             try:
-                results.append(await env.run(program, strict=strict, allow=allow))
+                results.append(await env.run(program, strict=strict, allow=allow, dst=dst))
             except Mismatch as m:
                 results.append(m.run)
 

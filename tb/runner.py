@@ -353,17 +353,18 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m tb.runner build [BACKEND ...]`: build ahead of the tests."""
+    """`python -m tb.runner build [BACKEND ...]`: build ahead of the tests, for both architectures."""
     if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
         print(f"usage: python -m tb.runner build [{' '.join(BACKENDS[1:])}]", file=sys.stderr)
         return 2
-    for backend in argv[1:] or BACKENDS[1:]:
-        try:
-            build(backend)
-        except RunnerError as e:
-            print(f"runner: error: {e}", file=sys.stderr)
-            return 1
-        print(f"{backend}: built in {build_dir(backend)}", flush=True)
+    for arch in Arch:
+        for backend in argv[1:] or BACKENDS[1:]:
+            try:
+                build(backend, arch=arch)
+            except RunnerError as e:
+                print(f"runner: error: {e}", file=sys.stderr)
+                return 1
+            print(f"{backend} ({arch.value}): built in {build_dir(backend, arch=arch)}", flush=True)
     return 0
 
 

@@ -223,7 +223,8 @@ the Blackhole model with its Wormhole kernel's inputs, numpy reference and
 tolerance, its macro version is compared with its non-macro twin bit for bit,
 and its cycles per row group are set beside the Blackhole source's own claim.
 Their definitions are in `kernels/blackhole.py`; `tests/kernels/test_kernels_bh.py`
-checks them. The RTL elaborates for Wormhole only, so there is no RTL column.
+checks them. `sfpu kernels --arch blackhole --rtl BACKEND` also runs each in
+lock-step on the RTL elaborated for Blackhole.
 
 This file is written by `sfpu kernels --arch blackhole --doc docs/kernels-blackhole.md`;
 edit the kernels' definitions, not this file.

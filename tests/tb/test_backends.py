@@ -1,6 +1,7 @@
-"""The cocotb tests of tb/cocotb_sfpu.py on every backend: a short lock-step
-regression (programs of every random kind and a spec example) and the
-fault-injection proof, each backend in one simulation.
+"""The cocotb tests of tb/cocotb_sfpu.py on every backend and architecture:
+a short lock-step regression (programs of every random kind and a spec
+example; on Blackhole its stalls) and the fault-injection proof with the
+architecture's faults, each in one simulation.
 
 The simulators' builds are cached under build/cocotb (`make test` builds
 them first); Amaranth's simulator needs no build but elaborates the SFPU
@@ -10,21 +11,26 @@ from types import SimpleNamespace
 
 import pytest
 
+from model.isa import Arch
 from tb import runner
-from tb.faults import FAULTS
+from tb.faults import faults
 
-SHORT_REGRESSION = ("example:macro_example_a.s random:legal:1:40 random:macro:2:40 random:flags:3:40 "
-                    "random:break:4:40")
+SHORT_REGRESSION = {
+    Arch.WORMHOLE: "example:macro_example_a.s random:legal:1:40 random:macro:2:40 random:flags:3:40 random:break:4:40",
+    Arch.BLACKHOLE: ("directed:stalls:blackhole random:legal:1:40:blackhole random:macro:2:40:blackhole "
+                     "random:flags:3:40:blackhole random:break:4:40:blackhole"),
+}
 
 
+@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
 @pytest.mark.parametrize("backend", runner.BACKENDS)
-def test_lockstep_and_fault_injection(backend, tmp_path):
+def test_lockstep_and_fault_injection(backend, arch, tmp_path):
     outcomes = runner.run(backend, ["lockstep", "faults_are_caught"],
-                          {"SFPU_PROGRAMS": SHORT_REGRESSION, "SFPU_FAULTS": "all"}, work=tmp_path)
+                          {"SFPU_PROGRAMS": SHORT_REGRESSION[arch], "SFPU_FAULTS": "all"}, work=tmp_path, arch=arch)
     assert [o.name for o in outcomes] == ["lockstep", "faults_are_caught"]
     failed = [f"{o.name}: {o.message}" for o in outcomes if not o.passed]
     assert not failed, "\n".join(failed)
-    assert len(FAULTS) >= 7
+    assert len(faults(arch)) >= 7
 
 
 
