@@ -29,12 +29,14 @@ demo: $(STAMP)
 	$(VENV)/bin/sfpu demo $(if $(ARCH),--arch $(ARCH))
 
 ## The test suite (what CI runs). The Icarus and Verilator builds of the RTL
-## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone).
+## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone);
+## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
-	$(PY) -m tb.runner build icarus verilator
+	$(PY) -m tb.runner build --arch wormhole icarus verilator
+	$(PY) -m tb.runner build --arch blackhole icarus
 	$(PY) -m pytest -q -n 2 -m "not slow"
 
-## Everything, including slow tests.
+## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
 	$(PY) -m tb.runner build icarus verilator
 	$(PY) -m pytest -q -n 2

@@ -353,11 +353,21 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m tb.runner build [BACKEND ...]`: build ahead of the tests, for both architectures."""
+    """`python -m tb.runner build [--arch NAME] [BACKEND ...]`: build ahead of
+    the tests, for one architecture or (without --arch) both."""
+    archs = list(Arch)
+    if argv[1:3] and argv[1] == "--arch":
+        try:
+            archs = [Arch.parse(argv[2])]
+        except ValueError as e:
+            print(f"runner: error: --arch: {e}", file=sys.stderr)
+            return 2
+        argv = argv[:1] + argv[3:]
     if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
-        print(f"usage: python -m tb.runner build [{' '.join(BACKENDS[1:])}]", file=sys.stderr)
+        print(f"usage: python -m tb.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
+              file=sys.stderr)
         return 2
-    for arch in Arch:
+    for arch in archs:
         for backend in argv[1:] or BACKENDS[1:]:
             try:
                 build(backend, arch=arch)

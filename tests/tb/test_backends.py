@@ -22,8 +22,13 @@ SHORT_REGRESSION = {
 }
 
 
-@pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
-@pytest.mark.parametrize("backend", runner.BACKENDS)
+# Blackhole on Verilator is slow only for its build (minutes): `make test-all` builds and runs it.
+CASES = [pytest.param(backend, arch, id=f"{backend}-{arch.value}",
+                      marks=[pytest.mark.slow] if (backend, arch) == ("verilator", Arch.BLACKHOLE) else [])
+         for backend in runner.BACKENDS for arch in Arch]
+
+
+@pytest.mark.parametrize("backend, arch", CASES)
 def test_lockstep_and_fault_injection(backend, arch, tmp_path):
     outcomes = runner.run(backend, ["lockstep", "faults_are_caught"],
                           {"SFPU_PROGRAMS": SHORT_REGRESSION[arch], "SFPU_FAULTS": "all"}, work=tmp_path, arch=arch)
