@@ -28,7 +28,7 @@ from __future__ import annotations
 import pickle
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np

@@ -245,7 +245,7 @@ def test_round_unit_against_model(arch):
         assert any(f"SFPSTOCHRND mod1={mod1} " in lb for lb in labels), mod1
     if arch is Arch.BLACKHOLE:
         for rnd_mode in range(4):
-            assert any(f"SFPSTOCHRND mod1=" in lb and f"rnd_mode={rnd_mode} " in lb for lb in labels), rnd_mode
+            assert any("SFPSTOCHRND mod1=" in lb and f"rnd_mode={rnd_mode} " in lb for lb in labels), rnd_mode
     assert any(lb.startswith("macro") and "vd=16" in lb for lb in labels)
     assert sum(bool(c.landing) for c in cycles) > 100
     assert sum(bool(c.landing) and bool(n.landing) for c, n in zip(cycles, cycles[1:])) > 20
