@@ -154,18 +154,16 @@ def _store_format_swap(store_convert: Callable) -> Callable:
     return faulty_store_convert
 
 
-def _swap_interlock_missing(step: Callable) -> Callable:
-    def faulty_step(self, word):
-        self._interlock = None
-        return step(self, word)
-    return faulty_step
-
-
-def _mad_stall_missing(step: Callable) -> Callable:
-    def faulty_step(self, word):
-        self._mad = None
-        return step(self, word)
-    return faulty_step
+def _forgetting(attribute: str) -> Callable[[Callable], Callable]:
+    """A `CycleModel.step` that first forgets what the previous cycle armed
+    in `attribute` (`_interlock`: the SFPSWAP interlock; `_mad`: Blackhole's
+    stall after a MAD-class instruction)."""
+    def wrap(step: Callable) -> Callable:
+        def faulty_step(self, word):
+            setattr(self, attribute, None)
+            return step(self, word)
+        return faulty_step
+    return wrap
 
 
 def _prng_stuck(prng_advance: Callable) -> Callable:
@@ -257,7 +255,7 @@ _FAULT_LIST = [
           model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP),
     Fault("swap_interlock_missing",
           "the thread's SFPSWAP never holds the next non-SFPNOP instruction: no stall at T+1",
-          CycleModel, "step", _swap_interlock_missing, SWAP_INTERLOCK_MISSING),
+          CycleModel, "step", _forgetting("_interlock"), SWAP_INTERLOCK_MISSING),
     Fault("prng_stuck",
           "the PRNG never advances: every consumer reads the same state again",
           model.machine, "prng_advance", _prng_stuck, PRNG_STUCK),
@@ -280,7 +278,7 @@ FAULTS_BY_ARCH: dict[Arch, dict[str, Fault]] = {
                          "mad_stall_missing",
                          "the stall after a MAD-class instruction never happens: the thread's next word is "
                          "accepted even when it reads the result in flight",
-                         CycleModel, "step", _mad_stall_missing, MAD_STALL_MISSING, Arch.BLACKHOLE)},
+                         CycleModel, "step", _forgetting("_mad"), MAD_STALL_MISSING, Arch.BLACKHOLE)},
 }
 
 
