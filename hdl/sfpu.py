@@ -194,6 +194,10 @@ class Sfpu(wiring.Component):
         assert len(lregs.write) == len(unit_writes) + 1
         for port, request in zip(lregs.write, unit_writes):
             wiring.connect(write_backs, unit=request, lregs=port)
+        if arch is isa.Arch.BLACKHOLE:      # SFPSWAP's SWAP mode reads what lands this cycle
+            wiring.connect(write_backs, mad=mad.landing, simple=simple.mad_landing)
+            for i, port in enumerate(rnd.landing):
+                wiring.connect(write_backs, round=port, simple=simple.round_landing[i])
         write_backs.d.comb += [*write_back(lregs.write[-1], self.lreg_load), lregs.run.eq(run),
                                lregs.transpose.eq(simple.transpose), lregs.transpose_lanes.eq(simple.transpose_lanes)]
 

@@ -11,7 +11,10 @@ It adds what is not lane arithmetic (see `model.semantics`):
 - the flag operations, as inputs of the `FlagUnit`, which holds the flags;
 - SFPTRANSP, which the LReg file performs from `transpose`/`transpose_lanes`;
 - SFPSWAP, whose writes are computed from the state of its issue cycle and
-  held in registers to land at the end of the next cycle (`landing`);
+  held in registers to land at the end of the next cycle (`landing`). On
+  Blackhole, SWAP mode (Mod1 0) reads its LRegs in its second cycle instead,
+  so it sees the results landing then: its own last SFPSWAP's, and the MAD
+  and Round sub-units' (`mad_landing`, `round_landing`);
 - SFPCONFIG: writes of LoadMacroConfig and LaneConfig (`config_write`, to
   `ConfigRegs`) and of the constants L11-L14 (`write`), its lane mask and the
   flags taken from lanes 0-7 of each row.
@@ -33,6 +36,8 @@ from .flags import FlagOp, FlagRequest
 from .isa import ArchComponent, Opcode
 from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack, WriteBackPort, write_back)
+from .mad_unit import MadUnit
+from .round_unit import RoundUnit
 from .rounding import CastToFp32
 from .simple_alu import CAST_INT, CMP_SET_VD, SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, backdoor_guard, lane_config_bit, LaneConfig,
@@ -68,6 +73,10 @@ class SimpleUnit(ArchComponent):
     templates: In(data.ArrayLayout(LaneValues, 4))
     sequences: In(data.ArrayLayout(LaneValues, 4))
     misc: In(data.ArrayLayout(12, LANES))
+
+    # Blackhole: the other sub-units' results landing at the end of this cycle (unused on Wormhole).
+    mad_landing: In(WriteBackPort(per_lane=True))
+    round_landing: In(WriteBackPort()).array(4)
 
     write: Out(WriteBackPort())              # lands at the end of this cycle
     landing: Out(WriteBackPort()).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
@@ -347,6 +356,15 @@ class SimpleUnit(ArchComponent):
 
         index_c, index_d = Cat(issue.vc[0:2], Const(1, 3)), Cat(issue.vd[0:2], Const(1, 3))   # 4 + (V & 3)
         value_c, value_d = self._read(m, index_c, "swap_index_c"), self._read(m, index_d, "swap_index_d")
+        if self.arch is Arch.BLACKHOLE:
+            # SWAP mode compares nothing and reads in its second cycle (SFPSWAP.md): every
+            # read sees what lands at the end of the first.
+            late = Signal(name="swap_reads_late")
+            m.d.comb += late.eq((op == Opcode.SWAP) & (mod1 == 0))
+            vc, vd, value_c, value_d = (
+                self._landed(m, late, index, value, name) for index, value, name in
+                ((issue.vc, vc, "swap_vc_late"), (vd_source, vd, "swap_vd_late"),
+                 (index_c, value_c, "swap_index_c_late"), (index_d, value_d, "swap_index_d_late")))
         writes = [(lanes_for(issue.vd), issue.vd, vc), (lanes_for(issue.vc), issue.vc, vd),
                   (indexed, index_c, value_d), (indexed, index_d, value_c)]
         for i, (en, reg, value) in enumerate(writes):
@@ -356,3 +374,25 @@ class SimpleUnit(ArchComponent):
             m.d.comb += port.reg.eq(reg)
             m.d.sync += held.eq(port)
             m.d.comb += write_back(self.landing[i], held)
+
+    def _landed(self, m: Module, late, index, value, name: str) -> Signal:
+        """`value`, the LReg `index` at the start of the cycle, with the results
+        landing at the end of this cycle applied while `late`, in the LReg
+        file's order (the later wins): as the LReg file will hold it."""
+        ports = [*zip(self.LANDING_TARGETS, self.landing), (MadUnit.LANDING_TARGETS, self.mad_landing),
+                 *zip(RoundUnit.LANDING_TARGETS, self.round_landing)]
+        part = Module()                        # its own module: rerun only when a late read happens
+        m.submodules[name] = part
+        result = Signal(LaneValues, name=name)
+        part.d.comb += result.eq(value)
+        with part.If(late):
+            lanes = [value[lane] for lane in range(LANES)]
+            for spec, port in ports:
+                for lane in range(LANES):
+                    if len(spec.targets) == 1:          # such a port does not drive its `reg`
+                        target = index == spec.targets[0]
+                    else:
+                        target = (port.reg[lane] if spec.per_lane else port.reg) == index
+                    lanes[lane] = Mux(port.en[lane] & target, port.data[lane], lanes[lane])
+            part.d.comb += result.eq(Cat(*lanes))
+        return result

@@ -216,6 +216,20 @@ BLACKHOLE_PROGRAMS = {
                "sfpswap vd=1 vc=2 mod1=0", "sfpmov vd=4 vc=1 mod1=0", "sfpnop",
                "sfpmuli vd=4 imm16=0x4000 mod1=0", "sfpstore vd=4 mod0=3 imm10=0",
                "sfpmad vd=5 va=2 vb=3 vc=4 mod1=0", "sfpiadd vd=5 vc=1 imm12=1 mod1=5", "sfpnop"],
+    # SFPSWAP's SWAP mode reads its LRegs in its second cycle, after the MAD-class result of the
+    # instruction before it lands: into VC, into VD, into every lane by INDIRECT_VD (L7 = 4), and
+    # under ENABLE_DEST_INDEX into the dest-index pair L4-L7 it exchanges.
+    "swap_late_reads": [*(f"sfploadi vd={r} mod0=0 imm16={v:#x}" for r, v in ((1, 0xC0A0), (2, 0x3F80),
+                                                                              (3, 0x4000), (4, 0x4040))),
+                        "sfpmad vd=5 va=2 vb=3 vc=4 mod1=0", "sfpswap vd=1 vc=5 mod1=0", "sfpnop",
+                        "sfpmad vd=1 va=3 vb=3 vc=4 mod1=0", "sfpswap vd=1 vc=5 mod1=0", "sfpnop",
+                        "sfploadi vd=7 mod0=2 imm16=4",
+                        "sfpmad vd=0 va=2 vb=4 vc=3 mod1=8", "sfpswap vd=3 vc=4 mod1=0", "sfpnop",
+                        "sfpmov vd=7 vc=2 mod1=0",
+                        "sfpconfig vd=15 mod1=1 imm16=0x4",
+                        "sfpmad vd=6 va=3 vb=3 vc=3 mod1=0", "sfpswap vd=2 vc=1 mod1=0", "sfpnop",
+                        "sfpmad vd=1 va=4 vb=4 vc=4 mod1=0", "sfpswap vd=2 vc=1 mod1=0", "sfpnop",
+                        "sfpconfig vd=15 mod1=1 imm16=0"],
 }
 
 

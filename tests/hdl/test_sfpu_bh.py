@@ -22,6 +22,8 @@ BATCHES = {
     # Blackhole's FMA (canonical NaN, signed zeros, the flush after rounding) under every MAD-class opcode
     # with every Mod1 value (NEGATE_VB, NEGATE_VC), SFPLUTFP32's Mod1Mirror, SFPMUL24.
     "mad": ["mad", "lut", "mad_edges"],
+    # SFPSWAP's SWAP mode reading, in its second cycle, the MAD-class result that lands at the end of its first.
+    "swap_late_reads": ["swap_late_reads"],
     # SFPLE, SFPGT, SFPARECIP, SFPAND/SFPOR USE_VB, SFPSHFT's new modes, SFPCAST's integer modes; SFPPUSHC
     # changing the stack top, SFPPOPC without the flaw; SFPSTOCHRND's rnd_mode, SFPSHFT2 mode 4.
     "simple_flags_round": ["simple_int", "simple_fp", "flags", "flag_stack", "round", "cross_lane",
