@@ -168,9 +168,16 @@ class Signals:
     def __init__(self, variables: dict[str, Var]):
         self.variables = variables
         self.top = find_top(variables)
+        # Amaranth's VCD writer numbers a scope whose name repeats (`issue$378`); a
+        # submodule's signal is asked for by its plain path (`issue.interlock_q`).
+        self.unnumbered: dict[str, Var] = {}
+        for key, var in variables.items():
+            scopes, _, ref = key.rpartition(".")
+            self.unnumbered.setdefault(f"{re.sub(r'[$][0-9]+(?=[.]|$)', '', scopes)}.{ref}", var)
 
     def var(self, name: str) -> Var | None:
-        return self.variables.get(f"{self.top}.{name}")
+        key = f"{self.top}.{name}"
+        return self.variables.get(key) or self.unnumbered.get(key)
 
     def get(self, base: str, *path, alias: str | None = None) -> Row | None:
         """The field `path` of the top's signal `base` (a field path into
@@ -284,8 +291,13 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
                 w.signal(name, alias=name)
             w.signal("instr__payload", alias="instr__payload", mnemonic=True)
             w.signal("instr__ready", alias="instr__ready")
-            for name in ("hold", "interlock", "accepted", "discarded"):
-                w.signal(name, alias=name)
+            w.signal("issue.interlock_q", alias="interlock")      # only SFPNOP may follow
+            if arch is Arch.BLACKHOLE:                              # the stall after a MAD-class instruction
+                w.signal("issue.mad_stall.hold", alias="mad_stall")
+                w.signal("issue.mad_stall.stall_reads", alias="stall_reads")
+                w.signal("issue.mad_stall.mad_writes_q", alias="mad_writes")
+            w.signal("accepted", alias="accepted")
+            w.signal("issue.thread_runs", alias="thread_runs")     # accepted and not discarded for a macro
             w.signal("cycle", alias="cycle", fmt="dec")
             w.signal("cycle_trace", "valid", alias="trace_valid")
             w.signal("cycle_trace", "cycle", alias="trace_cycle", fmt="dec")

@@ -104,6 +104,28 @@ def test_save_file_names_existing_signals_in_groups(tmp_path, top, fields):
     assert f'[dumpfile] "{wave.resolve()}"' in lines
 
 
+def test_issue_group_shows_the_interlocks_of_each_architecture(tmp_path):
+    """The issue stage's signals live in its submodule, whose scope Amaranth's
+    VCD may number (`issue$378`); Blackhole's group adds the MAD stall."""
+    wave = tmp_path / "Sfpu.vcd"
+    with open(wave, "w") as f, VCDWriter(f, timescale="1 ps") as w:
+        top = "bench.top.dut.sfpu"
+        w.register_var(top, "instr__payload", "wire", size=32, init=0)
+        w.register_var(top, "accepted", "wire", size=1, init=0)
+        w.register_var(top + ".issue$378", "interlock_q", "wire", size=1, init=0)
+        w.register_var(top + ".issue$378.mad_stall", "hold", "wire", size=1, init=0)
+        w.register_var(top + ".issue$378.mad_stall", "mad_writes_q", "wire", size=17, init=0)
+    names = {}
+    for arch in isa.Arch:
+        out = tmp_path / f"{arch.value}.gtkw"
+        waves.write_gtkw(wave, out, filter_proc="/opt/f", arch=arch)
+        names[arch] = _names(out.read_text())
+    stall = [f"{top}.issue$378.mad_stall.hold", f"{top}.issue$378.mad_stall.mad_writes_q[16:0]"]
+    assert f"{top}.issue$378.interlock_q" in names[isa.Arch.WORMHOLE]
+    assert not set(stall) & set(names[isa.Arch.WORMHOLE])
+    assert set(stall) <= set(names[isa.Arch.BLACKHOLE])
+
+
 def test_fields_become_bit_ranges_of_the_enclosing_vector(tmp_path):
     wave = tmp_path / "Sfpu.vcd"
     _vcd(wave, ("TOP", "Sfpu"), fields=False)
