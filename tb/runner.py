@@ -35,6 +35,8 @@ import amaranth
 
 from model.isa import Arch
 from tb import simulators
+from tb.cli.errors import CliError
+from tb.cli.options import take_arch
 from tb.amaranth_cocotb import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -355,14 +357,12 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
 def main(argv: list[str]) -> int:
     """`python -m tb.runner build [--arch NAME] [BACKEND ...]`: build ahead of
     the tests, for one architecture or (without --arch) both."""
-    archs = list(Arch)
-    if argv[1:3] and argv[1] == "--arch":
-        try:
-            archs = [Arch.parse(argv[2])]
-        except ValueError as e:
-            print(f"runner: error: --arch: {e}", file=sys.stderr)
-            return 2
-        argv = argv[:1] + argv[3:]
+    try:
+        arch, argv = take_arch(argv)
+    except CliError as e:
+        print(f"runner: error: {e}", file=sys.stderr)
+        return 2
+    archs = [arch] if arch else list(Arch)
     if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
         print(f"usage: python -m tb.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
               file=sys.stderr)

@@ -21,6 +21,8 @@ sys.path.insert(0, str(ROOT))          # run as `python tools/x.py` from anywher
 
 from hdl import export  # noqa: E402
 from model.isa import Arch  # noqa: E402
+from tb.cli import options  # noqa: E402
+from tb.cli.errors import CliError  # noqa: E402
 
 ARCH_MARK = "@"
 
@@ -31,16 +33,11 @@ class FlowError(Exception):
 
 def take_arch(argv: list[str]) -> tuple[Arch, list[str]]:
     """`--arch NAME` out of the arguments (Wormhole without it)."""
-    if "--arch" not in argv:
-        return Arch.WORMHOLE, argv
-    at = argv.index("--arch")
-    if at + 1 >= len(argv):
-        raise FlowError("--arch needs a value: wormhole or blackhole")
     try:
-        arch = Arch.parse(argv[at + 1])
-    except ValueError as e:
-        raise FlowError(f"--arch: {e}") from None
-    return arch, argv[:at] + argv[at + 2:]
+        arch, argv = options.take_arch(argv)
+    except CliError as e:
+        raise FlowError(str(e)) from None
+    return arch or Arch.WORMHOLE, argv
 
 
 def split_job(job: str) -> tuple[str, Arch]:

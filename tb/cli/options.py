@@ -20,6 +20,21 @@ def arch_type(text: str) -> isa.Arch:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def take_arch(argv: list[str]) -> tuple[isa.Arch | None, list[str]]:
+    """`--arch NAME` out of hand-parsed arguments (the build and lint scripts):
+    the architecture, None without the option, and the other arguments. A
+    missing or unknown name is a CliError."""
+    if "--arch" not in argv:
+        return None, argv
+    at = argv.index("--arch")
+    if at + 1 >= len(argv):
+        raise CliError("--arch needs a value: wormhole or blackhole")
+    try:
+        return arch_type(argv[at + 1]), argv[:at] + argv[at + 2:]
+    except argparse.ArgumentTypeError as e:
+        raise CliError(f"--arch: {e}") from None
+
+
 def add_arch_option(p, what: str = "the program's") -> None:
     """`--arch`: None when not given, so that a program's `.arch` decides."""
     p.add_argument("--arch", type=arch_type, default=None, metavar="{wormhole,blackhole}",

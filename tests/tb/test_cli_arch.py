@@ -215,3 +215,19 @@ def test_timeline_shows_blackhole_stalls_in_table_and_csv(tmp_path, capsys):
     code, out, err = run_cli(["timeline", path, "--csv"], capsys)
     assert code == 0, err
     assert out.splitlines()[3].startswith("2,sfpmul24 vd=3 va=1 vb=2 vc=9")
+
+
+def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
+    """`python -m tb.runner build`, tools/lint.py and tools/synth.py read
+    `--arch` by hand, through `tb.cli.options.take_arch`."""
+    from tb import runner
+    from tb.cli.errors import CliError
+    from tb.cli.options import take_arch
+
+    assert take_arch(["build", "--arch", "bh", "icarus"]) == (isa.Arch.BLACKHOLE, ["build", "icarus"])
+    assert take_arch(["build", "icarus"]) == (None, ["build", "icarus"])
+    for argv, message in ((["build", "--arch"], "--arch needs a value"), (["--arch", "pentium"], "'pentium'")):
+        with pytest.raises(CliError, match=message):
+            take_arch(argv)
+    assert runner.main(["build", "--arch", "pentium"]) == 2
+    assert "runner: error: --arch: unknown architecture 'pentium'" in capsys.readouterr().err
