@@ -78,6 +78,16 @@ class WriteBack(NamedTuple):
     def signature(self) -> WriteBackPort:
         return WriteBackPort(self.per_lane)
 
+    def lanes_to(self, port, reg, en=None):
+        """The lanes of register `reg` (a number, or a signal) that `port`
+        writes, with `en` in place of the port's own lanes if given."""
+        en = port.en if en is None else en
+        if len(self.targets) == 1:
+            return en if isinstance(reg, int) else Mux(reg == self.targets[0], en, 0)
+        if self.per_lane:
+            return en & Cat(*[port.reg[lane] == reg for lane in range(LANES)])
+        return Mux(port.reg == reg, en, 0)
+
 
 def transpose_source(reg: int, lane: int) -> tuple[int, int]:
     """SFPTRANSP: the (register, lane) whose old value lands in `reg`, `lane` (L0-L7)."""
@@ -127,12 +137,7 @@ class LRegFile(wiring.Component):
             en = port.en if spec.while_frozen else Mux(self.run, port.en, 0)
             for r in spec.targets:
                 hit = Signal(LANES, name=f"hit_l{r}_w{i}")
-                if len(spec.targets) == 1:
-                    m.d.comb += hit.eq(en)
-                elif spec.per_lane:
-                    m.d.comb += hit.eq(en & Cat(*[port.reg[lane] == r for lane in range(LANES)]))
-                else:
-                    m.d.comb += hit.eq(Mux(port.reg == r, en, 0))
+                m.d.comb += hit.eq(spec.lanes_to(port, r, en))
                 sources[r].append((hit, port.data))
 
         def add_transpose():

@@ -388,11 +388,7 @@ class SimpleUnit(ArchComponent):
         with part.If(late):
             lanes = [value[lane] for lane in range(LANES)]
             for spec, port in ports:
-                for lane in range(LANES):
-                    if len(spec.targets) == 1:          # such a port does not drive its `reg`
-                        target = index == spec.targets[0]
-                    else:
-                        target = (port.reg[lane] if spec.per_lane else port.reg) == index
-                    lanes[lane] = Mux(port.en[lane] & target, port.data[lane], lanes[lane])
+                hit = spec.lanes_to(port, index)
+                lanes = [Mux(hit[lane], port.data[lane], lanes[lane]) for lane in range(LANES)]
             part.d.comb += result.eq(Cat(*lanes))
         return result
