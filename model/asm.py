@@ -51,6 +51,11 @@ class Instr:
     loc: Loc
     text: str
     replayed_by: Loc | None = None     # the REPLAY that issued it from the replay buffer
+    # The front end issues it right after the previous instruction: it is not
+    # the first of a REPLAY playback (or `.issue back_to_back` run), so no idle
+    # cycle can come before it. Otherwise the thread pushed it, and any number
+    # of idle cycles may precede it (docs/timing.md "Where instructions come from").
+    back_to_back: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,33 @@ class Program:
     def name(self) -> str:
         """The source it was assembled from (the file of its first item)."""
         return self.items[0].loc.file if self.items else "<empty>"
+
+    @property
+    def threads(self) -> list[tuple[str, list[Instr | Directive]]]:
+        """The program's code per thread, in order: `.thread NAME` sections
+        (the directives before the first are set-up, left out here), or one
+        unnamed thread."""
+        sections: list[tuple[str, list]] = []
+        for item in self.items:
+            if isinstance(item, Directive) and item.name == "thread":
+                sections.append((item.args[0], []))
+            elif sections:
+                sections[-1][1].append(item)
+        return sections or [("", list(self.items))]
+
+    @property
+    def set_up(self) -> list[Directive]:
+        """The directives before the first `.thread` section (all of a program without sections)."""
+        out = []
+        for item in self.items:
+            if isinstance(item, Directive) and item.name == "thread":
+                break
+            out.append(item)
+        return out if self.is_threaded else []
+
+    @property
+    def is_threaded(self) -> bool:
+        return any(isinstance(i, Directive) and i.name == "thread" for i in self.items)
 
 
 # name: (positional argument count range, allowed options, description)
@@ -429,13 +461,26 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
             return Directive("arch", (isa.Arch.parse(rest.strip()).value,), (), loc, text)
         except ValueError as e:
             raise AsmError(Loc(loc.file, loc.line, rest_col), str(e)) from None
+    if name == "issue":
+        mode = rest.strip().lower()
+        if mode not in ISSUE_MODES:
+            raise AsmError(Loc(loc.file, loc.line, rest_col), f".issue expects one of {', '.join(ISSUE_MODES)}: "
+                                                              "back_to_back for a run the front end plays without "
+                                                              "idle cycles (REPLAY, MOP), direct for instructions "
+                                                              "the thread pushes (the default)")
+        return Directive("issue", (mode,), (), loc, text)
+    if name == "thread":
+        label = rest.strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", label):
+            raise AsmError(loc, ".thread expects one name, e.g. `.thread math`")
+        return Directive("thread", (label,), (), loc, text)
     if name == "mark":
         label = rest.strip()
         if not re.fullmatch(r"[A-Za-z_]\w*", label):
             raise AsmError(loc, ".mark expects one name, e.g. `.mark body`")
         return Directive("mark", (label,), (), loc, text)
     if name not in DIRECTIVES:
-        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, "
+        raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, .issue, .thread, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
     if name in BLACKHOLE_DIRECTIVES and arch is not isa.Arch.BLACKHOLE:
         raise AsmError(loc, f".{name} sets a Blackhole register; {arch.title} has none (use .arch blackhole)")
@@ -514,10 +559,54 @@ def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: 
             items.append(item)
     if open_comment is not None:
         raise AsmError(open_comment, "unterminated /* comment")
-    return Program(expand_replay(items), warnings, chosen or isa.Arch.WORMHOLE)
+    return Program(expand_threads(items), warnings, chosen or isa.Arch.WORMHOLE)
+
+
+def expand_threads(items: list) -> list[Instr | Directive]:
+    """`expand_replay` on each `.thread` section by itself (every thread has
+    its own replay buffer); set-up before the first section may hold only
+    directives, and a thread's name appears once."""
+    starts = [i for i, item in enumerate(items) if isinstance(item, Directive) and item.name == "thread"]
+    if not starts:
+        return expand_replay(items)
+    for item in items[:starts[0]]:
+        if not isinstance(item, Directive):
+            raise AsmError(item.loc, f"an instruction before the first .thread section ({items[starts[0]].loc}); "
+                                     "only directives may come before it (set-up shared by every thread)")
+    out = list(items[:starts[0]])
+    seen: dict[str, Loc] = {}
+    for start, end in zip(starts, starts[1:] + [len(items)]):
+        head = items[start]
+        if head.args[0] in seen:
+            raise AsmError(head.loc, f"thread {head.args[0]} has a section already, at {seen[head.args[0]]}")
+        seen[head.args[0]] = head.loc
+        out.append(head)
+        out += expand_replay(items[start + 1:end])
+    return out
+
+
+def join_threads(programs: list[tuple[str, "Program"]]) -> Program:
+    """One program whose `.thread` sections are the given programs (`--thread NAME:LISTING`)."""
+    archs = {p.arch for _, p in programs}
+    if len(archs) > 1:
+        named = ", ".join(f"{name}: {p.name} ({p.arch.value})" for name, p in programs)
+        raise ValueError(f"the threads are of different architectures ({named}); one SFPU runs one")
+    items: list[Instr | Directive] = []
+    seen: set[str] = set()
+    for name, p in programs:
+        if p.is_threaded:
+            raise ValueError(f"{p.name}: has .thread sections of its own; give it alone, or one file per thread")
+        if name in seen:
+            raise ValueError(f"thread {name} is given twice")
+        seen.add(name)
+        loc = p.items[0].loc if p.items else Loc(p.name, 1, 1)
+        items.append(Directive("thread", (name,), (), loc, f".thread {name}"))
+        items += p.items
+    return Program(items, [w for _, p in programs for w in p.warnings], archs.pop())
 
 
 REPLAY_ENTRIES = 32
+ISSUE_MODES = ("direct", "back_to_back")
 MAX_INSTRUCTIONS = 250_000     # in a program, after REPLAY expansion
 
 
@@ -525,12 +614,33 @@ def expand_replay(items: list) -> list[Instr | Directive]:
     """The instruction stream after the front end's Replay Expander: a loading
     REPLAY records the next instructions (issuing them too with `execute`), a
     playing one issues the recorded ones, one per cycle, and itself takes no
-    cycle. Directives are not instructions, so none may fall inside a recording."""
+    cycle. Directives are not instructions, so none may fall inside a recording.
+
+    Each instruction is marked `back_to_back` unless an idle cycle may come
+    before it: the first of a playback may follow a gap (the thread pushed the
+    REPLAY), the rest may not; `.issue back_to_back` ... `.issue direct` marks
+    a hand-written run the same way (its first instruction may follow a gap).
+    `.issue` directives are consumed here."""
     buffer: list[Instr | None] = [None] * REPLAY_ENTRIES
     out: list[Instr | Directive] = []
     recording: Replay | None = None
     recorded = 0
+    in_run = False            # inside `.issue back_to_back`
+    run_started = False       # ... and its first instruction has been issued
+
+    def issued(instr: Instr, chained: bool) -> Instr:
+        nonlocal run_started
+        b2b = chained or (in_run and run_started)
+        run_started = run_started or in_run
+        return instr if instr.back_to_back == b2b else dataclasses.replace(instr, back_to_back=b2b)
+
     for item in items:
+        if isinstance(item, Directive) and item.name == "issue":
+            if recording is not None:
+                raise AsmError(item.loc, f"directive .issue inside the recording started at {recording.loc} "
+                                         f"({recorded} of {recording.count} instructions recorded)")
+            in_run, run_started = item.args[0] == "back_to_back", False
+            continue
         if recording is not None:
             if not isinstance(item, Instr):
                 what = "a REPLAY" if isinstance(item, Replay) else f"directive {item.text.split()[0]}"
@@ -539,12 +649,12 @@ def expand_replay(items: list) -> list[Instr | Directive]:
             buffer[(recording.index + recorded) % REPLAY_ENTRIES] = item
             recorded += 1
             if recording.execute:
-                out.append(item)
+                out.append(issued(item, False))
             if recorded == recording.count:
                 recording = None
             continue
         if not isinstance(item, Replay):
-            out.append(item)
+            out.append(issued(item, False) if isinstance(item, Instr) else item)
         elif item.load:
             recording, recorded = item, 0
         else:
@@ -553,7 +663,7 @@ def expand_replay(items: list) -> list[Instr | Directive]:
                 if entry is None:
                     raise AsmError(item.loc, f"REPLAY of buffer entry {(item.index + i) % REPLAY_ENTRIES}, "
                                              "which nothing has recorded")
-                out.append(dataclasses.replace(entry, replayed_by=item.loc))
+                out.append(issued(dataclasses.replace(entry, replayed_by=item.loc), i > 0))
         if len(out) > MAX_INSTRUCTIONS:
             where = item.loc if isinstance(item, Replay) else out[-1].loc
             raise AsmError(where, f"the program is longer than {MAX_INSTRUCTIONS:,} instructions "

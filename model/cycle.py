@@ -17,7 +17,12 @@
 4. Pending counters count down (per cycle, or per accepted instruction when
    any pending instruction has the instruction delay kind), then an accepted
    SFPLOADMACRO schedules its instructions.
-5. The hazard rules of `model.hazards` are checked on what ran.
+5. The hazard rules of `model.hazards` are checked on what ran, the
+   documented ones and those learned from field reports (`FIELD_RULES`).
+
+Several threads may issue to the one SFPU (`thread` names the one presenting
+a word); LoadMacroConfig, the pending macro instructions and the LRegs are
+shared by all of them, as the ISA documentation has it.
 """
 
 from __future__ import annotations
@@ -25,13 +30,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import isa, tensix
-from .hazards import (RULES, Hazard, HazardError, gap_rule, interlocks_next, stall_reads, stall_writes,
-                      stalls_after_mad)
+from .hazards import (DST_READ_SPACING, FIELD_RULES, RULES, TEN_2932_EXEMPT, Hazard, HazardError,
+                      gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad)
 from .isa import Arch, Instruction, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
@@ -44,6 +50,9 @@ CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_mis
 MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)   # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
 NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
+UNIT_DELAY_KIND_BITS = 0xF00  # LoadMacroConfig.Misc bits 8-11: WaitForElapsedInstructions per sub-unit
+ARMED_EXEMPT = frozenset({"SFPLOADMACRO", "SFPNOP", "SFPCONFIG"})
+MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
 
 # Instructions SFPSHFT2 modes 2-4 forbid in the following cycle (besides the register rules).
 SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SFPEXEXP", "SFPEXMAN", "SFPIADD",
@@ -60,6 +69,8 @@ class Execution:
     origin: str                       # "thread" or "macro"
     macro_cycle: int | None = None
     source: str = ""                  # the program line of the instruction or of its SFPLOADMACRO
+    thread: str = ""                  # the thread that issued it or its SFPLOADMACRO
+    tag: object = None                # the caller's name for that issue (CycleModel.tag)
     effects: Effects | None = None
     reads: frozenset[int] | None = None   # worked out only when a hazard check needs it (`_reads`)
     mnemonic: str = field(init=False)
@@ -84,6 +95,8 @@ class Pending:
     by_instructions: bool             # UnitDelayKind: WaitForElapsedInstructions
     macro_cycle: int
     source: str = ""
+    thread: str = ""
+    tag: object = None
 
 
 @dataclass
@@ -108,6 +121,9 @@ class CycleModel:
     # flags. For runs that keep no trace and look at no record.
     full_records: bool = True
     dst_rows_written: set[int] = field(default_factory=set)     # 16-bit Dst rows, records or not
+    thread: str = ""                  # the thread presenting the word (several may share the SFPU)
+    tag: object = None                # the caller's name for the word presented, kept on what it schedules
+    dst_read_spacing: int = DST_READ_SPACING   # cycles after a macro store in which a read is flagged
 
     def __post_init__(self):
         # The machine only reports undefined behaviour; whether it stops the run
@@ -120,6 +136,11 @@ class CycleModel:
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
         self._last_record: CycleRecord | None = None
         self._blackhole = self.state.arch is Arch.BLACKHOLE     # the state's architecture never changes
+        # For the rules from field reports:
+        self._config_writer: dict[tuple[str, int | None], tuple[str, str]] = {}   # -> (thread, source)
+        self._misc_used = True            # an SFPLOADMACRO was issued since Misc was last written
+        self._armed_reported = False
+        self._macro_store_rows: dict[int, int] = {}      # 16-bit Dst row -> cycle a macro SFPSTORE last wrote it
         for rule in self.allow:
             if rule not in RULES:
                 raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
@@ -143,11 +164,42 @@ class CycleModel:
         twin.pending = [dataclasses.replace(p) for p in self.pending]     # their counters count down
         twin.hazards = list(self.hazards)
         twin.dst_rows_written = set(self.dst_rows_written)
+        twin._config_writer = dict(self._config_writer)
+        twin._macro_store_rows = dict(self._macro_store_rows)
         twin._landing = list(self._landing)
         twin._previous = list(self._previous)
         if self._last_record is not None:      # draining reports a stuck macro into it
             twin._last_record = dataclasses.replace(self._last_record, hazards=list(self._last_record.hazards))
         return twin
+
+    @property
+    def executed(self) -> list[Execution]:
+        """What ran in the cycle just stepped, with its effects."""
+        return self._previous
+
+    def timing_key(self) -> bytes:
+        """A digest of everything that decides what happens from here on: the
+        architectural state, the pending macro instructions with their
+        counters, the results in flight and the interlocks. Two runs of one
+        program with equal keys before the same instruction go on identically
+        (`model.race` stops exploring a schedule there)."""
+        st = self.state
+        h = hashlib.blake2b(digest_size=16)
+        for array in (st.lregs, st.lane_flags, st.use_flags, st.prng, st.lane_config, st.macro_templates,
+                      st.macro_sequences, st.macro_misc, st.shft2_captured_vc, st.dst):
+            h.update(array.tobytes())
+        for entry in st.flag_stack:
+            h.update(repr(entry.masks()).encode())
+        h.update(repr(dataclasses.astuple(st.tensix)).encode())
+        h.update(repr([(p.unit.value, p.x.ins.word, p.x.vd, p.x.vb, p.x.vc, p.x.store_addr, p.counter,
+                        p.by_instructions, p.thread) for p in self.pending]).encode())
+        for land in self._landing:
+            for w in land.writes:
+                h.update(bytes([w.reg]) + w.mask.tobytes() + w.values.tobytes())
+        h.update(repr((self._interlock, self._mad.word if self._mad else None, self._backdoor_changed,
+                       [(e.unit.value, e.x.ins.word) for e in self._previous], self._misc_used,
+                       sorted(self._macro_store_rows.items()), sorted(self._config_writer.items()))).encode())
+        return h.digest()
 
     @property
     def busy(self) -> bool:
@@ -176,7 +228,8 @@ class CycleModel:
             rec.issued = word
             self.issued_instructions += 1
         if accepted and ins is not None:
-            thread = Execution(ins.op.unit, word_operands(word, self.state.arch), "thread", source=self.context)
+            thread = Execution(ins.op.unit, word_operands(word, self.state.arch), "thread", source=self.context,
+                               thread=self.thread, tag=self.tag)
             if ins.op.unit in due:
                 self._hazard("discarded", ins.op.unit, f"{ins.mnemonic} from the thread was discarded: "
                              f"{due[ins.op.unit].x.ins.mnemonic} from the SFPLOADMACRO of cycle "
@@ -193,13 +246,17 @@ class CycleModel:
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
         config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
         self._check_before(executions, thread)
+        self._check_field_rules_before(executions, thread)
         # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
         before = _Observed(start) if Unit.SIMPLE in [e.unit for e in executions] else None
         direct = self._execute(executions, thread, word)
         self._commit(executions, direct, before)
         self._check_after(executions)
+        self._check_field_rules_after(executions)
         self._count_down(accepted and not counters_only)    # only SFPU instructions count
         if config is not None:
+            self._check_shared_config(thread, config)
+            self._misc_used = True
             self._schedule(thread, config)
         if accepted and counters_only:
             tensix.apply(self.state.tensix, word)
@@ -269,7 +326,7 @@ class CycleModel:
         return due
 
     def _macro_execution(self, p: Pending) -> Execution:
-        return Execution(p.unit, p.x, "macro", p.macro_cycle, p.source)
+        return Execution(p.unit, p.x, "macro", p.macro_cycle, p.source, p.thread, p.tag)
 
     def _execute(self, executions: list[Execution], thread: Execution | None, word: int | None) -> bool:
         """Run each instruction against the start-of-cycle state. A lone
@@ -415,7 +472,8 @@ class CycleModel:
                                     config.arch)
             else:
                 x = _override_operands(step.template.word, config.arch, step.byte, vd)
-            self.pending.append(Pending(step.unit, x, step.delay, step.by_instructions, self.cycle, self.context))
+            self.pending.append(Pending(step.unit, x, step.delay, step.by_instructions, self.cycle, self.context,
+                                        self.thread, self.tag))
 
     # -- hazards ----------------------------------------------------------------
 
@@ -507,6 +565,74 @@ class CycleModel:
                                      f"{e.label()} writes {_regs(regs)} in the cycle after SFPSHFT2 mode 2",
                                      e.source)
 
+    # -- rules from field reports (model.hazards.FIELD_RULES) -------------------
+
+    def _check_field_rules_before(self, executions: list[Execution], thread: Execution | None) -> None:
+        st = self.state
+        if st.lane_config_mask(LaneConfigBit.ENABLE_DEST_INDEX):
+            for e in executions:
+                if e.mnemonic not in TEN_2932_EXEMPT and 4 <= e.x.vd <= 7:
+                    self._hazard("ten-2932", e.unit.value, f"{e.label()} writes L{e.x.vd} while LaneConfig's "
+                                 "ENABLE_DEST_INDEX is set: the result written is undefined", e.source)
+        if (thread is not None and not self.blackhole and not self._misc_used and not self._armed_reported
+                and thread.mnemonic not in ARMED_EXEMPT and int(st.macro_misc[0]) & UNIT_DELAY_KIND_BITS):
+            self._armed_reported = True
+            writer = self._config_writer.get(("macro_misc", None), ("", "?"))[1]
+            self._hazard("armed-macro-config", thread.unit.value, f"{thread.mnemonic} runs while "
+                         f"LoadMacroConfig.Misc = 0x{int(st.macro_misc[0]):03X} has UnitDelayKind armed and no "
+                         f"SFPLOADMACRO has used it since it was written ({writer})", thread.source)
+
+    def _check_field_rules_after(self, executions: list[Execution]) -> None:
+        for e in executions:
+            effects = e.effects
+            if effects.config_writes:
+                for w in effects.config_writes:
+                    if w.name in MACRO_CONFIG:
+                        self._config_writer[(w.name, w.index)] = (e.thread, e.source)
+                        if w.name == "macro_misc":
+                            self._misc_used, self._armed_reported = False, False
+            if effects.dst_rows_read is not None and self._macro_store_rows:
+                self._check_dst_spacing(e)
+            if e.origin == "macro" and effects.dst_writes:
+                for w in effects.dst_writes:
+                    self._macro_store_rows[w.row] = self.cycle
+
+    def _check_dst_spacing(self, e: Execution) -> None:
+        written_at = self._macro_store_rows
+        for row in e.effects.dst_rows_read.tolist():
+            written = written_at.get(row)
+            if written is not None and 0 < self.cycle - written <= self.dst_read_spacing:
+                self._hazard("dst-read-after-macro-store", e.unit.value, f"{e.label()} reads Dst row {row}, "
+                             f"which a macro-scheduled SFPSTORE wrote in cycle {written}, {self.cycle - written} "
+                             f"cycle(s) before (at least {self.dst_read_spacing + 1} apart)", e.source)
+                return
+
+    def _check_shared_config(self, thread: Execution, config: "_MacroConfig") -> None:
+        """An SFPLOADMACRO scheduling from LoadMacroConfig that another thread's code wrote last."""
+        macro = thread.x.ins["macro"]
+        used = [("macro_sequences", macro), ("macro_misc", None)]
+        for step in _macro_plan(config, macro):
+            if step.select >= 4:
+                used.append(("macro_templates", step.select - 4))
+        for key in used:
+            writer = self._config_writer.get(key)
+            if writer is not None and writer[0] != thread.thread:
+                name = {"macro_sequences": f"Sequence[{macro}]", "macro_misc": "Misc"}.get(
+                    key[0], f"InstructionTemplate[{key[1]}]")
+                self._hazard("shared-macro-config", thread.unit.value, f"SFPLOADMACRO of thread "
+                             f"{thread.thread or '(unnamed)'} uses {name}, last written by thread "
+                             f"{writer[0] or '(unnamed)'} at {writer[1]}", thread.source)
+
+    def end_of_code(self) -> None:
+        """A thread's code ends here (the kernel returns): report the macro
+        configuration it leaves armed and never used."""
+        if not self.blackhole and not self._misc_used and int(self.state.macro_misc[0]) & UNIT_DELAY_KIND_BITS:
+            self._record = self._last_record or CycleRecord(self.cycle)
+            writer = self._config_writer.get(("macro_misc", None), ("", "?"))[1]
+            self._hazard("armed-macro-config", None, f"the code of thread {self.thread or '(unnamed)'} ends with "
+                         f"LoadMacroConfig.Misc = 0x{int(self.state.macro_misc[0]):03X} (UnitDelayKind armed), "
+                         f"written at {writer} and never used by an SFPLOADMACRO")
+
     def _hazard(self, rule: str, unit, message: str, source: str | None = None) -> None:
         unit_name = unit.value if isinstance(unit, Unit) else unit
         allowed = rule in self.allow
@@ -514,7 +640,7 @@ class CycleModel:
                         self.context if source is None else source)
         self._record.hazards.append(hazard)
         self.hazards.append(hazard)
-        if self.strict and not allowed:
+        if self.strict and not allowed and rule not in FIELD_RULES:
             raise HazardError(hazard)
 
 

@@ -85,6 +85,67 @@ RULES: dict[str, str] = {
 }
 
 
+
+
+# ---------------------------------------------------------------------------
+# Rules learned from field reports
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FieldRule:
+    """A hazard known from a bug report rather than from the ISA pages. Each
+    cites its reports, states its condition and numbers, and says what is
+    inferred (docs/timing.md "Rules from field reports"). Unlike the
+    documented rules these never stop a strict run: they are warnings, which
+    `--allow` silences."""
+    reports: str
+    summary: str
+    inferred: str
+
+
+DST_READ_SPACING = 4       # Dst.md: a written aligned 8x16 block cannot be read for the next 4 cycles
+
+FIELD_RULES: dict[str, FieldRule] = {
+    "armed-macro-config": FieldRule(
+        "tt-metal PR#47675 (issue #46751); tt-llk#340",
+        "Wormhole: LoadMacroConfig.Misc has a UnitDelayKind bit set (WaitForElapsedInstructions) while an SFPU "
+        "instruction other than SFPLOADMACRO, SFPNOP or SFPCONFIG is accepted and no SFPLOADMACRO has been "
+        "issued since Misc was last written (the init armed it, the plain path never uses it); or a thread's "
+        "code ends with it set",
+        "that the hang needs no SFPLOADMACRO in between is inferred from the fix (the fast path, which issues "
+        "SFPLOADMACROs under the same Misc, works); the reports give no cycle count; Blackhole tolerates it"),
+    "dst-read-after-macro-store": FieldRule(
+        "tt-metal#45731, PR#45660, PR#45659",
+        f"an SFPLOAD or SFPLOADMACRO reads a Dst row that a macro-scheduled SFPSTORE wrote {DST_READ_SPACING} "
+        "or fewer cycles before",
+        f"the distance is Dst.md's general rule ({DST_READ_SPACING} cycles after a write, auto-stalled only for "
+        "Matrix Unit and packer readers), which speaks of aligned 8x16 blocks; the rule looks only at the rows "
+        "written, as the report describes, since blocks would flag every macro pipeline. That a macro store "
+        "escapes the scoreboard while a plain SFPSTORE does not is PR#45659's statement; no report gives a "
+        "number (the cycle model's `dst_read_spacing`, `sfpu race --dst-spacing`)"),
+    "shared-macro-config": FieldRule(
+        "tt-metal PR#50399 (follow-up PR#50661)",
+        "an SFPLOADMACRO uses a Sequence, InstructionTemplate or Misc that another thread's code wrote last: "
+        "LoadMacroConfig is one per SFPU, shared by every thread (SFPLOADMACRO.md, SFPCONFIG.md)",
+        "nothing: the sharing is documented, the failure (SDPA results corrupted) is the report's"),
+    "ten-2932": FieldRule(
+        "erratum TEN-2932, as tenstorrent/ttsim src/tensix.cpp refuses it (Wormhole and Blackhole)",
+        "an SFPU instruction writes its result to L4-L7 while LaneConfig's ENABLE_DEST_INDEX is set; exempt: "
+        "SFPLOAD, SFPLOADI, SFPSTORE, SFPLOADMACRO, SFPCONFIG, SFPSWAP, and the instructions whose VD must be "
+        "0 (SFPTRANSP, SFPNOP, SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC, SFPCOMPC)",
+        "ttsim checks LaneConfig as one value; here the bit counts if it is set in any lane. What the "
+        "hardware writes is 'architecturally undefined' (ttsim), so the model's result there is not trusted"),
+}
+TEN_2932_EXEMPT = frozenset({"SFPLOAD", "SFPLOADI", "SFPSTORE", "SFPLOADMACRO", "SFPCONFIG", "SFPSWAP",
+                             "SFPTRANSP", "SFPNOP", "SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC"})
+RULES.update({name: f"{rule.summary} [field report: {rule.reports}]" for name, rule in FIELD_RULES.items()})
+
+
+def rule_class(rule: str) -> str:
+    """'field-report' for the rules learned from bug reports, else 'documented'."""
+    return "field-report" if rule in FIELD_RULES else "documented"
+
+
 @dataclass(frozen=True)
 class Hazard:
     rule: str
@@ -103,8 +164,8 @@ class Hazard:
         return f"{self.source}: {text}" if self.source else text
 
     def to_json(self) -> dict:
-        return {"rule": self.rule, "cycle": self.cycle, "unit": self.unit, "message": self.message,
-                "allowed": self.allowed, "source": self.source}
+        return {"rule": self.rule, "class": rule_class(self.rule), "cycle": self.cycle, "unit": self.unit,
+                "message": self.message, "allowed": self.allowed, "source": self.source}
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ class Effects:
     tensix: TensixRegs | None = None                     # counters after an ADDR_MOD update
     shft2_captured_vc: np.ndarray | None = None
     load_address: int | None = None                      # Dst address of an SFPLOAD/SFPLOADMACRO
+    dst_rows_read: np.ndarray | None = None              # the 16-bit Dst rows an SFPLOAD read
 
     @property
     def flags_changed(self) -> bool:
@@ -316,8 +317,11 @@ class Machine:
     def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         dst = self.state.dst
         if width == 16:
-            return dst[self._dst16_rows(rows), cols].astype(U32)
+            physical = self._dst16_rows(rows)
+            self.effects.dst_rows_read = physical
+            return dst[physical, cols].astype(U32)
         hi, lo = self._dst32_rows(rows)
+        self.effects.dst_rows_read = np.concatenate((hi, lo))
         return (dst[hi, cols].astype(U32) << U32(16)) | dst[lo, cols].astype(U32)
 
     def dst_write(self, width: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,

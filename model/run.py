@@ -8,6 +8,7 @@ macro-scheduled instruction has run and every result has been written.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -131,10 +132,17 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     applies it to its own design then), each word presented until it is
     accepted, then idle cycles until the pipelines are empty; every cycle is
     yielded after the model has stepped it. Draining stops, with the
-    macro-left-pending report, when only instruction-kind waits remain."""
+    macro-left-pending report, when only instruction-kind waits remain.
+
+    `.thread` sections run one after another, each thread with Tensix
+    registers of its own (RWCs, ADDR_MODs, ...: `ThreadRegisters`); the SFPU
+    state is shared. `sfpu race` explores other interleavings (model.race)."""
+    threads = ThreadRegisters(model)
     for item in program.items:
         if isinstance(item, Directive):
-            if item.name == "allow":
+            if item.name == "thread":
+                threads.enter(item.args[0])
+            elif item.name == "allow":
                 model.allow.update(item.args)
             elif item.name != "mark":
                 apply_directive(model.state, item)
@@ -153,6 +161,29 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
             model.drain()          # reports macro-left-pending and gives up
             break
         yield Cycle(None, model.step(None), None)
+    model.end_of_code()
+
+
+class ThreadRegisters:
+    """The Tensix registers of each thread (TensixRegs: RWCs, ADDR_MODs, the
+    configuration the SFPU reads), swapped into the shared state when a
+    thread issues. A thread starts from the registers as they were when the
+    first thread was entered (after the set-up directives)."""
+
+    def __init__(self, model: CycleModel):
+        self.model = model
+        self.regs: dict[str, object] = {}
+        self.initial = None
+
+    def enter(self, name: str) -> None:
+        model = self.model
+        if self.initial is None:
+            self.initial = copy.deepcopy(model.state.tensix)
+        elif model.thread != name:
+            model.end_of_code()
+            self.regs[model.thread] = model.state.tensix
+        model.thread = name
+        model.state.tensix = self.regs.get(name) or copy.deepcopy(self.initial)
 
 
 def state_to_json(state: SfpuState) -> dict:

@@ -685,6 +685,9 @@ class SfpuEnv:
             raise ValueError(f"{name or program.name} is a {program.arch.title} program, but the RTL in this "
                              f"simulation is elaborated for {self.arch.title} (run it with --arch "
                              f"{program.arch.value})")
+        if program.is_threaded:
+            raise ValueError(f"{name or program.name} has .thread sections: several threads run on the model "
+                             "only (the RTL's configuration port holds one thread's Tensix registers)")
         await self.start()
         await self.reset()
         result = ProgramRun(name or program.name, seed)

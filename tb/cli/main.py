@@ -9,12 +9,12 @@ import sys
 
 from model.asm import AsmError
 from model.machine import UndefinedBehaviour
-from tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, regress, run, sim, timeline, verilog
+from tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, race, regress, run, sim, timeline, verilog
 from tb.cli.errors import CliError, NotModelled
 from tb.rtl_run import RtlMismatch
 
 # In the order `sfpu --help` lists them.
-SUBCOMMANDS = (asm, disasm, run, timeline, demo, verilog, kernel_report, sim, llk, regress, mutate, bench)
+SUBCOMMANDS = (asm, disasm, run, timeline, race, demo, verilog, kernel_report, sim, llk, regress, mutate, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(args, "format_given"):          # `--format` of run, timeline and race: given, or fp32
+        args.format_given = args.format is not None
+        args.format = args.format or "fp32"
     try:
         return args.func(args)
     except (CliError, AsmError) as e:

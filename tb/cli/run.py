@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
+import textwrap
 from collections import Counter
 
 import numpy as np
 
 from model import isa
+from model.asm import join_threads
 from model.hazards import RULES, group_hazards
 from model.run import result_to_json, run_program
 from model.state import SfpuState
@@ -23,15 +26,45 @@ from tb.cli.options import out_path
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 
 
+THREAD_SPEC = re.compile(r"([A-Za-z_]\w*):(.+)")
+
+
+def load_program(args):
+    """PROGRAM (a listing, or a header with --call), or one listing per
+    thread (`--thread NAME:LISTING`, repeated) joined into `.thread` sections."""
+    if args.thread:
+        if args.program:
+            raise CliError(f"give PROGRAM ({args.program}) or --thread NAME:LISTING for each thread, not both")
+        if args.call:
+            raise CliError("--call compiles one header; with --thread give each thread's listing (write them "
+                           "with `sfpu llk HEADER --call ... -o THREAD.s`)")
+        parts = []
+        for spec in args.thread:
+            m = THREAD_SPEC.fullmatch(spec)
+            if m is None:
+                raise CliError(f"--thread {spec!r}: expected NAME:LISTING, e.g. math:recip.s (NAME: letters, "
+                               "digits and _)")
+            parts.append((m.group(1), read_program(m.group(2), strict=not args.lenient, arch=args.arch)))
+        try:
+            return join_threads(parts)
+        except ValueError as e:
+            raise CliError(f"--thread: {e}") from None
+    if not args.program:
+        raise CliError("give a PROGRAM, or --thread NAME:LISTING for each thread")
+    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
+        return program_from_header(args, args.program)
+    return read_program(args.program, strict=not args.lenient, arch=args.arch)
+
+
 def run_on_backend(args, keep_trace: bool = True):
     """The program run on the chosen backend, as a `model.run.RunResult`: on
     an RTL backend its trace and final state come from the RTL, with the
     model in lock-step (tb.rtl_run), elaborated for the program's architecture.
     The model keeps its trace only if asked."""
-    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
-        program = program_from_header(args, args.program)
-    else:
-        program = read_program(args.program, strict=not args.lenient, arch=args.arch)
+    program = load_program(args)
+    if program.is_threaded and args.backend != "model":
+        raise CliError(f"--backend {args.backend}: a program of several threads runs on the model only (the "
+                       "RTL's configuration port holds one thread's Tensix registers)")
     state = SfpuState(arch=program.arch)   # the initial Dst: --dst, then --input placed over it
     if args.dst is not None:
         state.dst = load_dst(args.dst)
@@ -102,11 +135,14 @@ def print_dst_written(result) -> None:
         print(f"  ... {len(rows) - DST_ROWS_SHOWN} more rows (--json or --output for all)")
 
 
-def print_hazards(hazards, label: str, out) -> None:
-    """The hazards a lenient run let through, one line per rule and program
-    line with a count, then a count per rule of those the program allowed."""
+def print_hazards(hazards, label: str, out, width: int | None = None) -> None:
+    """The hazards a lenient run let through (and the field-report warnings
+    of any run), one entry per rule and program line with a count, wrapped at
+    `width` if given, then a count per rule of those the program allowed."""
     for group in group_hazards([h for h in hazards if not h.allowed]):
-        print(f"{label}: {group}", file=out)
+        text = f"{label}: {group}"
+        print(textwrap.fill(text, width, subsequent_indent="    ", break_on_hyphens=False) if width else text,
+              file=out)
     allowed = Counter(h.rule for h in hazards if h.allowed)
     if allowed:
         print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=out)
@@ -122,17 +158,22 @@ def ranges(cycles: list[int]) -> str:
     return ", ".join(spans)
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program", help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
+def add_run_options(p: argparse.ArgumentParser, program_optional: bool = True) -> None:
+    p.add_argument("program", nargs="?" if program_optional else None,
+                   help="a program, or with --call a kernel's C++ header (see `sfpu llk`)")
+    p.add_argument("--thread", action="append", default=[], metavar="NAME:LISTING",
+                   help="one thread's listing (repeatable, instead of PROGRAM): the threads share the SFPU, run "
+                        "one after another on the model (`sfpu race` explores their interleavings)")
     p.add_argument("--backend", choices=BACKENDS, default="model",
                    help="the cycle model, or the RTL on a simulator with the model in lock-step (default model)")
     p.add_argument("--dst", metavar="FILE.npy", help="initial Dst as raw uint16[1024][16] in a .npy file")
     p.add_argument("--input", metavar="FILE.npy",
                    help="an array of values (a multiple of 32: rows of 32, or 32 x 32 tiles) placed in Dst where "
                         "SFPLOAD reads them in --format, row group after row group from address 0")
-    p.add_argument("--format", choices=dst_io.FORMATS, default="fp32",
+    p.add_argument("--format", choices=dst_io.FORMATS, default=None,
                    help="the values' format for --input and --output: " +
                         "; ".join(f"{f.name}: {f.note}" for f in dst_io.FORMATS.values()) + " (default fp32)")
+    p.set_defaults(format_given=False)
     p.add_argument("--lenient", action="store_true",
                    help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
     p.add_argument("--allow", action="append", default=[], metavar="RULE",

@@ -124,7 +124,7 @@ def cmd_timeline(args) -> int:
     full = full_cycles(result.trace)
     if full:
         print(f"all five sub-units busy in {len(full)} cycles ({ranges(full)})")
-    print_hazards(result.hazards, "hazard", sys.stdout)
+    print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH)
     return 0
 
 

@@ -17,6 +17,7 @@ import pytest
 from model import dst_format as dfmt
 from model.asm import assemble_file
 from model.fma import fma_wh
+from model.hazards import rule_class
 from model.run import run_program
 from model.state import SfpuState
 from tb.dst_io import get_bits32, put_fp32
@@ -152,9 +153,17 @@ def test_exp_phase2_steady_state(exp_macro):
 
 
 def test_exp_no_unexpected_hazards(exp_macro):
+    """swap-mad-nop, which the program allows, and one field-report warning
+    that does not stop the strict run: phase 1's store of offset 12 (its
+    SFPLOADMACRO at T, store delay 2, so it writes at T+3) is read again by
+    phase 2's load of offset 12 only 4 cycles later (Dst.md asks for more than 4)."""
     result, _ = exp_macro
-    assert {h.rule for h in result.hazards} == {"swap-mad-nop"}
-    assert all(h.allowed for h in result.hazards)
+    documented = [h for h in result.hazards if h.rule != "dst-read-after-macro-store"]
+    assert {h.rule for h in documented} == {"swap-mad-nop"}
+    assert all(h.allowed for h in documented)
+    spacing = [h for h in result.hazards if h.rule == "dst-read-after-macro-store"]
+    assert len(spacing) == 1 and not spacing[0].allowed
+    assert "TTI_SFPLOADMACRO(2, 0, 3, 12)" in spacing[0].source and "4 cycle(s) before" in spacing[0].message
 
 
 def test_exp_macro_matches_twin_bit_for_bit(exp_macro):
@@ -229,7 +238,9 @@ def test_lean_records_change_nothing_but_the_records(source):
     full = run_program(program, strict=False)
     lean = run_program(program, strict=False, keep_trace=False)
     assert lean.trace == [] and full.trace
-    assert bool(full.hazards) == (source in ("break", "wormhole words", "blackhole words"))
+    # The generator keeps to the documented rules; the field-report ones are warnings it does not avoid.
+    documented = [h for h in full.hazards if rule_class(h.rule) == "documented"]
+    assert bool(documented) == (source in ("break", "wormhole words", "blackhole words"))
     for name in ("lregs", "dst", "lane_flags", "use_flags", "prng", "lane_config", "macro_templates",
                  "macro_sequences", "macro_misc"):
         assert np.array_equal(getattr(lean.state, name), getattr(full.state, name)), name

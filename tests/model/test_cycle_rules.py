@@ -26,6 +26,7 @@ from model.asm import assemble
 from model.cycle import CycleModel
 from model.fma import fma_wh
 from model.hazards import HazardError
+from model.hazards import rule_class
 from model.isa import decode
 from model.machine import Machine, UndefinedBehaviour
 from model.run import run_program
@@ -170,7 +171,9 @@ def drive(model: CycleModel, words: list[int | None]) -> list:
 
 def configured(setup: str, state: SfpuState | None = None) -> SfpuState:
     result = run(setup, state)
-    assert not result.hazards
+    # A set-up alone ends with Misc armed for the SFPLOADMACROs driven after it
+    # (the armed-macro-config warning); no documented rule may be broken.
+    assert not [h for h in result.hazards if rule_class(h.rule) == "documented"]
     return result.state
 
 

@@ -1,0 +1,166 @@
+"""`sfpu race`: does a kernel's result depend on the timing the front end allows?
+
+Runs the program once with no idle cycles, then every single gap where one
+is allowed, another thread's code at every point of each thread's, and
+random schedules (model.race); exit 0 when the final Dst and LRegs never
+change, 1 when they do.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from model.hazards import RULES
+from model.race import (DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceInputError, RaceReport, explore,
+                        report_to_json)
+from model.state import SfpuState
+from tb import dst_io
+from tb.cli.errors import CliError
+from tb.cli.files import load_dst, load_input, write_json
+from tb.cli.run import add_run_options, load_program, print_hazards
+from tb.llk.frontend import with_cxx_location
+from tb.cli.options import out_path
+
+INPUT_SEED = 0x2ACE
+
+
+def initial_state(args, program) -> SfpuState:
+    """Dst from --dst, then --input over it; with neither, random values of
+    --format in one tile, or without --format random bits in all of Dst."""
+    state = SfpuState(arch=program.arch)
+    rng = np.random.default_rng(INPUT_SEED)
+    if args.dst is not None:
+        state.dst = load_dst(args.dst)
+    if args.input is not None:
+        fmt = dst_io.FORMATS[args.format]
+        dst_io.put_array(state, fmt, load_input(args.input, fmt))
+    elif args.dst is None and args.format_given:
+        fmt = dst_io.FORMATS[args.format]
+        dst_io.put_array(state, fmt, random_values(fmt, rng))
+    elif args.dst is None:
+        state.dst = rng.integers(0, 1 << 16, size=state.dst.shape, dtype=np.uint16)
+    return state
+
+
+def random_values(fmt: dst_io.Format, rng: np.random.Generator, count: int = 1024) -> np.ndarray:
+    dtype = np.dtype(fmt.dtype)
+    if dtype.kind == "f":
+        return rng.uniform(-8.0, 8.0, count).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, int(info.max) + 1, count, dtype=dtype)
+
+
+def cmd_race(args) -> int:
+    program = load_program(args)
+    unknown = [r for r in args.allow if r not in RULES]
+    if unknown:
+        raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+    if args.backend != "model":
+        raise CliError(f"--backend {args.backend}: sfpu race explores timings on the cycle model; check a "
+                       "schedule it reports on the RTL with `sfpu run --backend ...`")
+    state = initial_state(args, program)
+    try:
+        report = explore(program, state, max_gap=args.max_gap, seeds=args.seeds, allow=set(args.allow),
+                         dst_read_spacing=args.dst_spacing)
+    except RaceInputError as e:
+        raise CliError(str(e)) from None
+    record = with_cxx(report_to_json(report))
+    if args.json is not None:
+        write_json(record, args.json)
+    if args.json != "-":
+        print_report(report, record)
+    return 0 if report.deterministic else 1
+
+
+def with_cxx(record):
+    """The JSON record with the C++ line put before every listing location."""
+    if isinstance(record, dict):
+        return {k: (with_cxx_location(v) if k in ("before", "instruction", "scheduled_by", "source")
+                    and isinstance(v, str) else with_cxx(v)) for k, v in record.items()}
+    if isinstance(record, list):
+        return [with_cxx(v) for v in record]
+    return record
+
+
+def print_report(report: RaceReport, record: dict) -> None:
+    threads = f", threads {', '.join(report.threads)}" if len(report.threads) > 1 else ""
+    print(f"{report.program} on {report.arch}{threads}: {report.gap_points} instructions a gap may precede "
+          f"({report.gaps_pruned} with nothing in flight, so no gap there can matter), gaps of 1-{report.max_gap} "
+          f"cycles, {report.seeds} random schedules: {report.schedules_run} schedules run; the baseline takes "
+          f"{report.baseline_cycles} cycles")
+    print_hazards(report.baseline_hazards, "baseline", sys.stdout)
+    if not report.explored:
+        print("nothing to explore: no instruction may be preceded by a gap (each is the first or inside a "
+              "REPLAY or .issue back_to_back run) and there is one thread")
+        return
+    if report.deterministic:
+        print("deterministic: the final Dst and LRegs are the same under every schedule run")
+        return
+    print(f"TIMING-DEPENDENT: {report.divergent_schedules} of {report.schedules_run} schedules change the final "
+          f"state; the smallest {len(report.divergences)}:")
+    for n, d in enumerate(record["divergences"], start=1):
+        print(f"  {n}. {describe_schedule(d['schedule'])}")
+        first = d["first_difference"]
+        if first:
+            at = f"cycle {first['cycle']}" if first["cycle"] is not None else "never"
+            base = f" (baseline cycle {first['baseline_cycle']})" if first["baseline_cycle"] is not None else ""
+            what = f"{first['origin']} {first['mnemonic']} on {first['unit']}"
+            by = f", scheduled by {first['scheduled_by']}" if "scheduled_by" in first else \
+                f": {first['instruction']}"
+            print(f"     first difference at {at}{base}: {what}{by}: {first['what']}")
+        lregs = ", ".join(f"L{r}" for r in d["lregs_differ"]) or "none"
+        print(f"     Dst cells that differ: {d['dst_cells_differ']}; LRegs that differ: {lregs}")
+        for h in d["hazards"]:
+            count = f" (x{h['count']})" if h["count"] > 1 else ""
+            print(f"     hazard in this schedule: {h['source']}: {h['rule']}: {h['message']}{count}")
+
+
+def describe_schedule(schedule: dict) -> str:
+    parts = []
+    if "switch" in schedule:
+        s = schedule["switch"]
+        parts.append(f"thread {s['runs']}'s code runs before {s['before']} of thread {s['thread']}")
+    for g in schedule["gaps"]:
+        parts.append(f"{g['cycles']} idle cycle(s) before {g['before']}")
+    if "order" in schedule:
+        parts.append(f"interleaving {' '.join(schedule['order'][:12])}{' ...' if len(schedule['order']) > 12 else ''}")
+    return f"{schedule['kind']}: " + "; ".join(parts)
+
+
+def gap_length(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of idle cycles") from None
+    if not 1 <= value <= MAX_GAP_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value}: the longest gap must be 1..{MAX_GAP_LIMIT} idle cycles "
+                                         f"(default {DEFAULT_MAX_GAP}, above the longest SFPLOADMACRO delay)")
+    return value
+
+
+def count(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value}: expected 0..100000")
+    return value
+
+
+def register(sub) -> None:
+    p = sub.add_parser("race", help="explore the timings the front end allows; exit 1 if the result depends on them")
+    add_run_options(p, program_optional=True)
+    p.add_argument("--max-gap", type=gap_length, default=DEFAULT_MAX_GAP, metavar="L",
+                   help=f"idle cycles a single gap may last, 1..L (default {DEFAULT_MAX_GAP})")
+    p.add_argument("--seeds", type=count, default=DEFAULT_SEEDS, metavar="N",
+                   help=f"random multi-gap schedules (and interleavings) to run (default {DEFAULT_SEEDS})")
+    p.add_argument("--dst-spacing", type=count, default=None, metavar="CYCLES",
+                   help="cycles after a macro-scheduled SFPSTORE in which reading its Dst rows is flagged "
+                        "(the dst-read-after-macro-store rule; default 4, from Dst.md)")
+    p.add_argument("--json", metavar="OUT", type=out_path, help="write the report as JSON ('-' for standard output)")
+    p.set_defaults(func=cmd_race)
