@@ -84,8 +84,9 @@ class Schedule:
 
     @property
     def size(self) -> tuple[int, int, int]:
-        """Smaller is simpler: switches, gaps, then idle cycles in all."""
-        return (1 if self.switch else 0, len(self.gaps), sum(g for _, g in self.gaps))
+        """Smaller is simpler: changes of thread in the issue order, gaps, then idle cycles in all."""
+        changes = sum(1 for a, b in zip(self.order, self.order[1:]) if a[0] != b[0])
+        return (changes, len(self.gaps), sum(g for _, g in self.gaps))
 
     def first_change(self, baseline_order) -> int:
         """The first position at which this schedule leaves the baseline."""
@@ -124,6 +125,9 @@ class RaceReport:
     divergences: list[Divergence]
     ops: dict[tuple[str, int], Op]
     divergent_schedules: int = 0
+    # Hazard rules reported in divergent schedules at lines where the baseline
+    # reports none of them, with the number of such schedules.
+    divergent_rules: dict[str, int] = field(default_factory=dict)
 
     @property
     def deterministic(self) -> bool:
@@ -328,7 +332,9 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         for s in range(first_seed, first_seed + seeds):  # 3. random schedules
             yield _random_schedule(runner, order, gap_points, max_gap, s)
 
-    divergent: list[Schedule] = []
+    divergent: list[tuple[Schedule, int]] = []      # with the number of Dst cells that differ
+    divergent_rules: dict[str, int] = {}
+    base_keys = {(h.rule, h.source) for h in base_hazards}
     run = 0
     for schedule in candidates():
         start = schedule.first_change(order)
@@ -341,15 +347,19 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         if progress is not None:
             progress(run)
         if not stopped and _final_differs(trial.model.state, base_model.state):
-            divergent.append(schedule)
+            divergent.append((schedule, int(np.count_nonzero(trial.model.state.dst != base_model.state.dst))))
+            for rule in {h.rule for h in trial.model.hazards if (h.rule, h.source) not in base_keys}:
+                divergent_rules[rule] = divergent_rules.get(rule, 0) + 1
 
-    divergent.sort(key=lambda s: s.size)
-    if divergent and divergent[0].order is order and len(divergent[0].gaps) > 1:
-        divergent.insert(0, _shrink(runner, divergent[0], snapshots, base_model.state))
-    details = [_describe(runner, s, base_model, base_log, base_hazards) for s in divergent[:DETAILED]]
+    # Those that change Dst (the kernel's output) first, then the simplest.
+    divergent.sort(key=lambda d: (d[1] == 0, d[0].size))
+    ranked = [s for s, _ in divergent]
+    if ranked and ranked[0].order is order and len(ranked[0].gaps) > 1:
+        ranked.insert(0, _shrink(runner, ranked[0], snapshots, base_model.state))
+    details = [_describe(runner, s, base_model, base_log, base_hazards) for s in ranked[:DETAILED]]
     return RaceReport(program.name, program.arch.value, threads, max_gap, seeds, len(gap_points),
                       len(gap_points) - len(live_points), run, base_model.cycle, base_hazards, details,
-                      runner.ops, len(divergent))
+                      runner.ops, len(divergent), dict(sorted(divergent_rules.items(), key=lambda kv: -kv[1])))
 
 
 def _switch(runner: _Runner, order, first: str, index: int, later: str) -> Schedule:
@@ -469,7 +479,7 @@ def report_to_json(report: RaceReport) -> dict:
         "gap_points_idle": report.gaps_pruned, "max_gap": report.max_gap, "seeds": report.seeds,
         "baseline": {"cycles": report.baseline_cycles,
                      "hazards": [g.to_json() for g in group_hazards(report.baseline_hazards)]},
-        "divergent_schedules": report.divergent_schedules,
+        "divergent_schedules": report.divergent_schedules, "divergent_rules": report.divergent_rules,
         "divergences": [{"schedule": schedule_to_json(d.schedule, report.ops), "dst_cells_differ": d.dst_cells,
                          "lregs_differ": d.lregs, "first_difference": d.first,
                          "hazards": [g.to_json() for g in group_hazards(d.hazards)]}

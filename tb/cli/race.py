@@ -20,10 +20,11 @@ from tb import dst_io
 from tb.cli.errors import CliError
 from tb.cli.files import load_dst, load_input, write_json
 from tb.cli.run import add_run_options, load_program, print_hazards
-from tb.llk.frontend import with_cxx_location
+from tb.llk.frontend import with_cxx_location, with_cxx_locations
 from tb.cli.options import out_path
 
 INPUT_SEED = 0x2ACE
+SHOWN_GAPS = 4
 
 
 def initial_state(args, program) -> SfpuState:
@@ -78,7 +79,8 @@ def with_cxx(record):
     """The JSON record with the C++ line put before every listing location."""
     if isinstance(record, dict):
         return {k: (with_cxx_location(v) if k in ("before", "instruction", "scheduled_by", "source")
-                    and isinstance(v, str) else with_cxx(v)) for k, v in record.items()}
+                    else with_cxx_locations(v) if k == "message" else with_cxx(v)) if isinstance(v, str)
+                else with_cxx(v) for k, v in record.items()}
     if isinstance(record, list):
         return [with_cxx(v) for v in record]
     return record
@@ -99,7 +101,11 @@ def print_report(report: RaceReport, record: dict) -> None:
         print("deterministic: the final Dst and LRegs are the same under every schedule run")
         return
     print(f"TIMING-DEPENDENT: {report.divergent_schedules} of {report.schedules_run} schedules change the final "
-          f"state; the smallest {len(report.divergences)}:")
+          f"state")
+    if report.divergent_rules:
+        print("rules broken in them at lines where the baseline breaks none: " + ", ".join(
+            f"{rule} in {n}" for rule, n in report.divergent_rules.items()))
+    print(f"the first {len(report.divergences)} (those that change Dst first, then the simplest):")
     for n, d in enumerate(record["divergences"], start=1):
         print(f"  {n}. {describe_schedule(d['schedule'])}")
         first = d["first_difference"]
@@ -122,8 +128,10 @@ def describe_schedule(schedule: dict) -> str:
     if "switch" in schedule:
         s = schedule["switch"]
         parts.append(f"thread {s['runs']}'s code runs before {s['before']} of thread {s['thread']}")
-    for g in schedule["gaps"]:
+    for g in schedule["gaps"][:SHOWN_GAPS]:
         parts.append(f"{g['cycles']} idle cycle(s) before {g['before']}")
+    if len(schedule["gaps"]) > SHOWN_GAPS:
+        parts.append(f"{len(schedule['gaps']) - SHOWN_GAPS} more gaps (--json for all)")
     if "order" in schedule:
         parts.append(f"interleaving {' '.join(schedule['order'][:12])}{' ...' if len(schedule['order']) > 12 else ''}")
     return f"{schedule['kind']}: " + "; ".join(parts)

@@ -457,6 +457,16 @@ def with_cxx_location(message: str) -> str:
     return f"{where}: {message}" if where else message
 
 
+def with_cxx_locations(message: str) -> str:
+    """Every listing location in `message` followed by its C++ line, where known."""
+    def annotate(m: re.Match) -> str:
+        listing = _COMPILED.get(m.group("file"))
+        where = (listing.cxx_of_line.get(int(m.group("line"))) if listing
+                 else cxx_location(m.group("file"), int(m.group("line"))))
+        return f"{where}: {m.group(0)}" if where else m.group(0)
+    return _LISTING_LOC.sub(annotate, message)
+
+
 _ITEM_LOC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):\d+:")
 
 

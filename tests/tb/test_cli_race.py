@@ -1,0 +1,102 @@
+"""`sfpu race` and `sfpu run --thread`: exit statuses, the report and its
+JSON, and bad input (tests/model/race_fixtures hold the programs)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tb.cli.main import main
+
+FIXTURES = Path(__file__).parents[1] / "model" / "race_fixtures"
+RACE = FIXTURES / "gap_race.s"
+B2B = FIXTURES / "gap_race_back_to_back.s"
+MATH = FIXTURES / "math_recip_like.s"
+PACK = FIXTURES / "pack_exp_like_init.s"
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_timing_dependent_exits_1_and_says_where(capsys, tmp_path):
+    out_json = tmp_path / "race.json"
+    code, out, err = run_cli(["race", RACE, "--seeds", "3", "--max-gap", "2", "--json", out_json], capsys)
+    assert code == 1, err
+    assert "TIMING-DEPENDENT" in out
+    assert "single-gap: 1 idle cycle(s) before" in out and "gap_race.s:23:1: sfpstore" in out
+    record = json.loads(out_json.read_text())
+    assert record["deterministic"] is False and record["arch"] == "wormhole"
+    assert record["schedules_run"] >= 6 and record["divergent_schedules"] >= 6
+    first = record["divergences"][0]
+    assert first["schedule"]["kind"] == "single-gap" and first["schedule"]["gaps"][0]["cycles"] == 1
+    assert first["dst_cells_differ"] == 32 and first["first_difference"]["mnemonic"] == "SFPSTORE"
+
+
+def test_deterministic_exits_0(capsys):
+    code, out, err = run_cli(["race", B2B, "--seeds", "2"], capsys)
+    assert code == 0, err
+    assert "deterministic: the final Dst and LRegs are the same under every schedule run" in out
+
+
+def test_nothing_to_explore_is_said(capsys, tmp_path):
+    program = tmp_path / "one.s"
+    program.write_text("sfpnop\n")
+    code, out, err = run_cli(["race", program, "--seeds", "0"], capsys)
+    assert code == 0, err
+    assert "nothing to explore" in out
+
+
+def test_threads_are_explored_and_the_shared_configuration_named(capsys, tmp_path):
+    out_json = tmp_path / "threads.json"
+    code, out, err = run_cli(["race", "--thread", f"math:{MATH}", "--thread", f"pack:{PACK}", "--seeds", "2",
+                              "--json", out_json], capsys)
+    assert code == 1, err
+    assert "threads math, pack" in out and "shared-macro-config in" in out
+    record = json.loads(out_json.read_text())
+    assert record["threads"] == ["math", "pack"] and record["divergent_rules"]["shared-macro-config"] >= 1
+    kinds = {d["schedule"]["kind"] for d in record["divergences"]}
+    assert "switch" in kinds
+
+
+def test_run_takes_threads_one_after_another(capsys, tmp_path):
+    out_json = tmp_path / "run.json"
+    code, out, err = run_cli(["run", "--thread", f"math:{MATH}", "--thread", f"pack:{PACK}", "--json", out_json],
+                             capsys)
+    assert code == 0, err
+    assert json.loads(out_json.read_text())["instructions"] == 14
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["race", RACE, "--max-gap", "0"], "1..64"),
+    (["race", RACE, "--max-gap", "100000"], "1..64"),
+    (["race", RACE, "--seeds", "-3"], "expected 0..100000"),
+])
+def test_bad_option_values_are_refused_by_the_parser(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["race", "--thread", "math"], "expected NAME:LISTING"),
+    (["race", RACE, "--thread", f"math:{MATH}"], "not both"),
+    (["race"], "give a PROGRAM"),
+    (["race", "--thread", f"math:{MATH}", "--thread", f"math:{PACK}"], "thread math is given twice"),
+    (["race", RACE, "--backend", "verilator"], "explores timings on the cycle model"),
+    (["run", "--thread", f"math:{MATH}", "--backend", "icarus"], "runs on the model only"),
+    (["race", "--thread", f"math:{MATH}", "--thread", "pack:/no/such/file.s"], "no such file"),
+])
+def test_bad_input_is_a_clear_error(argv, message, capsys):
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_thread_of_the_other_architecture_is_refused(capsys, tmp_path):
+    bh = tmp_path / "bh.s"
+    bh.write_text(".arch blackhole\nsfpnop\n")
+    code, out, err = run_cli(["race", "--thread", f"math:{MATH}", "--thread", f"pack:{bh}"], capsys)
+    assert code == 2 and "different architectures" in err and "bh.s (blackhole)" in err
