@@ -620,6 +620,18 @@ def encode(mnemonic: str, arch: Arch = Arch.WORMHOLE, **values: int) -> int:
     return word
 
 
+OPCODE_SHIFT = 24       # every Tensix instruction word: the opcode in bits [31:24]
+
+
+def opcode_of(word: int) -> int:
+    return word >> OPCODE_SHIFT
+
+
+def is_mnemonic(word: int, mnemonic: str, arch: Arch = Arch.WORMHOLE) -> bool:
+    """Whether `word` is `mnemonic`'s opcode (without decoding its fields)."""
+    return opcode_of(word) == ISA[arch].opcodes[mnemonic].opcode
+
+
 @functools.lru_cache(maxsize=65536)
 def decode(word: int, arch: Arch = Arch.WORMHOLE) -> Instruction:
     """Decode a 32-bit word of `arch`. Raises DecodeError for a word that is

@@ -21,6 +21,7 @@ from tb import dst_io
 from tb.cli.errors import CliError, NotModelled
 from tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tb.cli.llk import add_source_options, program_from_header
+from tb.llk.frontend import with_cxx_locations
 from tb.cli.options import out_path
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
@@ -140,7 +141,7 @@ def print_hazards(hazards, label: str, out, width: int | None = None) -> None:
     of any run), one entry per rule and program line with a count, wrapped at
     `width` if given, then a count per rule of those the program allowed."""
     for group in group_hazards([h for h in hazards if not h.allowed]):
-        text = f"{label}: {group}"
+        text = f"{label}: {with_cxx_locations(str(group))}"
         print(textwrap.fill(text, width, subsequent_indent="    ", break_on_hyphens=False) if width else text,
               file=out)
     allowed = Counter(h.rule for h in hazards if h.allowed)

@@ -2,7 +2,9 @@
 every SFPU entry point of the Wormhole and Blackhole kernel headers under DIR
 (TTI_ kernels, and SFPI kernels through the recording SFPI stand-in),
 compiled by the front end for its architecture, run on that architecture's model over a tile of inputs, each SFPLOADMACRO kernel compared
-bit for bit with its non-macro path (`-D DISABLE_SFPLOADMACRO`), each op
+bit for bit with its non-macro path (`-D DISABLE_SFPLOADMACRO`) and its
+timing explored (`sfpu race`, model.race: `timing_deterministic` and the
+smallest schedule that changes its result), each op
 with an FP32 row in tt-llk's accuracy budget checked over its domain
 (tb/llk/accuracy.py; the budget rows are Wormhole's, so a Blackhole record
 sets its max ULP against Wormhole's hardware figure), and with `--rtl BACKEND`
@@ -35,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+from model import isa
+from model.race import explore, report_to_json
 from model.run import run_program
 from model.state import SfpuState
 
@@ -262,13 +266,32 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
         print(f"rtl {backend} {stem}: {'PASS' if r['rtl'] else 'FAIL'}", file=sys.stderr)
 
 
+def _race(record: dict, listing, x: np.ndarray) -> list[str]:
+    """`sfpu race` on the entry point: whether its result depends on timing, and the smallest schedule that changes it."""
+    try:
+        report = explore(listing.program, _state_with(x, listing.program.arch), seeds=RACE_SEEDS)
+    except Exception as e:     # the model's own stop is the finding
+        return [f"race: stopped: {e}"]
+    record["timing_deterministic"] = report.deterministic
+    summary = report_to_json(report)
+    record["race"] = {"schedules_run": report.schedules_run, "divergent_schedules": report.divergent_schedules,
+                      "divergent_rules": report.divergent_rules,
+                      "smallest": summary["divergences"][0] if summary["divergences"] else None}
+    if report.deterministic:
+        return []
+    return [f"timing-dependent: {report.divergent_schedules} of {report.schedules_run} schedules change Dst or LRegs"]
+
+
+RACE_SEEDS = 8
+
+
 def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "wormhole",
-              keep: list | None = None) -> dict:
+              keep: list | None = None, race: bool = True) -> dict:
     record = {"arch": arch, "header": header_name, "entry": entry.name, "call": None, "init": None,
               "frontend": None,
               "issues_tti": entry.function.issues_tti, "compiled": False, "ran": False, "checked": None,
               "max_ulp": None, "hw_max_ulp": None,
-              "macro_equals_fallback": None, "reason": ""}
+              "macro_equals_fallback": None, "timing_deterministic": None, "race": None, "reason": ""}
     x = _inputs()
     first_error = None
     result = None
@@ -305,7 +328,9 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
         reasons += _check_accuracy(record, entry, listing, chosen, helpers)
     if result.hazards:
         reasons.append(f"{len(result.hazards)} hazards reported ({result.hazards[0].rule} first)")
-    uses_macro = any(w >> 24 == 0x93 for w in listing.program.words)
+    uses_macro = any(isa.is_mnemonic(w, "SFPLOADMACRO", listing.program.arch) for w in listing.program.words)
+    if uses_macro and race:
+        reasons += _race(record, listing, x)
     if uses_macro:
         try:
             fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",), arch)
@@ -325,7 +350,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
 
 
 def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | None = None,
-               rtl_limit: int | None = None) -> list[dict]:
+               rtl_limit: int | None = None, shard: tuple[int, int] = (0, 1), race: bool = True) -> list[dict]:
     tree = find_tree(src, "wormhole")
     try:
         helpers = accuracy.load_helpers(tree.helpers) if tree.helpers else "no tests/python_tests/helpers in the tree"
@@ -339,6 +364,7 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
         bh = find_tree(src, "blackhole")
     except SourceError:
         bh = None
+    position = -1
     for arch, arch_tree in (("wormhole", tree), ("blackhole", bh)):
         if arch_tree is None:
             continue
@@ -347,14 +373,18 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
             for entry in entries(header):
                 if only and only not in entry.name:
                     continue
+                position += 1
+                if position % shard[1] != shard[0]:
+                    continue
                 keep: list = []
                 wanted = rtl is not None and arch == "wormhole" and (rtl_limit is None or len(kept) < rtl_limit)
-                records.append(run_entry(entry, arch_tree, name, helpers, arch, keep if wanted else None))
+                records.append(run_entry(entry, arch_tree, name, helpers, arch, keep if wanted else None, race))
                 r = records[-1]
                 if keep and r["frontend"] == "sfpi":
                     kept[len(records) - 1] = keep[0]
                 print(f"{arch} {name} {entry.name}: compiled={r['compiled']} ran={r['ran']} "
-                      f"macro=fallback:{r['macro_equals_fallback']}", file=sys.stderr)
+                      f"macro=fallback:{r['macro_equals_fallback']} deterministic:{r['timing_deterministic']}",
+                      file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     if rtl is not None:
         rtl_lockstep(records, kept, rtl, out)
@@ -378,6 +408,8 @@ def _arch_summary(records: list[dict], arch: str) -> str:
     macro = [r for r in wh if r["macro_equals_fallback"] is not None]
     equal = sum(r["macro_equals_fallback"] for r in macro)
     tti = sum(r["frontend"] == "tti" for r in wh)
+    raced = [r for r in wh if r.get("timing_deterministic") is not None]
+    dependent = [r["entry"] for r in raced if not r["timing_deterministic"]]
     checked = [r for r in wh if r["checked"] is not None]
     pct = 100 * ran / len(wh) if wh else 0
     budget = ("" if arch == "wormhole" else
@@ -392,15 +424,17 @@ def _arch_summary(records: list[dict], arch: str) -> str:
             f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "
             f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
             f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
-            f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(checked)} checked against tt-llk's "
+            f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(raced)} had their timing explored, "
+            f"{len(raced) - len(dependent)} deterministic"
+            f"{' (timing-dependent: ' + ', '.join(dependent) + ')' if dependent else ''}; {len(checked)} checked against tt-llk's "
             f"accuracy budget{budget}, {sum(r['checked'] for r in checked)} within it.")
 
 
 def report_md(records: list[dict]) -> str:
     lines = ["# LLK corpus run", "", summary(records), "",
              "| arch | header | entry | front end | compiled | ran | within budget | max ULP (ours / hardware) "
-             "| macro = fallback | RTL lock-step | reason |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| macro = fallback | timing | RTL lock-step | reason |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         reason = r["reason"].replace("|", "\\|")[:240]
         lines.append(f"| {r['arch']} | {Path(r['header']).name} | {r['entry']} | {r['frontend'] or ''} | "
@@ -409,23 +443,55 @@ def report_md(records: list[dict]) -> str:
                      f"{'' if r['max_ulp'] is None else r['max_ulp']} / "
                      f"{'' if r['hw_max_ulp'] is None else r['hw_max_ulp']} | "
                      f"{'' if r['macro_equals_fallback'] is None else ('yes' if r['macro_equals_fallback'] else 'NO')}"
+                     f" | {_timing(r)}"
                      f" | {'' if r.get('rtl') is None else ('pass' if r['rtl'] else 'FAIL')} | {reason} |")
     return "\n".join(lines) + "\n"
 
 
+def _timing(record: dict) -> str:
+    verdict = record.get("timing_deterministic")
+    return "" if verdict is None else "deterministic" if verdict else "DEPENDENT"
+
+
+def merge(reports: list[str], out: Path) -> list[dict]:
+    """Shards' report.json files as one report (report.json and report.md under `out`)."""
+    records = []
+    for path in reports:
+        try:
+            records += json.loads(Path(path).read_text())
+        except (OSError, ValueError) as e:
+            raise SourceError(f"--merge {path}: not a corpus report.json ({e})") from None
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(records, indent=1))
+    (out / "report.md").write_text(report_md(records))
+    return records
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tb.llk.corpus", description=__doc__.splitlines()[0])
-    p.add_argument("src", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
+    p.add_argument("src", nargs="?", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--only", metavar="TEXT", help="only the entry points whose name contains TEXT")
     p.add_argument("--rtl", metavar="BACKEND", choices=("amaranth", "icarus", "verilator"),
                    help="also run each Wormhole SFPI entry point that ran in lock-step on the RTL")
     p.add_argument("--rtl-limit", metavar="N", type=int, help="at most N of them")
+    p.add_argument("--shard", metavar="i/n", help="run every n-th entry point from the i-th (default: a Slurm job "
+                                                  "array, GitLab's parallel or SFPU_SHARD, else 0/1)")
+    p.add_argument("--merge", nargs="+", metavar="REPORT", help="merge shards' report.json files into --out")
+    p.add_argument("--no-race", action="store_true", help="do not explore the SFPLOADMACRO kernels' timing")
     args = p.parse_args(argv)
     start = time.time()
+    from tb.regress import RegressError, shard_from_environment
     try:
-        records = run_corpus(args.src, Path(args.out), args.only, args.rtl, args.rtl_limit)
-    except SourceError as e:
+        if args.merge:
+            records = merge(args.merge, Path(args.out))
+        else:
+            if not args.src:
+                raise SourceError("give the tree (SRC), or --merge REPORT...")
+            shard, _ = shard_from_environment(args.shard)
+            records = run_corpus(args.src, Path(args.out), args.only, args.rtl, args.rtl_limit, shard,
+                                 not args.no_race)
+    except (SourceError, RegressError) as e:
         print(f"llk-corpus: error: {e}", file=sys.stderr)
         return 2
     print(summary(records))
