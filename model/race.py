@@ -286,8 +286,11 @@ def _effects_digest(e: Execution) -> bytes:
 def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = DEFAULT_MAX_GAP,
             seeds: int = DEFAULT_SEEDS, allow: set[str] | frozenset[str] = frozenset(),
             dst_read_spacing: int | None = None, first_seed: int = 0,
-            progress: Callable[[int], None] | None = None) -> RaceReport:
-    """Explore the timings of `program` from `state` (reset if None); see the module's docstring."""
+            progress: Callable[[int], None] | None = None, shortcuts: bool = True) -> RaceReport:
+    """Explore the timings of `program` from `state` (reset if None); see the
+    module's docstring. Without `shortcuts` every schedule runs from the
+    start to the end and no gap point is skipped (what the shortcuts save is
+    measured in `make bench`; the verdicts are the same)."""
     if not 1 <= max_gap <= MAX_GAP_LIMIT:
         raise RaceInputError(f"the longest gap must be 1..{MAX_GAP_LIMIT} idle cycles, not {max_gap} (the "
                              f"longest SFPLOADMACRO delay is 7 cycles; the default {DEFAULT_MAX_GAP} covers it)")
@@ -318,7 +321,7 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
     base_hazards = list(base_model.hazards)
 
     gap_points = [pos for pos, ref in enumerate(order) if pos > 0 and not runner.ops[ref].instr.back_to_back]
-    live_points = [pos for pos in gap_points if in_flight[pos]]
+    live_points = [pos for pos in gap_points if in_flight[pos] or not shortcuts]
     threads = list(runner.streams)
 
     def candidates():
@@ -340,9 +343,12 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         start = schedule.first_change(order)
         if start >= len(order):
             continue
-        trial = snapshots[start].fork()
-        trial.position = start
-        stopped = runner.run(trial, schedule, keys if schedule.order is order else None)
+        if shortcuts:
+            trial = snapshots[start].fork()
+            trial.position = start
+        else:
+            trial = runner.start()
+        stopped = runner.run(trial, schedule, keys if shortcuts and schedule.order is order else None)
         run += 1
         if progress is not None:
             progress(run)

@@ -17,7 +17,10 @@ Measured on this machine, one after the other, nothing else asserted:
   times;
 - Verilog generation: Amaranth's own (`sfpu verilog`) and the simulation
   Verilog the Verilog simulators compile;
-- Yosys cell counts per component, from the latest `make synth`.
+- Yosys cell counts per component, from the latest `make synth`;
+- `sfpu race` on two kernels of kernels/: seconds and schedules per second,
+  with its shortcuts (snapshots, early stop, idle gap points skipped) and
+  without them (every schedule run whole).
 
 The table is printed and written with the machine and versions to
 bench/results.json.
@@ -151,6 +154,26 @@ def bench_backend(backend: str, build: bool = True) -> dict:
     return out
 
 
+RACE_KERNELS = ("kernels/exp_fast.s", "kernels/blackhole/reciprocal.s")
+
+
+def bench_race() -> dict:
+    from model.asm import assemble_file
+    from model.race import explore
+    from model.state import SfpuState
+    out = {}
+    for path in RACE_KERNELS:
+        program = assemble_file(str(ROOT / path))
+        state = SfpuState(arch=program.arch)
+        state.dst = np.random.default_rng(1).integers(0, 1 << 16, size=state.dst.shape, dtype=np.uint16)
+        fast, fast_s = _timed(explore, program, state, seeds=16)
+        slow, slow_s = _timed(explore, program, state, seeds=16, shortcuts=False)
+        assert fast.deterministic == slow.deterministic
+        out[path] = {"instructions": len(program.words), "schedules": fast.schedules_run, "seconds": fast_s,
+                     "schedules_whole": slow.schedules_run, "seconds_whole": slow_s}
+    return out
+
+
 def synth_counts() -> dict:
     """Cells per component from the latest `make synth` (build/synth), if any."""
     counts = {}
@@ -196,6 +219,10 @@ def table(results: dict) -> str:
                 f"{results['model_macro']['cycle_exact_instructions_per_s']:,.0f} instructions/s")]
               if "model_macro" in results else []),
             ("FMA, vectorised", f"{results['fma']['operands_per_s']:,.0f} operands/s")]
+    for path, r in results.get("race", {}).items():
+        rows.append((f"sfpu race {path}", f"{r['seconds']:.1f} s for {r['schedules']} schedules "
+                     f"({r['instructions']} instructions); every schedule run whole: {r['seconds_whole']:.1f} s "
+                     f"for {r['schedules_whole']}"))
     for backend, r in results["rtl"].items():
         if "error" in r:
             rows.append((f"RTL on {backend}", r["error"]))
@@ -237,6 +264,8 @@ def main(args: argparse.Namespace) -> int:
     results["model"] = bench_model()
     results["model_macro"] = bench_model(MACRO_PROGRAM)
     results["fma"] = bench_fma()
+    print("sfpu race ...", flush=True)
+    results["race"] = bench_race()
     if not args.no_verilog:
         print("Verilog generation ...", flush=True)
         results["verilog"] = bench_verilog()
