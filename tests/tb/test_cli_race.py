@@ -100,3 +100,35 @@ def test_a_thread_of_the_other_architecture_is_refused(capsys, tmp_path):
     bh.write_text(".arch blackhole\nsfpnop\n")
     code, out, err = run_cli(["race", "--thread", f"math:{MATH}", "--thread", f"pack:{bh}"], capsys)
     assert code == 2 and "different architectures" in err and "bh.s (blackhole)" in err
+
+
+MACRO_RACE = Path(__file__).parent / "llk_fixtures" / "ckernel_sfpu_fixture_macro_race.h"
+
+
+def line_of(path: Path, text: str, nth: int = 0) -> int:
+    return [i for i, line in enumerate(path.read_text().splitlines(), start=1) if text in line][nth]
+
+
+def race_header(call: str, capsys, tmp_path):
+    out_json = tmp_path / "race.json"
+    code, out, err = run_cli(["race", MACRO_RACE, "--call", call, "--init", "fixture_macro_race_init<false>()",
+                              "--fp32-dest", "1", "--seeds", "2", "--max-gap", "2", "--json", out_json], capsys)
+    return code, out, err, json.loads(out_json.read_text())
+
+
+def test_a_kernel_header_racing_its_macro_names_the_cxx_lines(capsys, tmp_path):
+    code, out, err, record = race_header("calculate_fixture_macro_race<false, 8>()", capsys, tmp_path)
+    assert code == 1, err
+    store_line = line_of(MACRO_RACE, "TTI_SFPSTORE(p_sfpu::LREG2")
+    first = record["divergences"][0]["first_difference"]
+    assert first["mnemonic"] == "SFPSTORE"
+    assert first["instruction"].startswith(f"{MACRO_RACE}:{store_line}: ")
+    gap = record["divergences"][0]["schedule"]["gaps"][0]["before"]
+    assert any(gap.startswith(f"{MACRO_RACE}:{line_of(MACRO_RACE, text)}: ")
+               for text in ("TTI_SFPNOP;", "TTI_SFPSTORE(p_sfpu::LREG2"))
+
+
+def test_the_same_row_played_from_the_replay_buffer_is_deterministic(capsys, tmp_path):
+    code, out, err, record = race_header("calculate_fixture_macro_race_replayed<false, 8>()", capsys, tmp_path)
+    assert code == 0, err
+    assert record["deterministic"] is True and record["gap_points"] == record["gap_points_idle"]
