@@ -229,7 +229,7 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
     program.write_bytes(program_bytes(r))
     command = r.choice(["asm", "asm", "run", "run", "timeline", "disasm", "disasm", "options", "tools"])
     if command == "tools":
-        return _tool_case(r, tmp), None
+        return _tool_case(r, tmp, program), None
     if command == "asm":
         argv = ["asm", str(program)]
         if r.random() < 0.3:
@@ -270,7 +270,7 @@ def make_case(r: random.Random, tmp: Path) -> tuple[list[str], str | None]:
     return argv, (str(program) if only_source else None)
 
 
-def _tool_case(r: random.Random, tmp: Path) -> list[str]:
+def _tool_case(r: random.Random, tmp: Path, program: Path) -> list[str]:
     """The other commands, with arguments that are refused before any
     simulation starts (a valid regress or sim would take minutes)."""
     report = tmp / "report.json"
@@ -284,6 +284,9 @@ def _tool_case(r: random.Random, tmp: Path) -> list[str]:
         ["sim", r.choice(["nosuch:x", "random:macro:x:1", "random:nope:1:100", "directed:nope", "kernel:nope",
                           "random:legal:1:5", str(tmp), str(tmp / "none.s"), ""])],
         ["kernels", r.choice(_NASTY)],
+        ["race", str(program), "--seeds", "1", "--max-gap", r.choice(["0", "65", "x", "-1", "1e3", "", "1"])],
+        ["race", "--seeds", "1", "--thread", r.choice(["math", ":p.s", "1x:p.s", "m:", f"m:{tmp / 'none.s'}",
+                                                        f"m:{tmp}", f"m:{program}"])],
         ["verilog", "--component", r.choice(_NASTY + ["sfpu", "SFPU "])],
     ])
 
