@@ -268,13 +268,16 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
 
 def _race(record: dict, listing, x: np.ndarray) -> list[str]:
     """`sfpu race` on the entry point: whether its result depends on timing, and the smallest schedule that changes it."""
+    started = time.perf_counter()
     try:
         report = explore(listing.program, _state_with(x, listing.program.arch), seeds=RACE_SEEDS)
     except Exception as e:     # the model's own stop is the finding
         return [f"race: stopped: {e}"]
+    seconds = time.perf_counter() - started
     record["timing_deterministic"] = report.deterministic
     summary = report_to_json(report)
-    record["race"] = {"schedules_run": report.schedules_run, "divergent_schedules": report.divergent_schedules,
+    record["race"] = {"seconds": round(seconds, 2), "schedules_run": report.schedules_run,
+                      "divergent_schedules": report.divergent_schedules,
                       "divergent_rules": report.divergent_rules,
                       "smallest": summary["divergences"][0] if summary["divergences"] else None}
     if report.deterministic:
@@ -409,6 +412,7 @@ def _arch_summary(records: list[dict], arch: str) -> str:
     equal = sum(r["macro_equals_fallback"] for r in macro)
     tti = sum(r["frontend"] == "tti" for r in wh)
     raced = [r for r in wh if r.get("timing_deterministic") is not None]
+    race_seconds = sum((r.get("race") or {}).get("seconds", 0) for r in raced)
     dependent = [r["entry"] for r in raced if not r["timing_deterministic"]]
     checked = [r for r in wh if r["checked"] is not None]
     pct = 100 * ran / len(wh) if wh else 0
@@ -425,7 +429,7 @@ def _arch_summary(records: list[dict], arch: str) -> str:
             f"({100 * own_ran / len(own) if own else 0:.0f}%); the others' own code is SFPI. "
             f"{len(macro)} use SFPLOADMACRO, {equal} of them leave "
             f"Dst bit-identical to their -D DISABLE_SFPLOADMACRO path; {len(raced)} had their timing explored, "
-            f"{len(raced) - len(dependent)} deterministic"
+            f"{len(raced) - len(dependent)} deterministic ({race_seconds:.0f} s of exploration)"
             f"{' (timing-dependent: ' + ', '.join(dependent) + ')' if dependent else ''}; {len(checked)} checked against tt-llk's "
             f"accuracy budget{budget}, {sum(r['checked'] for r in checked)} within it.")
 
