@@ -34,6 +34,7 @@ scheduled) whose results differ from the baseline's.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import random
@@ -53,6 +54,8 @@ MAX_GAP_LIMIT = 64
 DEFAULT_SEEDS = 16
 RANDOM_GAP_CHANCE = 0.25     # each gap point of a random schedule gets a gap with this chance
 MAX_CYCLES_PER_OP = 200      # a schedule running longer than this per instruction has run away
+MAX_SNAPSHOTS = 4096         # baseline snapshots kept where schedules start (each holds a Dst: 32 KB)
+SNAPSHOT_STRIDE = 64         # ... and one every this many instructions, to start the others from
 DETAILED = 5                 # divergences described in full (the smallest first)
 
 
@@ -213,7 +216,7 @@ class _Runner:
         record = model.step(word)
         if cursor.log is not None:
             for e in model.executed:
-                cursor.log.append((record.cycle, _execution_key(e), _effects_digest(e), e))
+                cursor.log.append((record.cycle, _execution_key(e), _effects_digest(e), _Seen.of(e)))
         if model.cycle > self.max_cycles:
             raise RuntimeError(f"{model.context}: still running after {self.max_cycles} cycles")
         return record
@@ -263,6 +266,21 @@ class _Runner:
         return False
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """What the report says of an execution (the log keeps no effects)."""
+    unit: str
+    mnemonic: str
+    origin: str
+    thread: str
+    tag: object
+    source: str
+
+    @classmethod
+    def of(cls, e: Execution) -> "_Seen":
+        return cls(e.unit.value, e.mnemonic, e.origin, e.thread, e.tag, e.source)
+
+
 def _execution_key(e: Execution) -> tuple:
     return (e.origin, e.tag, e.unit.value)
 
@@ -302,18 +320,19 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
     order = tuple((op.thread, op.index) for ops in runner.streams.values() for op in ops)
     baseline = Schedule("baseline", order)
 
-    # The baseline: a snapshot and a timing key before every position, and the execution log.
+    # The baseline: a timing key before every position, a snapshot where a
+    # schedule may start (and every SNAPSHOT_STRIDE), and the execution log.
     cursor = runner.start()
     cursor.log = []
-    snapshots: list[_Cursor] = []
+    snapshots = _Snapshots()
     keys: list[bytes] = []
     in_flight: list[bool] = []
+    last_thread = order[-1][0] if order else ""
     for pos, ref in enumerate(order):
         keys.append(cursor.model.timing_key())
         in_flight.append(cursor.model.busy)
-        snapshot = cursor.fork()
-        snapshot.position = pos
-        snapshots.append(snapshot)
+        gap_here = not runner.ops[ref].instr.back_to_back and (in_flight[-1] or not shortcuts)
+        snapshots.offer(cursor, pos, needed=gap_here or ref[0] != last_thread)
         runner.present(cursor, runner.ops[ref])
         cursor.position = pos + 1
     runner.finish(cursor)
@@ -344,8 +363,7 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         if start >= len(order):
             continue
         if shortcuts:
-            trial = snapshots[start].fork()
-            trial.position = start
+            trial = snapshots.before(start)
         else:
             trial = runner.start()
         stopped = runner.run(trial, schedule, keys if shortcuts and schedule.order is order else None)
@@ -366,6 +384,28 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
     return RaceReport(program.name, program.arch.value, threads, max_gap, seeds, len(gap_points),
                       len(gap_points) - len(live_points), run, base_model.cycle, base_hazards, details,
                       runner.ops, len(divergent), dict(sorted(divergent_rules.items(), key=lambda kv: -kv[1])))
+
+
+class _Snapshots:
+    """Forks of the baseline before chosen positions; a schedule starts from
+    the last one at or before its first change and runs forward from there."""
+
+    def __init__(self):
+        self.positions: list[int] = []
+        self.cursors: list[_Cursor] = []
+
+    def offer(self, cursor: _Cursor, pos: int, needed: bool) -> None:
+        if pos % SNAPSHOT_STRIDE == 0 or (needed and len(self.cursors) < MAX_SNAPSHOTS):
+            snapshot = cursor.fork()
+            snapshot.position = pos
+            self.positions.append(pos)
+            self.cursors.append(snapshot)
+
+    def before(self, pos: int) -> _Cursor:
+        i = bisect.bisect_right(self.positions, pos) - 1
+        start = self.cursors[i].fork()
+        start.position = self.positions[i]
+        return start
 
 
 def _switch(runner: _Runner, order, first: str, index: int, later: str) -> Schedule:
@@ -404,8 +444,7 @@ def _shrink(runner: _Runner, schedule: Schedule, snapshots, base_state: SfpuStat
         start = trial.first_change(schedule.order) if candidate else len(schedule.order)
         if start >= len(schedule.order):
             return False
-        cursor = snapshots[start].fork()
-        cursor.position = start
+        cursor = snapshots.before(start)
         runner.run(cursor, trial)
         return _final_differs(cursor.model.state, base_state)
 
@@ -455,9 +494,9 @@ def _first_difference(runner: _Runner, log, base_log) -> dict | None:
     return None
 
 
-def _execution_record(runner: _Runner, e: Execution, cycle, base_cycle, what: str) -> dict:
+def _execution_record(runner: _Runner, e: "_Seen", cycle, base_cycle, what: str) -> dict:
     op = runner.ops.get(e.tag) if isinstance(e.tag, tuple) else None
-    record = {"cycle": cycle, "baseline_cycle": base_cycle, "what": what, "unit": e.unit.value,
+    record = {"cycle": cycle, "baseline_cycle": base_cycle, "what": what, "unit": e.unit,
               "mnemonic": e.mnemonic, "origin": e.origin, "thread": e.thread,
               "instruction": op.where if op else e.source}
     if e.origin == "macro":
