@@ -314,9 +314,7 @@ class Sweeper:
             return record
         x = lf.values(cell.in_fmt, l1)
         received = _dst_values(p, dst_in)
-        golden_in = x if p.src is None else np.where(x == 0, 0.0, x)     # +0 where the datacopy drops -0's sign
-        with np.errstate(all="ignore"):
-            golden_bits = to_format_bits(cell.out_fmt, reference(golden_in))
+        golden_bits = golden_output(reference, x, l1, p)
         out_bits = lf.pack(p, dst_out)
         golden = lf.values(cell.out_fmt, golden_bits)
         result = lf.values(cell.out_fmt, out_bits)
@@ -336,6 +334,35 @@ class Sweeper:
             record["worst_result"] = f"{result[worst]:.9g}"
             record["worst_golden"] = f"{golden[worst]:.9g}"
         return record
+
+
+def golden_dst_format(p: lf.CellPlan) -> str:
+    """The format tt-llk's golden rounds to as the Dst write: Float32 at 32-bit Dst, else Float16
+    when the input or the output is Float16, else Float16_b."""
+    if p.dest32:
+        return lf.FLOAT32
+    return lf.FLOAT16 if lf.FLOAT16 in (p.in_fmt, p.out_fmt) else lf.FLOAT16_B
+
+
+def golden_output(reference, x: np.ndarray, l1: np.ndarray, p: lf.CellPlan) -> np.ndarray:
+    """The golden's output bits, as tt-llk's unary golden builds them (SFPU_ULP.md and the budget's
+    comments say what it is): -0 made +0 unless the input unpacks straight into Dst; a Float32
+    input at 16-bit Dst with its mantissa cut to the Dst's width; the input cast to the Dst format;
+    the op in float64; the result flushed below FP16's smallest normal on an FP16 Dst, rounded to
+    the Dst format (the Dst write), then to the output format (each cast to nearest even)."""
+    dst_fmt = golden_dst_format(p)
+    if p.src is not None:
+        x = np.where(x == 0, 0.0, x)
+    if not p.dest32 and p.in_fmt == lf.FLOAT32:
+        keep = 0xFFFF0000 if dst_fmt == lf.FLOAT16_B else 0xFFFFE000
+        x = (l1 & np.uint32(keep)).view(np.float32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        x = lf.values(dst_fmt, to_format_bits(dst_fmt, x))
+        y = reference(x).astype(np.float32).astype(np.float64)
+        if dst_fmt == lf.FLOAT16:
+            y = np.where(np.abs(y) < 2.0 ** -14, 0.0, y)
+        y = lf.values(dst_fmt, to_format_bits(dst_fmt, y))
+        return to_format_bits(p.out_fmt, y)
 
 
 def _dst_values(p: lf.CellPlan, dst: np.ndarray) -> np.ndarray:
