@@ -146,10 +146,12 @@ def ranked_mask(facts: SweepFacts, op: str, p: lf.CellPlan, x: np.ndarray, recei
     with np.errstate(all="ignore"):
         nan = np.isnan(golden) | np.isnan(result)
         nonfinite = ~nan & (np.isfinite(golden) != np.isfinite(result))
-        ax = np.abs(x)
-        undelivered = (ax != 0) & (ax < min(_SMALLEST_NORMAL[p.in_fmt], _SMALLEST_NORMAL[unpack_fmt]))
-        if _LARGEST[unpack_fmt] < _LARGEST[p.in_fmt]:
-            undelivered |= ax > _LARGEST[unpack_fmt]
+        # An input must be zero or a normal of both the fed format and the one the unpacker
+        # writes (and within the latter's range), as generated and as received.
+        cutoff = max(_SMALLEST_NORMAL[p.in_fmt], _SMALLEST_NORMAL[unpack_fmt])
+        undelivered = np.zeros(x.shape, bool)
+        for value in (np.abs(x), np.abs(received)):
+            undelivered |= ((value != 0) & (value < cutoff)) | (value > _LARGEST[unpack_fmt])
         lost = _dest_lost(p, golden, result)
         claimed = np.ones(x.shape, bool)
         for point, side in facts.singularities.get(op, []):
