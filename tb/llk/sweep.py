@@ -232,7 +232,7 @@ class Sweeper:
     stride: int = 1 << 16
     phase_step: float = (math.sqrt(5) - 1) / 2
     tiles: int | None = None                      # at most this many tiles per Dst sweep (tests)
-    log: object = None
+    refs: dict | None = None                      # op -> reference (default: `references()`)
     _listings: dict = field(default_factory=dict)
     _dst_runs: dict = field(default_factory=dict)
     _inputs: dict = field(default_factory=dict)
@@ -288,15 +288,16 @@ class Sweeper:
         raw = get_tile_bits16(result.state).astype(np.uint32)
         return (unshuffle_bf16 if p.dst == lf.DST_BF16 else unshuffle_fp16)(raw)
 
-    def measure(self, cell: Cell) -> dict:
-        """One cell's row: our max ULP beside the hardware's and the budget."""
+    def measure(self, cell: Cell, detail: bool = False) -> dict:
+        """One cell's row: our max ULP beside the hardware's and the budget (with `detail`,
+        also the per-lane arrays under "detail": inputs, steps, ranked mask)."""
         facts = self.facts
         row = facts.row(cell.op, cell.in_fmt, cell.out_fmt, cell.approx, cell.dest, "wormhole")
         record = {"op": cell.op, "in": cell.in_fmt, "out": cell.out_fmt, "approx": "Yes" if cell.approx else "No",
                   "dest": "Yes" if cell.dest else "No", "arch": cell.arch, "max_ulp": None,
                   "hw_max_ulp": row.hw_max_ulp if row else None, "budget": row.max_ulp if row else None,
                   "worst_input": None, "lanes": 0}
-        reference = references().get(cell.op)
+        reference = (self.refs if self.refs is not None else references()).get(cell.op)
         if reference is None:
             record["reason"] = "no numpy reference for this op in tb/llk/accuracy.py or tb/llk/sweep.py"
             return record
@@ -328,6 +329,8 @@ class Sweeper:
         steps = ulp_steps(cell.out_fmt, golden_bits, out_bits)
         record["lanes"] = int(mask.sum())
         record["nonfinite"] = int(nonfinite.sum())
+        if detail:
+            record["detail"] = {"x": x, "steps": steps, "mask": mask, "result": result, "golden": golden}
         if mask.any():
             worst = int(np.argmax(np.where(mask, steps, -1)))
             record["max_ulp"] = int(steps[worst])
