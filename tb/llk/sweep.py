@@ -61,13 +61,96 @@ EXTRA_REFERENCES = {
 }
 
 
+def _compare(test):
+    return lambda x, a: np.where(test(x, a), 1.0, 0.0)
+
+
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _round_mantissa_10(x):
+    """FP32 values rounded to a 10-bit mantissa, to nearest even, exponent unclamped."""
+    b = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    r = ((b + 0xFFF + ((b >> 13) & 1)) & ~np.uint64(0x1FFF)).astype(np.uint32)
+    return np.where(np.isfinite(x), r.view(np.float32).astype(np.float64), x)
+
+
+# References that take the values the dispatch passes to the kernel or its init (`call_arguments`:
+# thresholds, slopes, bases), so that a changed argument in the tree changes the reference too.
+PARAMETRIC_REFERENCES = {
+    "Hardshrink": lambda x, a: np.where(np.abs(x) > a[0], x, 0.0),
+    "Softshrink": lambda x, a: np.where(x > a[0], x - a[0], np.where(x < -a[0], x + a[0], 0.0)),
+    "Heaviside": lambda x, a: np.where(x > 0, 1.0, np.where(x < 0, 0.0, a[0])),
+    "Prelu": lambda x, a: np.where(x >= 0, x, a[0] * x),
+    "Lrelu": lambda x, a: np.where(x >= 0, x, a[0] * x),
+    "ReluMax": lambda x, a: np.clip(x, 0.0, a[0]),
+    "ReluMin": lambda x, a: np.maximum(x, a[0]),
+    "Threshold": lambda x, a: np.where(x > a[0], x, a[1]),
+    "UnaryGe": _compare(lambda x, a: x >= a[0]),
+    "UnaryGt": _compare(lambda x, a: x > a[0]),
+    "UnaryLe": _compare(lambda x, a: x <= a[0]),
+    "UnaryLt": _compare(lambda x, a: x < a[0]),
+    "UnaryEq": _compare(lambda x, a: x == a[0]),
+    "UnaryNe": _compare(lambda x, a: x != a[0]),
+    "UnaryMax": lambda x, a: np.maximum(x, a[0]),
+    "UnaryMin": lambda x, a: np.minimum(x, a[0]),
+    "Rpow": lambda x, a: np.power(a[0], x),
+    "Fmod": lambda x, a: np.fmod(x, a[0]),
+    "Remainder": lambda x, a: np.remainder(x, a[0]),
+}
+
+# References of ops whose definition has no argument.
+PLAIN_REFERENCES = {
+    "EqualZero": lambda x: np.where(x == 0, 1.0, 0.0),
+    "NotEqualZero": lambda x: np.where(x != 0, 1.0, 0.0),
+    "LessThanZero": lambda x: np.where(x < 0, 1.0, 0.0),
+    "GreaterThanZero": lambda x: np.where(x > 0, 1.0, 0.0),
+    "LessThanEqualZero": lambda x: np.where(x <= 0, 1.0, 0.0),
+    "GreaterThanEqualZero": lambda x: np.where(x >= 0, 1.0, 0.0),
+    "LogicalNot": lambda x: np.where(x == 0, 1.0, 0.0),
+    "Isinf": lambda x: np.where(np.isinf(x), 1.0, 0.0),
+    "Isposinf": lambda x: np.where(np.isposinf(x), 1.0, 0.0),
+    "Isneginf": lambda x: np.where(np.isneginf(x), 1.0, 0.0),
+    "Isnan": lambda x: np.where(np.isnan(x), 1.0, 0.0),
+    "Isfinite": lambda x: np.where(np.isfinite(x), 1.0, 0.0),
+    # hardsigmoid_init's slope is FP32's 1/6
+    "Hardsigmoid": lambda x: np.clip(x * float(np.float32(1 / 6)) + 0.5, 0.0, 1.0),
+    "Hardmish": lambda x: x * np.clip(0.5 * x + 1.0, 0.0, 1.0),
+    "LogWithBase": np.log2,
+    "TanhDerivativeLut": lambda x: 1.0 - np.tanh(x) ** 2,
+    "GeluDerivative": lambda x: 0.5 * (1.0 + _erf(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) /
+    math.sqrt(2.0 * math.pi),
+    "CastFp32ToFp16a": _round_mantissa_10,
+}
+
+
 def references() -> dict:
+    """op -> reference of x, or of (x, arguments) for PARAMETRIC_REFERENCES."""
     out = {}
     for op, fn in accuracy.OPS.values():
         out.setdefault(op, fn)
-    for op, fn in EXTRA_REFERENCES.items():
-        out.setdefault(op, fn)
+    for table in (EXTRA_REFERENCES, PLAIN_REFERENCES, PARAMETRIC_REFERENCES):
+        for op, fn in table.items():
+            out.setdefault(op, fn)
     return out
+
+
+def call_arguments(*exprs: str | None) -> list[float]:
+    """The float values among the function arguments of C++ calls: FP32 bit patterns
+    (`0x3f000000u`, `5u`) and float literals (`5.0f`); plain integers (counts) are left out."""
+    from .sweep_facts import split_args
+    values = []
+    for expr in exprs:
+        if not expr or "(" not in expr:
+            continue
+        for arg in split_args(expr[expr.rindex("(", 0, expr.rindex(")")) + 1:expr.rindex(")")]):
+            if re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uU]", arg) or re.fullmatch(r"0[xX][0-9a-fA-F]+", arg):
+                bits = int(arg.rstrip("uU"), 0)
+                values.append(float(np.array([bits], np.uint32).view(np.float32)[0]))
+            elif re.fullmatch(r"-?\d+\.\d*f?", arg):
+                values.append(float(arg.rstrip("f")))
+    return values
 
 
 # ---------------------------------------------------------------------------
@@ -308,6 +391,10 @@ class Sweeper:
             record["init"] = call.init
             l1 = self.inputs(cell.in_fmt)
             dst_in = lf.unpack(p, l1)
+            if cell.op in PARAMETRIC_REFERENCES and reference is PARAMETRIC_REFERENCES[cell.op]:
+                arguments = call_arguments(call.call, call.init)
+                reference = (lambda fn, a: (lambda v: fn(v, a)))(reference, arguments)
+                record["arguments"] = arguments
             dst_out = self.run_dst(cell, call, p, dst_in)
         except (FactsError, LlkError) as e:
             record["reason"] = str(e)
