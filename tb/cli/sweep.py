@@ -57,8 +57,10 @@ def run(args) -> int:
     print(table(rows))
     print(summary(rows))
     if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
     if args.prediction:
+        Path(args.prediction).parent.mkdir(parents=True, exist_ok=True)
         Path(args.prediction).write_text(prediction_markdown(rows))
     return 0
 
