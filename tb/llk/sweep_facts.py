@@ -312,10 +312,36 @@ class SweepFacts:
         close = _matching(text, m.end() - 1)
         args = split_args(text[m.end():close])
         if not args:
-            return None
+            targs = split_args(text[text.index("<", m.start()) + 1:text.rindex(">", m.start(), m.end())])
+            return self._delegated_init([_substitute(a, values) for a in targs])
         fn = _substitute(args[0], values)
         rest = ", ".join(_substitute(a, values) for a in args[1:])
         return f"{fn}({rest})"
+
+    def _delegated_init(self, targs: list[str]) -> str | None:
+        """The init that tt-metal's no-function `llk_math_eltwise_unary_sfpu_init<OP, FP32>()`
+        delegates to for the op (llk_math_eltwise_unary_sfpu_init.h's own `if constexpr` chain);
+        None where it delegates to no SFPU header's init (the generic set-up the driver plays)."""
+        if self.tree.metal_sfpu is None:
+            return None
+        path = self.tree.metal_sfpu / "llk_math_eltwise_unary_sfpu_init.h"
+        if not path.is_file():
+            return None
+        code = _strip_comments(path.read_text(errors="replace"))
+        m = re.search(r"template\s*<\s*SfpuType\s+(\w+)\s*,\s*bool\s+(\w+)\s*>\s*inline\s+void\s+"
+                      r"llk_math_eltwise_unary_sfpu_init\s*\(\s*\)\s*\{", code)
+        if m is None or not targs:
+            return None
+        env = {m.group(1): targs[0], m.group(2): len(targs) > 1 and targs[1] == "true"}
+        body = code[m.end():_closing_brace(code, m.end())]
+        chosen = resolve(body, env, str(path))
+        for call in re.finditer(r"(?:sfpu::)?(\w+)\s*(<[^;()]*>)?\s*\(([^;]*)\)\s*;", chosen):
+            name = call.group(1)
+            if name.startswith("_llk_") or name in ("SAN_HOOK",) or self._header_of(name) is None:
+                continue
+            values = {m.group(2): "true" if env[m.group(2)] else "false"}
+            return _substitute(f"{name}{call.group(2) or ''}({call.group(3)})", values)
+        return None
 
     @staticmethod
     def _call_parts(text: str, where: str, op: str) -> tuple[str, list[str], str, list[str]]:
