@@ -5,6 +5,7 @@ ULP beside the Wormhole hardware's figure from the row's comment."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,9 @@ def register(sub) -> None:
     p.add_argument("--dest", choices=("yes", "no"), help="only 32-bit Dst (yes) or 16-bit (no)")
     p.add_argument("--src", metavar="DIR", help="the kernel tree with tt-llk's tests/ (default: $SFPU_LLK_SRC)")
     p.add_argument("--json", metavar="OUT", help="write the rows as a JSON list")
-    p.add_argument("--prediction", metavar="OUT.md", help="write the Blackhole rows as a yaml-like model prediction")
+    p.add_argument("--prediction", metavar="OUT", help="write the Blackhole rows as a yaml-like model prediction")
+    p.add_argument("--markdown", metavar="OUT.md", help="write a per-op summary and every cell that differs or did "
+                                                       "not run, as Markdown")
     p.add_argument("--shard", metavar="i/n", help="run the i-th of n shares of the (arch, op) jobs "
                                                  "(else from Slurm, GitLab or SFPU_SHARD, as sfpu regress)")
     p.add_argument("--merge", nargs="+", metavar="JSON", help="merge the --json files of shards: no sweep is run")
@@ -62,6 +65,9 @@ def run(args) -> int:
     if args.prediction:
         Path(args.prediction).parent.mkdir(parents=True, exist_ok=True)
         Path(args.prediction).write_text(prediction_markdown(rows))
+    if args.markdown:
+        Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.markdown).write_text(report_markdown(rows))
     return 0
 
 
@@ -190,3 +196,54 @@ def prediction_markdown(rows: list[dict]) -> str:
                      f"arch: blackhole}}  # {figure}; Wormhole budget {r['budget']}, Wormhole hardware "
                      f"{r['hw_max_ulp']}{over}")
     return "\n".join(lines) + "\n"
+
+
+def report_markdown(rows: list[dict]) -> str:
+    """Per architecture and op: cells, measured, equal to the hardware (Wormhole) or above the
+    Wormhole budget (Blackhole); then each Wormhole cell that differs, and why cells did not run."""
+    out = []
+    for arch in ARCHES:
+        mine = [r for r in rows if r["arch"] == arch]
+        if not mine:
+            continue
+        wh = arch == "wormhole"
+        out += [f"### {arch.capitalize()}", "", summary(mine), "",
+                f"| op | gated cells | measured | {'equal to the hardware' if wh else 'above the Wormhole budget'} "
+                f"| max ULP (ours / hardware), worst cell |", "|---|---|---|---|---|"]
+        for op in sorted({r["op"] for r in mine}):
+            cells = [r for r in mine if r["op"] == op]
+            ran = [r for r in cells if r["max_ulp"] is not None]
+            if wh:
+                good = sum(r["max_ulp"] == r["hw_max_ulp"] for r in ran)
+            else:
+                good = sum(r["budget"] is not None and r["max_ulp"] > r["budget"] for r in ran)
+            worst = max(ran, key=lambda r: (r["max_ulp"] or 0), default=None)
+            where = (f"{worst['max_ulp']} / {worst['hw_max_ulp']}, {worst['in']}->{worst['out']} "
+                     f"approx {worst['approx']} dest {worst['dest']}") if worst else ""
+            out.append(f"| {op} | {len(cells)} | {len(ran)} | {good} | {where} |")
+        out.append("")
+        if wh:
+            differ = [r for r in mine if r["max_ulp"] is not None and r["max_ulp"] != r["hw_max_ulp"]]
+            if differ:
+                out += ["Cells whose max differs from the hardware's:", "",
+                        "| op | in -> out | approx | dest | ours | hardware | worst input | ours there | golden |",
+                        "|---|---|---|---|---|---|---|---|---|"]
+                out += [f"| {r['op']} | {r['in']} -> {r['out']} | {r['approx']} | {r['dest']} | {r['max_ulp']} | "
+                        f"{r['hw_max_ulp']} | {r['worst_input']} | {r.get('worst_result', '')} | "
+                        f"{r.get('worst_golden', '')} |" for r in differ]
+                out.append("")
+        reasons: dict[str, list[str]] = {}
+        for r in mine:
+            if r["max_ulp"] is None:
+                why = re.sub(r" \(live: .*", "", r.get("reason", "")).replace("|", "\\|")
+                reasons.setdefault(why, [])
+                if r["op"] not in reasons[why]:
+                    reasons[why].append(r["op"])
+        if reasons:
+            out += ["Cells not measured, by reason:", "", "| reason | cells | ops |", "|---|---|---|"]
+            for why, ops in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
+                count = sum(1 for r in mine if r["max_ulp"] is None and
+                            re.sub(r" \(live: .*", "", r.get("reason", "")).replace("|", "\\|") == why)
+                out.append(f"| {why[:200]} | {count} | {', '.join(ops)} |")
+            out.append("")
+    return "\n".join(out) + "\n"
