@@ -154,16 +154,23 @@ inline Raw constant(std::uint32_t bits, bool is_float) {
     if (is_float && bits == 0x3F56594Bu) return Raw{sfpi_record::constant_slot(8)};
     Slot* s = sfpi_record::allocate();
     std::int32_t v = (std::int32_t)bits;
+    auto load = [&](unsigned mod0, std::uint32_t imm) {
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), mod0, imm));
+        s->mod0[s->loads] = (std::uint16_t)mod0;
+        s->imm16[s->loads++] = (std::uint16_t)imm;
+    };
     if (!is_float && v >= -32768 && v <= 32767) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_SHORT, bits & 0xFFFF));
+        load(SFPLOADI_MOD0_SHORT, bits & 0xFFFF);
     } else if (!is_float && bits <= 0xFFFF) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_USHORT, bits));
+        load(SFPLOADI_MOD0_USHORT, bits);
     } else if ((bits & 0xFFFF) == 0) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_FLOATB, bits >> 16));
+        load(SFPLOADI_MOD0_FLOATB, bits >> 16);
     } else {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_UPPER, bits >> 16));
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_LOWER, bits & 0xFFFF));
+        load(SFPLOADI_MOD0_UPPER, bits >> 16);
+        load(SFPLOADI_MOD0_LOWER, bits & 0xFFFF);
     }
+    // Loaded under v_if it holds the constant in the enabled lanes only: not one to load again.
+    if (sfpi_record::state.depth > 0) sfpi_record::written(s);
     return Raw{s};
 }
 
