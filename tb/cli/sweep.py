@@ -174,6 +174,10 @@ def summary(rows: list[dict]) -> str:
     if bh:
         over = [r for r in bh if r["budget"] is not None and r["max_ulp"] > r["budget"]]
         out.append(f"Blackhole (model prediction): {len(bh)} cells, {len(over)} above the Wormhole budget")
+    floors = [r for r in wh if r.get("hw_max_ulp_every_lane") is not None and r.get("max_ulp_every_lane") is not None]
+    if floors:
+        same = sum(r["max_ulp_every_lane"] == r["hw_max_ulp_every_lane"] for r in floors)
+        out.append(f"of the {len(floors)} with a near-zero floor, {same} also equal the hardware's max over every lane")
     stopped = [r for r in rows if r["max_ulp"] is None]
     if stopped:
         out.append(f"{len(stopped)} cells not measured (reason in the table)")

@@ -29,7 +29,7 @@ from model.state import SfpuState
 
 from . import accuracy
 from .frontend import LlkError, Request, compile_call
-from .sweep_facts import SWEEP_FORMATS, FactsError, KernelCall, SweepFacts
+from .sweep_facts import SWEEP_FORMATS, FactsError, KernelCall, SweepFacts, row_key
 
 TILE = 1024
 MAX_CYCLES = 2_000_000
@@ -425,11 +425,14 @@ class Sweeper:
         golden = lf.values(cell.out_fmt, golden_bits)
         result = lf.values(cell.out_fmt, out_bits)
         mask, nonfinite = ranked_mask(facts, cell.op, p, x, received, golden, result)
+        steps = ulp_steps(cell.out_fmt, golden_bits, out_bits)
         floor = row.keys.get("near_zero_atol") if row else None
         if floor is not None:
-            mask = mask & ~near_zero_lanes(golden, result, mask, float(floor))
+            # Both figures of the row's comment: outside the floor, and over every lane.
             record["near_zero_atol"] = float(floor)
-        steps = ulp_steps(cell.out_fmt, golden_bits, out_bits)
+            record["max_ulp_every_lane"] = int(steps[mask].max()) if mask.any() else None
+            record["hw_max_ulp_every_lane"] = facts.all_lanes.get(row_key(cell.op, row.keys))
+            mask = mask & ~near_zero_lanes(golden, result, mask, float(floor))
         record["lanes"] = int(mask.sum())
         record["nonfinite"] = int(nonfinite.sum())
         if detail:

@@ -225,6 +225,7 @@ class SweepFacts:
     singularities: dict[str, list[tuple[float, str]]] = field(default_factory=dict)
     nonpositive_poles: set[str] = field(default_factory=set)
     claim_limits: dict[str, float] = field(default_factory=dict)   # op -> |x| limit on Float16_b/Float32
+    all_lanes: dict = field(default_factory=dict)      # row_key -> the hardware's max over every lane
     _dispatch: dict = field(default_factory=dict)
     _headers: dict | None = None
 
@@ -425,8 +426,28 @@ def load(tree: SourceTree) -> SweepFacts:
     if fast is None or clamp is None:
         raise FactsError(f"{driver_path}: no FAST_MODE(FastMode.X) / CLAMP_NEGATIVE(B) in the sweep's TestConfig")
     facts = SweepFacts(tree, tests, ops, rows, iterations, fast.group(1) == "Yes", clamp.group(1) == "True")
+    facts.all_lanes = _all_lanes_figures(budget)
     _read_domains(facts, helpers)
     return facts
+
+
+def row_key(op: str, keys: dict) -> tuple:
+    return (op, tuple(sorted((k, str(v)) for k, v in keys.items())))
+
+
+def _all_lanes_figures(budget: Path) -> dict:
+    """For rows with a near-zero floor, the comment's "(N steps over every lane)": the
+    hardware's maximum over every ranked lane, the floor not applied."""
+    out, op = {}, None
+    for line in budget.read_text().splitlines():
+        m = re.match(r"^(\w+):", line)
+        if m:
+            op = m.group(1)
+            continue
+        m = re.match(r"^\s*-\s*(\{.*\})\s*#.*?\((\d+) steps over every lane\)", line)
+        if m and op:
+            out[row_key(op, accuracy._flow_mapping(m.group(1)))] = int(m.group(2))
+    return out
 
 
 def _read_domains(facts: SweepFacts, helpers: Path) -> None:
