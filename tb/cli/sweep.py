@@ -218,7 +218,7 @@ def report_markdown(rows: list[dict]) -> str:
             cells = [r for r in mine if r["op"] == op]
             ran = [r for r in cells if r["max_ulp"] is not None]
             if wh:
-                good = sum(r["max_ulp"] == r["hw_max_ulp"] for r in ran)
+                good = sum(r["max_ulp"] == r["hw_max_ulp"] for r in ran if r["hw_max_ulp"] is not None)
             else:
                 good = sum(r["budget"] is not None and r["max_ulp"] > r["budget"] for r in ran)
             worst = max(ran, key=lambda r: (r["max_ulp"] or 0), default=None)
@@ -227,7 +227,14 @@ def report_markdown(rows: list[dict]) -> str:
             out.append(f"| {op} | {len(cells)} | {len(ran)} | {good} | {where} |")
         out.append("")
         if wh:
-            differ = [r for r in mine if r["max_ulp"] is not None and r["max_ulp"] != r["hw_max_ulp"]]
+            differ = [r for r in mine if r["max_ulp"] is not None and r["hw_max_ulp"] is not None
+                      and r["max_ulp"] != r["hw_max_ulp"]]
+            unfigured = [r for r in mine if r["max_ulp"] is not None and r["hw_max_ulp"] is None]
+            if unfigured:
+                out += [f"{len(unfigured)} measured cells have no hardware figure in their row's comment "
+                        f"({', '.join(sorted({r['op'] for r in unfigured}))}; SFPU_ULP.md: measured on another "
+                        "driver's stimuli); ours there: max "
+                        f"{max(r['max_ulp'] for r in unfigured)} ULP.", ""]
             if differ:
                 out += ["Cells whose max differs from the hardware's:", "",
                         "| op | in -> out | approx | dest | ours | hardware | worst input | ours there | golden |",

@@ -268,7 +268,8 @@ def _dest_lost(p: lf.CellPlan, golden: np.ndarray, result: np.ndarray) -> np.nda
         return lost
     same_sign = np.signbit(golden) == np.signbit(result)
     lost |= (np.abs(golden) > 65504) & (np.isnan(result) | (same_sign & (np.abs(result) >= 2.0 ** 15)))
-    lost |= ((golden == 0) & (np.abs(result) <= 2.0 ** -14)) | ((result == 0) & (np.abs(golden) <= 2.0 ** -14))
+    lost |= ((golden == 0) & (result != 0) & (np.abs(result) <= 2.0 ** -14)) | \
+        ((result == 0) & (golden != 0) & (np.abs(golden) <= 2.0 ** -14))
     return lost
 
 
