@@ -97,6 +97,9 @@ PARAMETRIC_REFERENCES = {
     "UnaryMin": lambda x, a: np.minimum(x, a[0]),
     "Rpow": lambda x, a: np.power(a[0], x),
     "Fmod": lambda x, a: np.fmod(x, a[0]),
+    "Fill": lambda x, a: np.full(x.shape, a[0]),
+    # alpha_p, alpha_n from the call; beta 0.5 is the kernel's own (ckernel_sfpu_xielu.h)
+    "Xielu": lambda x, a: np.where(x > 0, a[0] * x * x + 0.5 * x, a[1] * (np.expm1(x) - x) + 0.5 * x),
     "Remainder": lambda x, a: np.remainder(x, a[0]),
 }
 

@@ -278,6 +278,7 @@ class SweepFacts:
         init_text = resolve(init_body, init_env, f"{name} (call_unary_sfpu_operation_init, {op})")
         call_text = resolve(call_body, call_env, f"{name} (call_unary_sfpu_operation, {op})")
         constants.update(self._local_constants(call_body))
+        constants.update(self._parameter_defaults(code, "call_unary_sfpu_operation"))
         values = {**constants, **{k: _cxx(v) for k, v in call_env.items()}}
         init = self._init_expr(init_text, {**constants, **{k: _cxx(v) for k, v in init_env.items()}}, name)
         fn, targs, vector_mode, args = self._call_parts(call_text, name, op)
@@ -300,6 +301,18 @@ class SweepFacts:
     def _file_constants(code: str) -> list[tuple[str, str]]:
         return [(m.group(1), m.group(2).strip()) for m in
                 re.finditer(r"^\s*constexpr\s+(?:int|std::uint32_t|uint32_t)\s+(\w+)\s*=\s*([^;]+);", code, re.M)]
+
+    @staticmethod
+    def _parameter_defaults(code: str, name: str) -> dict[str, str]:
+        """The dispatch's run-time parameters the test never passes take their defaults
+        (`float fill_const_value = 5.0f`)."""
+        m = re.search(rf"\b{name}\s*\(([^)]*)\)\s*\{{", code)
+        out = {}
+        for param in split_args(m.group(1)) if m else []:
+            d = re.match(r".*?\b(\w+)\s*=\s*(.+)$", param)
+            if d:
+                out[d.group(1)] = d.group(2).strip()
+        return out
 
     @staticmethod
     def _local_constants(body: str) -> dict[str, str]:
