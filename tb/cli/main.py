@@ -9,12 +9,12 @@ import sys
 
 from model.asm import AsmError
 from model.machine import UndefinedBehaviour
-from tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, race, regress, run, sim, timeline, verilog
+from tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, race, regress, run, sim, sweep, timeline, verilog
 from tb.cli.errors import CliError, NotModelled
 from tb.rtl_run import RtlMismatch
 
 # In the order `sfpu --help` lists them.
-SUBCOMMANDS = (asm, disasm, run, timeline, race, demo, verilog, kernel_report, sim, llk, regress, mutate, bench)
+SUBCOMMANDS = (asm, disasm, run, timeline, race, demo, verilog, kernel_report, sim, llk, sweep, regress, mutate, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

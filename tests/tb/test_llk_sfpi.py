@@ -148,3 +148,17 @@ def test_sfpi_kernels_run_in_lock_step_on_the_rtl(tmp_path):
         specs.append(f"file:{tmp_path / name}.s@{tmp_path / name}.npy")
     outcomes = runner.run("verilator", ["lockstep"], {"SFPU_PROGRAMS": " ".join(specs)}, work=tmp_path / "run")
     assert outcomes and all(o.passed for o in outcomes), [o.message for o in outcomes]
+
+
+def test_a_constant_gives_its_register_up_and_is_loaded_again():
+    # x, the two constants and six products are nine values: one constant is dropped and reloaded.
+    listing = compile_sfpi("calculate_fixture_constants_reloaded<false, 8>()")
+    first_row_group = listing.text.split(".mark body", 1)[1].split("TTI_SFPSTORE", 1)[0]
+    assert first_row_group.count("TTI_SFPLOADI") == 3          # 0.375, 1.5, then 0.375 again
+    f32 = np.float32
+    terms = [X * f32(c) for c in (2, 3, 5, 7, 9, 11)] + [X]
+    total = terms[0]
+    for t in terms[1:]:
+        total = (total + t).astype(np.float32)
+    expected = (total.astype(np.float64) * 0.375 + 1.5).astype(np.float32)     # one SFPMAD: one rounding
+    assert np.array_equal(run_tile(listing).view(np.uint32), expected.view(np.uint32))

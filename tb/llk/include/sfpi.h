@@ -10,9 +10,10 @@
 // What the recording chooses, where SFPI's compiler may choose otherwise:
 //   - registers: the lowest free of L0-L7; a value is shared by its copies
 //     and split (SFPMOV) only when one of them is written under predication;
-//   - a*b+c is one SFPMAD (never two roundings); a+b is SFPADD with L10 (1.0),
-//     a*b SFPMUL with L9 (0.0), a-b is b*L11(-1.0)+a; a literal that is exact
-//     in BF16 becomes SFPADDI/SFPMULI;
+//   - a*b+c is one SFPMAD (never two roundings), a*2.0f+c too (the literal
+//     loaded); a+b is SFPADD with L10 (1.0), a*b SFPMUL with L9 (0.0), a-b is
+//     b*L11(-1.0)+a; a literal that is exact in BF16 becomes SFPADDI, or
+//     SFPMULI where the product is not added to anything;
 //   - constants 0, 1.0, -1.0 and 0.8373 are read from L9, L10, L11 and L8,
 //     others are loaded with SFPLOADI each time they are used;
 //   - a comparison computes a difference (SFPMAD, SFPADDI or SFPIADD) and
@@ -58,12 +59,20 @@ struct Raw {       // a freshly made value, handed to a vector type's constructo
 
 class vVal {
 protected:
-    Slot* s_ = nullptr;
+    mutable Slot* s_ = nullptr;
+    // A value not issued yet (a product with a float literal, MulLitExpr): issued where it is first
+    // read, which a fused multiply-add never does.
+    Slot* (*issue_)(const vVal&) = nullptr;
+    Slot* ready() const {
+        if (s_ == nullptr && issue_ != nullptr) s_ = issue_(*this);
+        return s_;
+    }
 
 public:
     vVal() = default;
     explicit vVal(Raw r) : s_(r.slot) {}
-    vVal(const vVal& o) : s_(o.s_) { sfpi_record::retain(s_); }
+    vVal(const vVal& o) : s_(o.ready()) { sfpi_record::retain(s_); }
+    bool pending() const { return s_ == nullptr && issue_ != nullptr; }
     vVal& operator=(const vVal& o) {
         SFPI_ENTRY;
         assign(o);
@@ -72,7 +81,7 @@ public:
     ~vVal() { sfpi_record::release(s_); }
 
     Slot* slot() const {
-        if (s_ == nullptr) fail("a vector variable is read before it is given a value");
+        if (ready() == nullptr) fail("a vector variable is read before it is given a value");
         return s_;
     }
     int reg() const { return sfpi_record::use(slot()); }
@@ -145,16 +154,23 @@ inline Raw constant(std::uint32_t bits, bool is_float) {
     if (is_float && bits == 0x3F56594Bu) return Raw{sfpi_record::constant_slot(8)};
     Slot* s = sfpi_record::allocate();
     std::int32_t v = (std::int32_t)bits;
+    auto load = [&](unsigned mod0, std::uint32_t imm) {
+        emit(TT_OP_SFPLOADI(sfpi_record::use(s), mod0, imm));
+        s->mod0[s->loads] = (std::uint16_t)mod0;
+        s->imm16[s->loads++] = (std::uint16_t)imm;
+    };
     if (!is_float && v >= -32768 && v <= 32767) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_SHORT, bits & 0xFFFF));
+        load(SFPLOADI_MOD0_SHORT, bits & 0xFFFF);
     } else if (!is_float && bits <= 0xFFFF) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_USHORT, bits));
+        load(SFPLOADI_MOD0_USHORT, bits);
     } else if ((bits & 0xFFFF) == 0) {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_FLOATB, bits >> 16));
+        load(SFPLOADI_MOD0_FLOATB, bits >> 16);
     } else {
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_UPPER, bits >> 16));
-        emit(TT_OP_SFPLOADI(sfpi_record::use(s), SFPLOADI_MOD0_LOWER, bits & 0xFFFF));
+        load(SFPLOADI_MOD0_UPPER, bits >> 16);
+        load(SFPLOADI_MOD0_LOWER, bits & 0xFFFF);
     }
+    // Loaded under v_if it holds the constant in the enabled lanes only: not one to load again.
+    if (sfpi_record::state.depth > 0) sfpi_record::written(s);
     return Raw{s};
 }
 
@@ -373,10 +389,64 @@ inline vFloat mul_now(const vFloat& a, float f) {
 }
 }  // namespace impl_
 
+// A product with a float literal, kept unissued as MulExpr is: added to a value it becomes the
+// literal's load and one SFPMAD, rounded once, as SFPI's compiler fuses `v + j * P0`
+// (ckernel_sfpu_trigonometry.h's Cody-Waite steps say so); read as a value it is issued then,
+// SFPMULI for a literal exact in BF16, else the literal's SFPLOADI and SFPMUL.
+class MulLitExpr : public vFloat {
+public:
+    vFloat a;
+    float f = 0.0f;
+    MulLitExpr(const vFloat& x, float y) : a(x), f(y) { issue_ = &issue; }
+    explicit MulLitExpr(impl_::Raw r) : vFloat(r) {}     // a result some function returns as this type
+    MulLitExpr(const MulLitExpr& o) = default;
+    using vFloat::operator=;
+
+private:
+    static Slot* issue(const vVal& self) {
+        const MulLitExpr& m = static_cast<const MulLitExpr&>(self);
+        vFloat v = impl_::mul_now(m.a, m.f);
+        return v.share().slot;
+    }
+};
+
+namespace impl_ {
+inline vFloat literal(float f) { return vFloat(constant(bits_of(f), true)); }
+// m + c, fused where m is still an unissued product with a literal.
+inline vFloat plus(const MulLitExpr& m, const vFloat& c) {
+    return m.pending() ? mad(m.a, literal(m.f), c) : add(m, c);
+}
+inline vFloat minus_from(const vFloat& c, const MulLitExpr& m) {     // c - m
+    return m.pending() ? mad(m.a, literal(-m.f), c) : sub(c, m);
+}
+}  // namespace impl_
+
 #define SFPI_OP __attribute__((noinline))
 SFPI_OP inline MulExpr operator*(const vFloat& a, const vFloat& b) { return MulExpr(a, b); }
-SFPI_OP inline vFloat operator*(const vFloat& a, float f) { SFPI_ENTRY; return impl_::mul_now(a, f); }
-SFPI_OP inline vFloat operator*(float f, const vFloat& a) { SFPI_ENTRY; return impl_::mul_now(a, f); }
+SFPI_OP inline MulLitExpr operator*(const vFloat& a, float f) { SFPI_ENTRY; return MulLitExpr(a, f); }
+SFPI_OP inline MulLitExpr operator*(float f, const vFloat& a) { SFPI_ENTRY; return MulLitExpr(a, f); }
+SFPI_OP inline vFloat operator+(const MulLitExpr& m, const vFloat& c) { SFPI_ENTRY; return impl_::plus(m, c); }
+SFPI_OP inline vFloat operator+(const vFloat& c, const MulLitExpr& m) { SFPI_ENTRY; return impl_::plus(m, c); }
+SFPI_OP inline vFloat operator-(const vFloat& c, const MulLitExpr& m) { SFPI_ENTRY; return impl_::minus_from(c, m); }
+SFPI_OP inline vFloat operator-(const MulLitExpr& m, const vFloat& c) {
+    SFPI_ENTRY;
+    return impl_::plus(m, impl_::negate(c));
+}
+SFPI_OP inline vFloat operator+(const MulLitExpr& m, float g) { SFPI_ENTRY; return impl_::plus(m, impl_::literal(g)); }
+SFPI_OP inline vFloat operator+(float g, const MulLitExpr& m) { SFPI_ENTRY; return impl_::plus(m, impl_::literal(g)); }
+SFPI_OP inline vFloat operator-(const MulLitExpr& m, float g) { SFPI_ENTRY; return impl_::plus(m, impl_::literal(-g)); }
+SFPI_OP inline vFloat operator-(float g, const MulLitExpr& m) {
+    SFPI_ENTRY;
+    return impl_::minus_from(impl_::literal(g), m);
+}
+SFPI_OP inline vFloat operator+(const MulLitExpr& m, const MulLitExpr& n) {
+    SFPI_ENTRY;
+    return impl_::plus(m, vFloat(n));
+}
+SFPI_OP inline vFloat operator-(const MulLitExpr& m, const MulLitExpr& n) {
+    SFPI_ENTRY;
+    return impl_::plus(m, impl_::negate(n));
+}
 SFPI_OP inline vFloat operator+(const vFloat& a, const vFloat& b) { SFPI_ENTRY; return impl_::add(a, b); }
 SFPI_OP inline vFloat operator+(const vFloat& a, float f) { SFPI_ENTRY; return impl_::add(a, f); }
 SFPI_OP inline vFloat operator+(float f, const vFloat& a) { SFPI_ENTRY; return impl_::add(a, f); }
@@ -422,6 +492,16 @@ SFPI_OP inline vFloat operator-(float f, const MulExpr& m) {
 SFPI_OP inline vFloat operator-(const MulExpr& m, const MulExpr& n) {
     SFPI_ENTRY;
     return impl_::mad(m.a, m.b, impl_::negate(vFloat(n)));
+}
+SFPI_OP inline vFloat operator+(const MulExpr& n, const MulLitExpr& m) { SFPI_ENTRY; return impl_::mad(n.a, n.b, m); }
+SFPI_OP inline vFloat operator+(const MulLitExpr& m, const MulExpr& n) { SFPI_ENTRY; return impl_::plus(m, vFloat(n)); }
+SFPI_OP inline vFloat operator-(const MulExpr& n, const MulLitExpr& m) {
+    SFPI_ENTRY;
+    return impl_::mad(n.a, n.b, impl_::negate(m));
+}
+SFPI_OP inline vFloat operator-(const MulLitExpr& m, const MulExpr& n) {
+    SFPI_ENTRY;
+    return impl_::plus(m, impl_::negate(vFloat(n)));
 }
 SFPI_OP inline MulExpr operator*(const MulExpr& m, const vFloat& c) { SFPI_ENTRY; return MulExpr(vFloat(m), c); }
 SFPI_OP inline MulExpr operator*(const vFloat& c, const MulExpr& m) { SFPI_ENTRY; return MulExpr(c, vFloat(m)); }

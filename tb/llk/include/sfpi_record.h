@@ -20,6 +20,9 @@
 // which register a value got, only the moves that make room for an
 // instruction with fixed registers (SFPLUT, SFPCONFIG, l_reg), which are not
 // counted. The constant registers L8-L15 are slots never freed or written.
+// A constant an SFPLOADI made, not written since, gives its register up when
+// a ninth value needs one, and is loaded again where it is next used (not
+// counted either), as SFPI's compiler rematerialises constants.
 //
 // Fixed registers. Kernels mix TTI_ instructions, which name LRegs directly,
 // with SFPI values; as SFPI's compiler keeps a value out of a register that
@@ -48,11 +51,20 @@ namespace sfpi_record {
 constexpr int kGeneral = 8;       // L0-L7: what the allocator hands out
 
 struct Slot {
-    int reg;        // the LReg holding the value; -1 once its last instruction has passed
+    int reg;        // the LReg holding the value; -1 once its last instruction has passed,
+                    // kReloadable while a constant is out of the registers (second run)
     int value;      // the value's number, the same in both runs (-1: a constant register)
     int refs;       // handles to it; constants are never freed
     const void* at; // the kernel line that made it
+    // A constant loaded by SFPLOADI and not written since: the loads that make it again
+    // (Mod0, Imm16 each), so that it can give up its register, as SFPI's compiler
+    // rematerialises a constant rather than keep it live.
+    int loads = 0;
+    std::uint16_t mod0[2] = {}, imm16[2] = {};
+    bool transient = false;   // reloaded under v_if: only the enabled lanes hold it, for one instruction
 };
+
+constexpr int kReloadable = -2;
 
 struct State {
     const void* at = nullptr;     // the kernel line of the outermost entry point
@@ -148,12 +160,54 @@ inline void print(char kind, std::uint32_t word) {
     ::llk_record::emit_at(kind, text, state.at);
 }
 
+inline bool named_now(int value) {
+    for (int v : state.named)
+        if (v == value) return true;
+    return false;
+}
+
+// A register held by a reloadable constant that the instruction being built does not name:
+// emptied (second run only; nothing is issued, the constant is loaded again where it is next used).
+inline int drop_constant() {
+    for (int r = 0; r < kGeneral; ++r) {
+        Slot* s = state.owner[r];
+        if (s != nullptr && s->loads > 0 && !s->transient && !state.kept[r] && !named_now(s->value)) {
+            state.owner[r] = nullptr;
+            s->reg = kReloadable;
+            return r;
+        }
+    }
+    return -1;
+}
+
+// The loads of a constant that gave up its register, into register `reg` (not counted, like
+// the moves that make room). Under v_if they reach only the enabled lanes, so the register
+// holds the constant for the instruction being built only.
+inline void reload(Slot* s, int reg) {
+    for (int i = 0; i < s->loads; ++i) print('V', TT_OP_SFPLOADI(reg, s->mod0[i], s->imm16[i]));
+    s->reg = reg;
+    state.owner[reg] = s;
+    s->transient = state.depth > 0;
+}
+
 // The register of `s` for the instruction being built, noting the reference.
 inline int use(Slot* s) {
     if (s->value < 0) return s->reg;
+    if (s->reg == kReloadable) {
+        int r = free_register(s->value);
+        if (r < 0) r = drop_constant();
+        if (r < 0) fail("no register to load a constant into again: more than 8 vector values are live at once");
+        reload(s, r);
+    }
     if (s->reg < 0) fail("internal: a value is used after its last use in the survey run");
     state.named.push_back(s->value);
     return s->reg;
+}
+
+// After a write into `s`'s register: it no longer holds the constant it was loaded with.
+inline void written(Slot* s) {
+    s->loads = 0;
+    s->transient = false;
 }
 
 // An instruction the stand-in chose ('V': the front end may add SFPNOPs
@@ -178,6 +232,14 @@ inline void emit(std::uint32_t word) {
     }
     state.named.clear();
     ++state.index;
+    for (int r = 0; r < kGeneral; ++r) {     // constants reloaded under v_if give their register up again
+        Slot* s = state.owner[r];
+        if (s != nullptr && s->transient) {
+            state.owner[r] = nullptr;
+            s->reg = kReloadable;
+            s->transient = false;
+        }
+    }
 }
 
 // Marks an entry point: `Entry e(__builtin_return_address(0));` first thing.
@@ -219,6 +281,9 @@ inline Slot* allocate() {
         int v = state.owner[r]->value;
         if (v < (int)state.last_use.size() && state.last_use[v] == state.index) return take(r);
     }
+    // A constant that can be loaded again where it is next used.
+    int dropped = drop_constant();
+    if (dropped >= 0) return take(dropped);
     // Where each live value was made, for the message (the front end adds them to it).
     for (int r = 0; r < kGeneral; ++r) {
         char text[48];
@@ -245,6 +310,7 @@ inline void release(Slot* s) {
 inline void copy(Slot* from, Slot* to, bool all_lanes) {
     int c = use(from);
     int d = use(to);
+    written(to);
     emit(TT_OP_SFPMOV(0, c, d, all_lanes ? sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED : 0));
 }
 
@@ -274,6 +340,11 @@ inline void evict(int reg) {
     if (state.survey) return;
     Slot* s = state.owner[reg];
     if (s == nullptr) return;
+    if (s->loads > 0 && !s->transient) {      // a constant: loaded again where it is next used
+        state.owner[reg] = nullptr;
+        s->reg = kReloadable;
+        return;
+    }
     int r = free_register(s->value, reg);
     if (r < 0) fail("no free register to move a live value to, for an instruction that needs fixed registers");
     print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
@@ -299,6 +370,12 @@ inline void keep(int reg) { state.kept[reg] = true; }
 // free register, or, with none free, the two swap (SFPSWAP Mod1 0).
 inline void relocate(Slot* s, int reg) {
     if (state.survey || s->reg == reg) return;
+    if (s->reg == kReloadable) {              // a constant out of the registers: load it there
+        evict(reg);
+        if (state.owner[reg] != nullptr) fail("no register to load a constant into again");
+        reload(s, reg);
+        return;
+    }
     if (state.owner[reg] != nullptr) {
         bool free = false;
         for (int r = 0; r < kGeneral; ++r) free = free || (r != s->reg && state.owner[r] == nullptr && !state.kept[r]);

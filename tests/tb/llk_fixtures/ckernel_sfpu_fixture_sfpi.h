@@ -101,5 +101,18 @@ inline void calculate_fixture_too_many_values() {
     sfpi::dst_reg[0] = a + b + c + e + f + g + h + i + x;
 }
 
+// Nine values live at once, two of them constants: as SFPI's compiler does, the stand-in gives a
+// constant's register up and loads the constant again where it is next used.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_constants_reloaded() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat k = 0.375f, m = 1.5f;
+        sfpi::vFloat a = x * 2.0f, b = x * 3.0f, c = x * 5.0f, e = x * 7.0f, f = x * 9.0f, g = x * 11.0f;
+        sfpi::dst_reg[0] = (a + b + c + e + f + g + x) * k + m;
+        sfpi::dst_reg++;
+    }
+}
+
 }  // namespace sfpu
 }  // namespace ckernel

@@ -1,0 +1,181 @@
+"""`sfpu sweep` on a fixture tree (tests/tb/sweep_tree, written for these tests in
+tt-llk's layout): the facts read from the tree, the kernel the dispatch selects,
+and the packer path end to end.
+
+The fixture kernel computes x * (1 + 2**-8), exact in FP32 for every BF16 x
+(8 + 8 significant bits). Writing x = m * 2**e with m in 128..255, the result is
+(m + m/256) BF16 steps, so its fraction is m/256: exactly one half when m = 128
+(x a power of two), above one half otherwise. The golden rounds to nearest even,
+so it keeps x at a power of two and rounds up everywhere else. Therefore:
+- 32-bit Dst, packer rounding to nearest with ties away from zero: one step up
+  everywhere, so the only lanes 1 ULP off are the powers of two;
+- 16-bit Dst, SFPSTORE truncating to BF16: x everywhere, so the lanes 1 ULP off
+  are exactly the ones that are not powers of two.
+A packer that truncated, or rounded to even, would move those lane sets.
+(Where x * 2**-8 is below FP32's normal range the MAD flushes the product and
+returns x: those lanes, |x| < 2**-118, are left out of the lane sets.)
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tb.cli.main import main
+from tb.llk import sweep as sw
+from tb.llk.sources import find_tree
+from tb.llk.sweep_facts import FactsError, load, resolve
+
+TREE_DIR = Path(__file__).resolve().parent / "sweep_tree"
+REFERENCE = {"FixtureScale": lambda x: x * (1.0 + 2.0 ** -8)}
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return load(find_tree(TREE_DIR, "wormhole"))
+
+
+@pytest.fixture(scope="module")
+def sweeper(facts):
+    stride, phase = sw.read_stride(facts)
+    return sw.Sweeper(facts, {"wormhole": find_tree(TREE_DIR, "wormhole")}, stride, phase, refs=REFERENCE)
+
+
+def test_facts_come_from_the_tree(facts):
+    assert facts.ops == {"FixtureScale": "fixture_scale"}          # the SFPU_BINARY op is not a unary op
+    assert (facts.iterations, facts.fast_mode, facts.clamp_negative) == (32, False, True)
+    assert facts.singularities == {"FixtureScale": [(0.0, "BOTH")]}
+    assert facts.nonpositive_poles == {"FixtureBinary"}
+    assert facts.claim_limits == {"FixtureBinary": 65504.0}
+    assert sw.read_stride(facts) == (1 << 16, pytest.approx(0.6180339887))
+    row = facts.row("FixtureScale", "Float16_b", "Float16_b", False, True)
+    assert (row.max_ulp, row.hw_max_ulp) == (1, 1)
+    assert facts.row("FixtureScale", "Float16_b", "Float32", False, True).max_ulp is None   # tolerance
+
+
+def test_the_dispatch_selects_the_cells_kernel(facts):
+    exact = facts.kernel("FixtureScale", False, True, "wormhole")
+    assert exact.call == "calculate_fixture_scale<false, true, 32>()"
+    assert exact.init == "fixture_scale_init<false>()"
+    assert (exact.vector_mode, exact.header.name) == ("none", "ckernel_sfpu_fixture_scale.h")
+    approx = facts.kernel("FixtureScale", True, False, "wormhole")
+    assert (approx.call, approx.vector_mode) == ("calculate_fixture_scale<true, false, 8>()", "rc")
+    with pytest.raises(FactsError, match="calculate_fixture_missing"):
+        facts.kernel("FixtureScale", False, True, "wormhole", math_format="Int32")
+    with pytest.raises(FactsError, match="calculate_fixture_blackhole_only"):
+        facts.kernel("FixtureScale", False, True, "blackhole")
+
+
+def test_resolve_keeps_the_branch_the_constants_select():
+    text = """
+        constexpr bool both = A && !B;
+        if constexpr (OPERATION == SfpuType::x) { if (both) { pick(1); } else { pick(2); } }
+        else if constexpr (OPERATION == SfpuType::y || B) { pick(3); }
+        else { pick(4); }"""
+    env = {"OPERATION": "SfpuType::x", "A": True, "B": False}
+    assert "pick(1)" in resolve(text, dict(env), "t") and "pick(2)" not in resolve(text, dict(env), "t")
+    assert "pick(3)" in resolve(text, {**env, "OPERATION": "SfpuType::z", "B": True}, "t")
+    assert "pick(4)" in resolve(text, {**env, "OPERATION": "SfpuType::z"}, "t")
+    with pytest.raises(FactsError, match="unknown_name"):
+        resolve("if constexpr (unknown_name) { a(); }", {}, "t")
+
+
+def _powers_of_two(x):
+    m, _ = np.frexp(np.abs(x))
+    return (m == 0.5) & (x != 0)
+
+
+def _scaled_normally(mask, x):
+    return mask & (np.abs(x) >= 2.0 ** -118)
+
+
+def test_packer_rounds_ties_away_and_the_16_bit_store_truncates(sweeper):
+    wide = sweeper.measure(sw.Cell("FixtureScale", "Float16_b", "Float16_b", False, True, "wormhole"), detail=True)
+    narrow = sweeper.measure(sw.Cell("FixtureScale", "Float16_b", "Float16_b", False, False, "wormhole"),
+                             detail=True)
+    # Ranked: all but the 254 BF16 subnormals and the zero the op does not claim; at 16-bit Dst also
+    # but +-max BF16, whose golden rounds to infinity where the truncating store stays finite.
+    for record, off_by_one, overflows in ((wide, _powers_of_two, 0), (narrow, lambda x: ~_powers_of_two(x), 2)):
+        d = record["detail"]
+        x, steps, mask = d["x"], d["steps"], _scaled_normally(d["mask"], d["x"])
+        assert record["max_ulp"] == record["hw_max_ulp"] == 1
+        assert (record["lanes"], record["nonfinite"]) == (65279 - 254 - 1 - overflows, overflows)
+        assert np.array_equal(mask & (steps == 1), mask & off_by_one(x))
+        assert set(np.unique(steps[mask])) == {0, 1}
+
+
+def test_a_per_face_kernel_covers_the_whole_tile(sweeper):
+    record = sweeper.measure(sw.Cell("FixtureScale", "Float16_b", "Float16_b", True, True, "wormhole"), detail=True)
+    d = record["detail"]
+    mask = _scaled_normally(d["mask"], d["x"])
+    assert record["max_ulp"] == 1
+    assert np.array_equal(mask & (d["steps"] == 1), mask & _powers_of_two(d["x"]))
+
+
+def test_sweep_inputs_are_every_finite_value_once():
+    bf16 = sw.sweep_inputs("Float16_b", 1 << 16, 0.618)
+    fp16 = sw.sweep_inputs("Float16", 1 << 16, 0.618)
+    assert (len(bf16), len(fp16)) == (65279, 63487)             # SFPU_ULP.md's counts
+    assert np.all(np.diff(np.array([float(v) for v in (bf16.astype(np.uint32) << 16).view(np.float32)])) > 0)
+    fp32 = sw.sweep_inputs("Float32", 1 << 16, (5 ** 0.5 - 1) / 2)
+    assert len(fp32) == 65280 and np.all(np.isfinite(fp32.view(np.float32)))
+
+
+def test_ulp_steps_rank_subnormals_as_zero():
+    # FP32: the smallest normal is one step from zero, and from any subnormal; -1.0 to 1.0 is 2 * 0x3F800000
+    # minus the subnormal band on each side.
+    g = np.array([0x00800000, 0x00000001, 0xBF800000], np.uint32)
+    r = np.array([0x00000000, 0x00800000, 0x3F800000], np.uint32)
+    assert sw.ulp_steps("Float32", g, r).tolist() == [1, 1, 2 * (0x3F800000 - 0x7FFFFF)]
+    assert sw.ulp_steps("Float16", np.array([0x0400], np.uint32), np.array([0x0001], np.uint32)).tolist() == [1]
+
+
+def _cli(capsys, *args):
+    code = main(["sweep", "--src", str(TREE_DIR), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_writes_rows_keyed_like_the_budget(tmp_path, capsys):
+    out = tmp_path / "rows.json"
+    code, text, _ = _cli(capsys, "FixtureScale", "--approx", "no", "--dest", "yes", "--json", str(out))
+    rows = json.loads(out.read_text())
+    # FixtureScale has no numpy reference outside this test: the row says so rather than guess one.
+    keys = {"op", "in", "out", "approx", "dest", "arch", "max_ulp", "hw_max_ulp", "budget", "worst_input", "lanes"}
+    assert code == 0 and len(rows) == 1 and keys <= set(rows[0])
+    assert (rows[0]["op"], rows[0]["in"], rows[0]["out"], rows[0]["approx"], rows[0]["dest"], rows[0]["budget"],
+            rows[0]["hw_max_ulp"]) == ("FixtureScale", "Float16_b", "Float16_b", "No", "Yes", 1, 1)
+    assert rows[0]["max_ulp"] is None and "no numpy reference" in rows[0]["reason"]
+    assert "no numpy reference" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (("Nope",), "Nope: not a unary op of"),
+    (("FixtureScale", "--in", "Bfp8_b"), "--in Bfp8_b: not a format"),
+    (("FixtureScale", "--out", "Float32"), "no cell with a step budget"),
+    (("FixtureScale", "--all"), "give OP names or --all"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, args, message):
+    code, _, err = _cli(capsys, *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_tree_without_tt_llk_tests_is_status_2(tmp_path, capsys):
+    (tmp_path / "tt_llk_wormhole_b0" / "common" / "inc" / "sfpu").mkdir(parents=True)
+    code = main(["sweep", "--src", str(tmp_path), "Exp"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no tests/python_tests/helpers" in err
+
+
+def test_merge_joins_shards(tmp_path, capsys):
+    row = {"op": "FixtureScale", "in": "Float16_b", "out": "Float16_b", "approx": "No", "dest": "Yes",
+           "arch": "wormhole", "max_ulp": 1, "hw_max_ulp": 1, "budget": 1, "worst_input": "1 (0x3F80)", "lanes": 9}
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps([row]))
+    b.write_text(json.dumps([{**row, "dest": "No"}]))
+    assert main(["sweep", "--merge", str(a), str(b), "--json", str(tmp_path / "all.json")]) == 0
+    assert len(json.loads((tmp_path / "all.json").read_text())) == 2
+    assert "2 of 2 measured cells equal" in capsys.readouterr().out
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["sweep", "--merge", str(tmp_path / "bad.json")]) == 2
