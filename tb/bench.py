@@ -18,6 +18,7 @@ Measured on this machine, one after the other, nothing else asserted:
 - Verilog generation: Amaranth's own (`sfpu verilog`) and the simulation
   Verilog the Verilog simulators compile;
 - Yosys cell counts per component, from the latest `make synth`;
+- `sfpu sweep Exp` (every gated Wormhole cell) when $SFPU_LLK_SRC names a kernel tree;
 - `sfpu race` on two kernels of kernels/: seconds and schedules per second,
   with its shortcuts (snapshots, early stop, idle gap points skipped) and
   without them (every schedule run whole).
@@ -157,6 +158,32 @@ def bench_backend(backend: str, build: bool = True) -> dict:
 RACE_KERNELS = ("kernels/exp_fast.s", "kernels/blackhole/reciprocal.s")
 
 
+SWEEP_OP = "Exp"
+
+
+def bench_sweep() -> dict | None:
+    """`sfpu sweep Exp` (every gated Wormhole cell) in this process, when $SFPU_LLK_SRC names a kernel
+    tree: seconds, cells, tiles run and model seconds per tile. None without a tree."""
+    from tb.llk import sweep as sw
+    from tb.llk.sources import find_tree
+    from tb.llk.sweep_facts import load
+    src = os.environ.get("SFPU_LLK_SRC")
+    if not src:
+        return None
+    start = time.perf_counter()
+    tree = find_tree(src, "wormhole")
+    facts = load(tree)
+    stride, phase = sw.read_stride(facts)
+    sweeper = sw.Sweeper(facts, {"wormhole": tree}, stride, phase)
+    cells = sw.sweep_cells(facts, SWEEP_OP, "wormhole")
+    rows = [sweeper.measure(cell) for cell in cells]
+    seconds = time.perf_counter() - start
+    tiles = sum(-(-len(v) // sw.TILE) for v in sweeper._dst_runs.values())
+    return {"op": SWEEP_OP, "cells": len(rows), "seconds": seconds, "tiles": tiles,
+            "model_seconds": sweeper.seconds, "model_seconds_per_tile": sweeper.seconds / max(tiles, 1),
+            "equal_to_hardware": sum(r["max_ulp"] == r["hw_max_ulp"] for r in rows)}
+
+
 def bench_race() -> dict:
     from model.asm import assemble_file
     from model.race import explore
@@ -219,6 +246,10 @@ def table(results: dict) -> str:
                 f"{results['model_macro']['cycle_exact_instructions_per_s']:,.0f} instructions/s")]
               if "model_macro" in results else []),
             ("FMA, vectorised", f"{results['fma']['operands_per_s']:,.0f} operands/s")]
+    if results.get("sweep"):
+        r = results["sweep"]
+        rows.append((f"sfpu sweep {r['op']}", f"{r['seconds']:.0f} s for {r['cells']} cells, {r['tiles']} tiles "
+                                              f"({r['model_seconds_per_tile'] * 1000:.0f} ms of model per tile)"))
     for path, r in results.get("race", {}).items():
         rows.append((f"sfpu race {path}", f"{r['seconds']:.1f} s for {r['schedules']} schedules "
                      f"({r['instructions']} instructions); every schedule run whole: {r['seconds_whole']:.1f} s "
@@ -266,6 +297,9 @@ def main(args: argparse.Namespace) -> int:
     results["fma"] = bench_fma()
     print("sfpu race ...", flush=True)
     results["race"] = bench_race()
+    print("sfpu sweep ..." if os.environ.get("SFPU_LLK_SRC") else "sfpu sweep: skipped (set SFPU_LLK_SRC)",
+          flush=True)
+    results["sweep"] = bench_sweep()
     if not args.no_verilog:
         print("Verilog generation ...", flush=True)
         results["verilog"] = bench_verilog()

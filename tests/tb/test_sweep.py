@@ -179,3 +179,15 @@ def test_merge_joins_shards(tmp_path, capsys):
     assert "2 of 2 measured cells equal" in capsys.readouterr().out
     (tmp_path / "bad.json").write_text("{}")
     assert main(["sweep", "--merge", str(tmp_path / "bad.json")]) == 2
+
+
+def test_the_blackhole_page_is_marked_a_prediction_and_lists_cells_above_the_budget():
+    from tb.cli.sweep import prediction_markdown
+    base = {"op": "FixtureScale", "in": "Float16_b", "out": "Float16_b", "approx": "No", "arch": "blackhole",
+            "hw_max_ulp": 0, "budget": 1, "worst_input": "1 (0x3F80)", "lanes": 9}
+    page = prediction_markdown([{**base, "dest": "Yes", "max_ulp": 3}, {**base, "dest": "No", "max_ulp": 1},
+                                {**base, "arch": "wormhole", "dest": "No", "max_ulp": 7}])
+    assert "a model prediction" in page and "Not a hardware measurement" in page
+    assert "2 cells, 2 run on the model; 1 predicted above the Wormhole budget" in page
+    assert "| FixtureScale | Float16_b -> Float16_b | No | Yes | 3 | 1 | 0 |" in page
+    assert page.count("arch: blackhole}") == 2 and "ABOVE the Wormhole budget" in page
