@@ -98,29 +98,34 @@ class Program:
     @property
     def threads(self) -> list[tuple[str, list[Instr | Directive]]]:
         """The program's code per thread, in order: `.thread NAME` sections
-        (the directives before the first are set-up, left out here), or one
-        unnamed thread."""
+        (the set-up before the first is left out here), or one unnamed thread."""
+        first = self._first_thread()
+        if first is None:
+            return [("", list(self.items))]
         sections: list[tuple[str, list]] = []
-        for item in self.items:
-            if isinstance(item, Directive) and item.name == "thread":
+        for item in self.items[first:]:
+            if _is_thread(item):
                 sections.append((item.args[0], []))
-            elif sections:
+            else:
                 sections[-1][1].append(item)
-        return sections or [("", list(self.items))]
+        return sections
 
     @property
     def set_up(self) -> list[Directive]:
-        """The directives before the first `.thread` section (all of a program without sections)."""
-        out = []
-        for item in self.items:
-            if isinstance(item, Directive) and item.name == "thread":
-                break
-            out.append(item)
-        return out if self.is_threaded else []
+        """The directives before the first `.thread` section (none without sections)."""
+        first = self._first_thread()
+        return [] if first is None else list(self.items[:first])
 
     @property
     def is_threaded(self) -> bool:
-        return any(isinstance(i, Directive) and i.name == "thread" for i in self.items)
+        return self._first_thread() is not None
+
+    def _first_thread(self) -> int | None:
+        return next((i for i, item in enumerate(self.items) if _is_thread(item)), None)
+
+
+def _is_thread(item) -> bool:
+    return isinstance(item, Directive) and item.name == "thread"
 
 
 # name: (positional argument count range, allowed options, description)
@@ -566,7 +571,7 @@ def expand_threads(items: list) -> list[Instr | Directive]:
     """`expand_replay` on each `.thread` section by itself (every thread has
     its own replay buffer); set-up before the first section may hold only
     directives, and a thread's name appears once."""
-    starts = [i for i, item in enumerate(items) if isinstance(item, Directive) and item.name == "thread"]
+    starts = [i for i, item in enumerate(items) if _is_thread(item)]
     if not starts:
         return expand_replay(items)
     for item in items[:starts[0]]:

@@ -577,10 +577,9 @@ class CycleModel:
         if (thread is not None and not self.blackhole and not self._misc_used and not self._armed_reported
                 and thread.mnemonic not in ARMED_EXEMPT and int(st.macro_misc[0]) & UNIT_DELAY_KIND_BITS):
             self._armed_reported = True
-            writer = self._config_writer.get(("macro_misc", None), ("", "?"))[1]
             self._hazard("armed-macro-config", thread.unit.value, f"{thread.mnemonic} runs while "
                          f"LoadMacroConfig.Misc = 0x{int(st.macro_misc[0]):03X} has UnitDelayKind armed and no "
-                         f"SFPLOADMACRO has used it since it was written ({writer})", thread.source)
+                         f"SFPLOADMACRO has used it since it was written ({self._misc_writer()})", thread.source)
 
     def _check_field_rules_after(self, executions: list[Execution]) -> None:
         for e in executions:
@@ -628,10 +627,13 @@ class CycleModel:
         configuration it leaves armed and never used."""
         if not self.blackhole and not self._misc_used and int(self.state.macro_misc[0]) & UNIT_DELAY_KIND_BITS:
             self._record = self._last_record or CycleRecord(self.cycle)
-            writer = self._config_writer.get(("macro_misc", None), ("", "?"))[1]
             self._hazard("armed-macro-config", None, f"the code of thread {self.thread or '(unnamed)'} ends with "
                          f"LoadMacroConfig.Misc = 0x{int(self.state.macro_misc[0]):03X} (UnitDelayKind armed), "
-                         f"written at {writer} and never used by an SFPLOADMACRO")
+                         f"written at {self._misc_writer()} and never used by an SFPLOADMACRO")
+
+    def _misc_writer(self) -> str:
+        """The program line that last wrote LoadMacroConfig.Misc."""
+        return self._config_writer.get(("macro_misc", None), ("", "?"))[1]
 
     def _hazard(self, rule: str, unit, message: str, source: str | None = None) -> None:
         unit_name = unit.value if isinstance(unit, Unit) else unit

@@ -35,7 +35,6 @@ scheduled) whose results differ from the baseline's.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import hashlib
 import random
 from collections.abc import Callable
@@ -46,7 +45,7 @@ import numpy as np
 from .asm import Directive, Instr, Program
 from .cycle import CycleModel, Execution
 from .hazards import Hazard, group_hazards
-from .run import apply_directive
+from .run import ThreadRegisters, take_directive
 from .state import SfpuState
 
 DEFAULT_MAX_GAP = 8          # at least the longest macro delay (7) plus one
@@ -162,21 +161,16 @@ def streams(program: Program) -> tuple[list[Directive], dict[str, list[Op]]]:
 
 @dataclass
 class _Cursor:
-    """A run in progress: the model, the Tensix registers of the threads not
-    issuing now, and the next position in the issue order."""
+    """A run in progress: the model, the threads' Tensix registers, and the
+    next position in the issue order."""
     model: CycleModel
-    regs: dict[str, object]
+    threads: ThreadRegisters
     position: int = 0
     log: list | None = None            # (cycle, key, digest, label) of every execution, when asked
 
     def fork(self) -> "_Cursor":
-        return _Cursor(self.model.fork(), {k: _copy_regs(v) for k, v in self.regs.items()}, self.position)
-
-
-def _copy_regs(regs):
-    twin = dataclasses.replace(regs)
-    twin.addr_mods = [dataclasses.replace(slot) for slot in regs.addr_mods]
-    return twin
+        model = self.model.fork()
+        return _Cursor(model, self.threads.fork(model), self.position)
 
 
 class _Runner:
@@ -184,7 +178,6 @@ class _Runner:
         self.set_up, self.streams = streams(program)
         self.ops = {(op.thread, op.index): op for ops in self.streams.values() for op in ops}
         self.state, self.allow, self.spacing = state, allow, dst_read_spacing
-        self.initial_regs = None
         self.max_cycles = MAX_CYCLES_PER_OP * (len(self.ops) + 1)
 
     def start(self) -> _Cursor:
@@ -193,40 +186,31 @@ class _Runner:
         if self.spacing is not None:
             model.dst_read_spacing = self.spacing
         for d in self.set_up:
-            self._directive(model, d)
-        self.initial_regs = _copy_regs(state.tensix)
-        model.thread = next(iter(self.streams))
-        return _Cursor(model, {})
-
-    def _directive(self, model: CycleModel, d: Directive) -> None:
-        if d.name == "allow":
-            model.allow.update(d.args)
-        elif d.name not in ("mark", "thread"):
-            apply_directive(model.state, d)
-
-    def _enter(self, cursor: _Cursor, thread: str) -> None:
-        model = cursor.model
-        if model.thread != thread:
-            cursor.regs[model.thread] = model.state.tensix
-            model.state.tensix = cursor.regs.pop(thread, None) or _copy_regs(self.initial_regs)
-            model.thread = thread
+            take_directive(model, d)
+        threads = ThreadRegisters(model)
+        threads.enter(next(iter(self.streams)))
+        return _Cursor(model, threads)
 
     def step(self, cursor: _Cursor, word: int | None):
+        record = cursor.model.step(word)
+        self._observe(cursor, record)
+        return record
+
+    def _observe(self, cursor: _Cursor, record) -> None:
+        """Log the cycle's executions (when the cursor keeps a log) and stop a runaway."""
         model = cursor.model
-        record = model.step(word)
         if cursor.log is not None:
             for e in model.executed:
                 cursor.log.append((record.cycle, _execution_key(e), _effects_digest(e), _Seen.of(e)))
         if model.cycle > self.max_cycles:
             raise RuntimeError(f"{model.context}: still running after {self.max_cycles} cycles")
-        return record
 
     def present(self, cursor: _Cursor, op: Op) -> None:
         """Apply the op's directives and present its word until it is accepted."""
-        self._enter(cursor, op.thread)
+        cursor.threads.enter(op.thread)
         model = cursor.model
         for d in op.before:
-            self._directive(model, d)
+            take_directive(model, d)
         model.context = op.where
         model.tag = (op.thread, op.index)
         while self.step(cursor, op.instr.word).issued is None:
@@ -240,11 +224,7 @@ class _Runner:
     def finish(self, cursor: _Cursor) -> None:
         model = cursor.model
         model.context = "after the last instruction"
-        while model.busy:
-            if model.stuck:
-                model.drain()
-                break
-            self.step(cursor, None)
+        model.drain(on_cycle=lambda _, record: self._observe(cursor, record))
         model.end_of_code()
 
     def run(self, cursor: _Cursor, schedule: Schedule, stop_keys: list[bytes] | None = None) -> bool:

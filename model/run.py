@@ -141,11 +141,11 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     for item in program.items:
         if isinstance(item, Directive):
             if item.name == "thread":
+                if threads.started:
+                    model.end_of_code()        # the previous thread's code ends here
                 threads.enter(item.args[0])
-            elif item.name == "allow":
-                model.allow.update(item.args)
-            elif item.name != "mark":
-                apply_directive(model.state, item)
+            else:
+                take_directive(model, item)
             yield item
             continue
         assert isinstance(item, Instr)
@@ -164,6 +164,16 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     model.end_of_code()
 
 
+def take_directive(model: CycleModel, d: Directive) -> None:
+    """A directive as the model takes it between cycles: `.allow` widens the
+    rules let through, `.mark` and `.thread` change no state (the caller keeps
+    them), the others set Tensix registers or LRegs."""
+    if d.name == "allow":
+        model.allow.update(d.args)
+    elif d.name not in ("mark", "thread"):
+        apply_directive(model.state, d)
+
+
 class ThreadRegisters:
     """The Tensix registers of each thread (TensixRegs: RWCs, ADDR_MODs, the
     configuration the SFPU reads), swapped into the shared state when a
@@ -172,18 +182,31 @@ class ThreadRegisters:
 
     def __init__(self, model: CycleModel):
         self.model = model
-        self.regs: dict[str, object] = {}
-        self.initial = None
+        self.regs: dict[str, object] = {}       # the threads not issuing now
+        self.initial = None                     # never changed: each new thread gets a copy
+
+    @property
+    def started(self) -> bool:
+        return self.initial is not None
 
     def enter(self, name: str) -> None:
         model = self.model
         if self.initial is None:
             self.initial = copy.deepcopy(model.state.tensix)
-        elif model.thread != name:
-            model.end_of_code()
+        elif model.thread == name:
+            return
+        else:
             self.regs[model.thread] = model.state.tensix
         model.thread = name
-        model.state.tensix = self.regs.get(name) or copy.deepcopy(self.initial)
+        waiting = self.regs.pop(name, None)
+        model.state.tensix = waiting if waiting is not None else copy.deepcopy(self.initial)
+
+    def fork(self, model: CycleModel) -> "ThreadRegisters":
+        """The same for `model`, a fork of this one's model."""
+        twin = ThreadRegisters(model)
+        twin.initial = self.initial
+        twin.regs = {name: copy.deepcopy(regs) for name, regs in self.regs.items()}
+        return twin
 
 
 def state_to_json(state: SfpuState) -> dict:

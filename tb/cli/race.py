@@ -8,6 +8,7 @@ change, 1 when they do.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
@@ -138,7 +139,6 @@ def describe_schedule(schedule: dict) -> str:
 
 
 def gap_length(text: str) -> int:
-    import argparse
     try:
         value = int(text)
     except ValueError:
@@ -150,7 +150,6 @@ def gap_length(text: str) -> int:
 
 
 def count(text: str) -> int:
-    import argparse
     try:
         value = int(text)
     except ValueError:

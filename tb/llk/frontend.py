@@ -445,24 +445,27 @@ def remember(listing: Listing) -> None:
     _COMPILED[listing.program.name] = listing
 
 
+def _cxx_of(m: re.Match) -> str | None:
+    """The C++ line behind a listing location matched by `_LISTING_LOC`: from
+    a listing compiled in this process, else from the listing file's comment."""
+    listing = _COMPILED.get(m.group("file"))
+    if listing:
+        return listing.cxx_of_line.get(int(m.group("line")))
+    return cxx_location(m.group("file"), int(m.group("line")))
+
+
 def with_cxx_location(message: str) -> str:
     """A hazard or undefined-behaviour message about a listing `sfpu llk`
     wrote (or compiled in this process), with the C++ line of the instruction added."""
     m = _LISTING_LOC.search(message)
-    if m is None:
-        return message
-    listing = _COMPILED.get(m.group("file"))
-    where = (listing.cxx_of_line.get(int(m.group("line"))) if listing
-             else cxx_location(m.group("file"), int(m.group("line"))))
+    where = _cxx_of(m) if m else None
     return f"{where}: {message}" if where else message
 
 
 def with_cxx_locations(message: str) -> str:
-    """Every listing location in `message` followed by its C++ line, where known."""
+    """Every listing location in `message` with its C++ line put before it, where known."""
     def annotate(m: re.Match) -> str:
-        listing = _COMPILED.get(m.group("file"))
-        where = (listing.cxx_of_line.get(int(m.group("line"))) if listing
-                 else cxx_location(m.group("file"), int(m.group("line"))))
+        where = _cxx_of(m)
         return f"{where}: {m.group(0)}" if where else m.group(0)
     return _LISTING_LOC.sub(annotate, message)
 
