@@ -208,10 +208,17 @@ class _Absent(types.ModuleType):
 
 def budget_row(helpers: Helpers, op: str, approx: bool | None) -> BudgetRow | None:
     """The most specific row for FP32 in and out, 32-bit Dst, Wormhole."""
-    wanted = {"in": "Float32", "out": "Float32", "dest": "Yes", "arch": "wormhole",
-              "approx": None if approx is None else ("Yes" if approx else "No")}
+    return most_specific_row(helpers.rows, op, {"in": "Float32", "out": "Float32", "dest": "Yes",
+                                                "arch": "wormhole",
+                                                "approx": None if approx is None else ("Yes" if approx else "No")})
+
+
+def most_specific_row(rows: list[BudgetRow], op: str, wanted: dict[str, str | None]) -> BudgetRow | None:
+    """The row of `op` that matches the most of `wanted`'s keys and contradicts
+    none (a key a row omits matches anything; a wanted value of None matches
+    only rows without that key). YAML's yes/no booleans read as Yes/No."""
     best, best_score = None, -1
-    for row in helpers.rows:
+    for row in rows:
         if row.op != op:
             continue
         score = 0
@@ -219,7 +226,7 @@ def budget_row(helpers: Helpers, op: str, approx: bool | None) -> BudgetRow | No
             if key not in wanted:
                 continue
             want = wanted[key]
-            have = {True: "Yes", False: "No"}.get(value, value) if key in ("dest", "approx") else value
+            have = {True: "Yes", False: "No"}.get(value, value)
             if want is None or str(have).lower() != str(want).lower():
                 break
             score += 1

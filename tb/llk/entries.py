@@ -48,20 +48,28 @@ class Entry:
         return self.function.name
 
 
+def split_args(text: str) -> list[str]:
+    """Top-level comma-separated pieces of an argument or parameter list."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
 def _params(text: str | None) -> list[Param]:
     if not text or not text.strip():
         return []
-    out, depth, start = [], 0, 0
-    pieces = []
-    for i, ch in enumerate(text + ","):
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            pieces.append(text[start:i].strip())
-            start = i + 1
-    for piece in pieces:
+    out = []
+    for piece in split_args(text):
         if not piece:
             continue
         decl, _, default = piece.partition("=")

@@ -165,7 +165,7 @@ def references() -> dict:
 def call_arguments(*exprs: str | None) -> list[float]:
     """The float values among the function arguments of C++ calls: FP32 bit patterns
     (`0x3f000000u`, `5u`) and float literals (`5.0f`); plain integers (counts) are left out."""
-    from .sweep_facts import split_args
+    from .entries import split_args
     values = []
     for expr in exprs:
         if not expr or "(" not in expr:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import accuracy
-from .entries import _closing_brace, functions
+from .entries import _closing_brace, functions, split_args
 from .sources import SourceTree
 
 SWEEP_FORMATS = ("Float16_b", "Float16", "Float32")
@@ -93,22 +93,6 @@ def _matching(text: str, start: int, open_ch: str = "(", close_ch: str = ")") ->
                 return i
     raise FactsError(f"unbalanced {open_ch}{close_ch}")
 
-
-def split_args(text: str) -> list[str]:
-    """Top-level comma-separated pieces of an argument list."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
 
 
 def _function_body(code: str, name: str, where: str) -> tuple[str, int]:
@@ -235,24 +219,9 @@ class SweepFacts:
         """The most specific row for the cell (SFPU_ULP.md: every key optional,
         an omitted key matches anything; a row keyed with `arch` only that arch;
         unkeyed rows are Wormhole's measurements and are used for both)."""
-        want = {"in": in_fmt, "out": out_fmt, "approx": "Yes" if approx else "No",
-                "dest": "Yes" if dest else "No", "arch": arch}
-        best, best_score = None, -1
-        for r in self.rows:
-            if r.op != op:
-                continue
-            score = 0
-            for key, value in r.keys.items():
-                if key not in want:
-                    continue
-                have = {True: "Yes", False: "No"}.get(value, value)
-                if str(have).lower() != want[key].lower():
-                    break
-                score += 1
-            else:
-                if score > best_score:
-                    best, best_score = r, score
-        return best
+        return accuracy.most_specific_row(self.rows, op, {"in": in_fmt, "out": out_fmt,
+                                                          "approx": "Yes" if approx else "No",
+                                                          "dest": "Yes" if dest else "No", "arch": arch})
 
     def swept_ops(self) -> list[str]:
         """Every budget op that is a unary SFPU op of llk_params (the sweep's enrolment)."""
