@@ -65,6 +65,9 @@ class Request:
     setup: tuple[str, ...] = ()          # directives the caller sets up, e.g. ".addr_mod 6 dst_incr=2"
     vector_mode: str = "rc"
     tree: SourceTree | None = None
+    # Headers included before `header`, as the translation unit that calls it has them (a
+    # header may rely on its includer's declarations, e.g. a global `using namespace sfpi`).
+    preincludes: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -119,10 +122,10 @@ def compile_call(request: Request, name: str = "<llk>") -> Listing:
 # ---------------------------------------------------------------------------
 # The driver
 
-def _driver(request: Request, header_path: Path) -> str:
+def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str:
     faces, incs, tail = VECTOR_MODES[request.vector_mode]
     header = str(header_path)
-    lines = ['#include "llk_stand_in.h"', f'#include "{header}"',
+    lines = ['#include "llk_stand_in.h"'] + [f'#include "{p}"' for p in preincluded] + [f'#include "{header}"',
              "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
              "int main() {", '::llk_record::phase("caller set-up");',
              f'#line 1 "{CALLER}"',
@@ -151,11 +154,25 @@ def _driver(request: Request, header_path: Path) -> str:
 _UNROLL_PARAMETER = re.compile(r"^(\s*#\s*pragma\s+GCC\s+unroll\s+)(?!\d+\s*$)\S.*$", re.M)
 
 
+# `static_assert(false, ...)` in a branch `if constexpr` discards: the kernels' compiler (GCC 13 and
+# later, P2593) checks it only where the branch is instantiated, g++ 12 at the definition. A generic
+# lambda's body is instantiated only where it is called, so the copy says the same thing to g++ 12:
+# the assertion still fails, with its message, wherever the branch is taken.
+_STATIC_ASSERT_FALSE = re.compile(r"\bstatic_assert\s*\(\s*false\s*,(?P<message>[^;]*?)\)\s*;")
+
+
+def _for_gcc12(text: str) -> str:
+    text = _UNROLL_PARAMETER.sub(r"\g<1>8", text)
+    return _STATIC_ASSERT_FALSE.sub(
+        lambda m: f"[](auto never) {{ static_assert(sizeof(never) == 0,{m.group('message')}); }}(0);", text)
+
+
 def _shadow(folder: Path, into: Path) -> Path:
-    """A copy of a kernel folder's headers, same names and lines, unroll counts made literal."""
+    """A copy of a kernel folder's headers, same names and lines, with the two constructs g++ 12
+    reads differently from the kernels' compiler rewritten (above)."""
     into.mkdir(parents=True)
     for header in folder.glob("*.h"):
-        (into / header.name).write_text(_UNROLL_PARAMETER.sub(r"\g<1>8", header.read_text(errors="replace")))
+        (into / header.name).write_text(_for_gcc12(header.read_text(errors="replace")))
     return into
 
 
@@ -171,13 +188,15 @@ def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path
             shadows[tree.llk_sfpu] = _shadow(tree.llk_sfpu, include / "sfpu")
         if tree.metal_sfpu is not None:
             shadows[tree.metal_sfpu] = _shadow(tree.metal_sfpu, work / "metal_sfpu")
+            # as tt-llk's test harness names them: `#include "llk_sfpu/ckernel_sfpu_mask.h"`
+            (include / "llk_sfpu").symlink_to(shadows[tree.metal_sfpu], target_is_directory=True)
         if tree.sfpu_types is not None:
             (include / "llk_sfpu_types.h").symlink_to(tree.sfpu_types)
         if header_dir in shadows:
             header = shadows[header_dir] / header.name
             header_dir = header.parent
     source = work / "driver.cpp"
-    source.write_text(_driver(request, header))
+    source.write_text(_driver(request, header, [_shadowed(p.resolve(), shadows) for p in request.preincludes]))
     exe = work / "driver"
     command = [compiler, "-std=gnu++17", "-O0", "-g", "-no-pie", "-fno-omit-frame-pointer", "-w",
                "-fmax-errors=5", "-I", str(include), "-I", str(headers.STATIC_INCLUDE), "-I", str(header_dir)]
@@ -195,6 +214,11 @@ def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path
     if done.returncode != 0:
         raise LlkError(_compile_error(unshadow(done.stderr, shadows), work))
     return exe, shadows
+
+
+def _shadowed(path: Path, shadows: dict[Path, Path]) -> Path:
+    copy = shadows.get(path.parent)
+    return copy / path.name if copy is not None else path
 
 
 def unshadow(text: str, shadows: dict[Path, Path]) -> str:

@@ -28,6 +28,7 @@ from model.run import run_program
 from model.state import SfpuState
 
 from . import accuracy
+from .entries import split_args
 from .frontend import LlkError, Request, compile_call
 from .sweep_facts import SWEEP_FORMATS, FactsError, KernelCall, SweepFacts, row_key
 
@@ -69,11 +70,69 @@ def _erf(x):
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 
 
+def _erfinv(x):
+    """erf's inverse on (-1, 1), +-inf at +-1: Giles' single-precision approximation (2010) as the
+    start, then Newton steps on math.erf in float64 until they stop moving."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(all="ignore"):
+        w = -np.log((1.0 - x) * (1.0 + x))
+        central = w - 2.5
+        p = np.polyval([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                        -0.00125372503, -0.00417768164, 0.246640727, 1.50140941], central)
+        tail = np.sqrt(np.maximum(w, 5.0)) - 3.0
+        q = np.polyval([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                        -0.0076224613, 0.00943887047, 1.00167406, 2.83297682], tail)
+        y = np.where(w < 5.0, p, q) * x
+        inside = np.abs(x) < 1.0
+        y = np.where(inside, y, 0.0)
+        for _ in range(4):
+            y = y - np.where(inside, (_erf(y) - x) / (2.0 / math.sqrt(math.pi) * np.exp(-y * y)), 0.0)
+        return np.where(inside, y, np.where(np.abs(x) == 1.0, np.copysign(np.inf, x), np.nan))
+
+
+def _bessel_i1(x):
+    """The modified Bessel function I1 in float64. Below |x| = 20 its power series
+    sum (x/2)^(2k+1) / (k! (k+1)!), whose terms are all of one sign; up to 100,
+    (1/pi) * integral over [0, pi] of exp(|x| cos t) cos t dt by the trapezoid rule, which
+    converges geometrically for a periodic integrand; past that I1 exceeds every FP32 value.
+    I1 is odd."""
+    x = np.asarray(x, np.float64)
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        half = np.where(a < 20.0, a, 0.0) / 2.0
+        term, series = half.copy(), half.copy()
+        for k in range(1, 60):
+            term = term * half * half / (k * (k + 1))
+            series = series + term
+        t = np.linspace(0.0, math.pi, 1025)
+        weights = np.full(t.shape, 1.0 / 1024)
+        weights[[0, -1]] = 0.5 / 1024
+        mid = np.where((a >= 20.0) & (a < 100.0), a, 0.0)
+        integral = np.concatenate([(np.exp(np.outer(chunk, np.cos(t))) * np.cos(t)) @ weights
+                                   for chunk in np.array_split(mid.reshape(-1), max(1, mid.size // 4096))]
+                                  ).reshape(x.shape) if x.size else mid
+        out = np.where(a < 20.0, series, np.where(a < 100.0, integral, np.inf))
+        return np.where(np.isnan(x), np.nan, np.copysign(out, x))
+
+
 def _round_mantissa_10(x):
     """FP32 values rounded to a 10-bit mantissa, to nearest even, exponent unclamped."""
     b = x.astype(np.float32).view(np.uint32).astype(np.uint64)
     r = ((b + 0xFFF + ((b >> 13) & 1)) & ~np.uint64(0x1FFF)).astype(np.uint32)
     return np.where(np.isfinite(x), r.view(np.float32).astype(np.float64), x)
+
+
+_TABLE1_CUTS = (0.5, 1.0, 1.5, 2.0, 3.0)     # SFPLUTFP32's FP16_6ENTRY_TABLE1 segment bounds on |x|
+
+
+def _one_minus_lut_squared(x, table):
+    """1 - t^2 where t is the 6-segment piecewise-linear table on |x| (slopes, then intercepts):
+    what the legacy LUT tanh' computes, and the golden tt-llk's sweep judges it against (its
+    golden models the init's table, not tanh)."""
+    a = np.abs(x)
+    segment = np.searchsorted(np.array(_TABLE1_CUTS), a, side="right")
+    t = np.array(table[:6])[segment] * a + np.array(table[6:])[segment]
+    return 1.0 - t * t
 
 
 # References that take the values the dispatch passes to the kernel or its init (`call_arguments`:
@@ -101,6 +160,21 @@ PARAMETRIC_REFERENCES = {
     # alpha_p, alpha_n from the call; beta 0.5 is the kernel's own (ckernel_sfpu_xielu.h)
     "Xielu": lambda x, a: np.where(x > 0, a[0] * x * x + 0.5 * x, a[1] * (np.expm1(x) - x) + 0.5 * x),
     "Remainder": lambda x, a: np.remainder(x, a[0]),
+    "UnaryPower": lambda x, a: np.power(x, a[0]),
+    "TanhDerivativeLut": _one_minus_lut_squared,         # its init's table (SweepFacts.lut_table)
+    "ExpWithBase": lambda x, a: np.exp(a[0] * x),        # exp(scale * x), the scale in BF16
+}
+
+def _bf16_template_scale(call) -> list[float]:
+    """The call's last template argument as BF16 bits (ExpWithBase's scale, `0x3F00u`)."""
+    last = split_args(call.call[call.call.index("<") + 1:call.call.rindex(">")])[-1]
+    return [float(np.array([int(last.rstrip("uU"), 0) << 16], np.uint32).view(np.float32)[0])]
+
+
+# Ops whose reference takes something other than their call's function arguments.
+ARGUMENT_READERS = {
+    "TanhDerivativeLut": lambda facts, call: facts.lut_table(call.init),
+    "ExpWithBase": lambda facts, call: _bf16_template_scale(call),
 }
 
 # References of ops whose definition has no argument.
@@ -121,10 +195,12 @@ PLAIN_REFERENCES = {
     "Hardsigmoid": lambda x: np.clip(x * float(np.float32(1 / 6)) + 0.5, 0.0, 1.0),
     "Hardmish": lambda x: x * np.clip(0.5 * x + 1.0, 0.0, 1.0),
     "LogWithBase": np.log2,
-    "TanhDerivativeLut": lambda x: 1.0 - np.tanh(x) ** 2,
     "GeluDerivative": lambda x: 0.5 * (1.0 + _erf(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) /
     math.sqrt(2.0 * math.pi),
     "CastFp32ToFp16a": _round_mantissa_10,
+    "Erfinv": _erfinv,
+    "I1": _bessel_i1,
+    "SqrtCustom": np.sqrt,
 }
 
 
@@ -165,7 +241,6 @@ def references() -> dict:
 def call_arguments(*exprs: str | None) -> list[float]:
     """The float values among the function arguments of C++ calls: FP32 bit patterns
     (`0x3f000000u`, `5u`) and float literals (`5.0f`); plain integers (counts) are left out."""
-    from .entries import split_args
     values = []
     for expr in exprs:
         if not expr or "(" not in expr:
@@ -357,7 +432,8 @@ class Sweeper:
         key = (call.call, call.init, call.vector_mode, p.arch, p.dest32, p.dst)
         if key not in self._listings:
             request = Request(call.header, call.call, call.init, p.arch, (), 1 if p.dest32 else 0,
-                              None if p.dest32 else p.srcb_format, (), call.vector_mode, self.trees[p.arch])
+                              None if p.dest32 else p.srcb_format, (), call.vector_mode, self.trees[p.arch],
+                              call.preincludes)
             try:
                 self._listings[key] = compile_call(request, f"{call.header.name}.s")
             except LlkError as e:
@@ -418,7 +494,8 @@ class Sweeper:
             l1 = self.inputs(cell.in_fmt)
             dst_in = lf.unpack(p, l1)
             if cell.op in PARAMETRIC_REFERENCES and reference is PARAMETRIC_REFERENCES[cell.op]:
-                arguments = call_arguments(call.call, call.init)
+                reader = ARGUMENT_READERS.get(cell.op)
+                arguments = reader(facts, call) if reader else call_arguments(call.call, call.init)
                 reference = (lambda fn, a: (lambda v: fn(v, a)))(reference, arguments)
                 record["arguments"] = arguments
             dst_out = self.run_dst(cell, call, p, dst_in)

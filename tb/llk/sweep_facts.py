@@ -20,6 +20,7 @@ checkout). Nothing here is copied from it; each fact is parsed where it lives:
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -195,6 +196,7 @@ class KernelCall:
     init: str | None
     vector_mode: str          # the front end's: "none" (one call, the whole tile) or "rc" (once per face)
     source: str               # where the dispatch says so
+    preincludes: tuple[Path, ...] = ()     # the kernel headers the dispatch includes before `header`
 
 
 @dataclass
@@ -212,6 +214,8 @@ class SweepFacts:
     all_lanes: dict = field(default_factory=dict)      # row_key -> the hardware's max over every lane
     _dispatch: dict = field(default_factory=dict)
     _headers: dict | None = None
+    _wrappers: Path | None = None
+    _scratch: object = None
 
     # -- budget ---------------------------------------------------------------
     def row(self, op: str, in_fmt: str, out_fmt: str, approx: bool, dest: bool,
@@ -255,7 +259,25 @@ class SweepFacts:
         header = self._header_of(fn)
         if header is None:
             raise FactsError(f"{name}: {op} calls {fn}, which no SFPU header of {self.tree.root} defines")
-        return KernelCall(op, sfpu_type, header, call, init, vector_mode, f"{name}:{call_line}")
+        return KernelCall(op, sfpu_type, header, call, init, vector_mode, f"{name}:{call_line}",
+                          self._included_before(header, code))
+
+    def _included_before(self, header: Path, code: str) -> tuple[Path, ...]:
+        """The SFPU kernel headers the dispatch's translation unit includes ahead of `header`, in
+        its order: some headers use what an earlier one declared (`Converter`, a global `using
+        namespace sfpi`), so they compile only where the dispatch has them. `ckernel_sfpu.h`
+        itself is the front end's stand-in."""
+        folders = {"llk_sfpu": (self.tree.metal_sfpu,), "sfpu": (self.tree.llk_sfpu,),
+                   "": (self.tree.metal_sfpu, self.tree.llk_sfpu)}
+        out = []
+        for include in re.findall(r'^\s*#\s*include\s+"([^"]+)"', code, re.M):
+            folder, _, name = include.rpartition("/")
+            found = [d / name for d in folders.get(folder, ()) if d is not None and (d / name).is_file()]
+            if name == header.name and found[:1] in ([], [header]):
+                break
+            if name.startswith("ckernel_sfpu_"):
+                out.extend(found[:1])
+        return tuple(out)
 
     def _dispatch_code(self, arch: str) -> tuple[str, str]:
         if arch not in self._dispatch:
@@ -341,6 +363,23 @@ class SweepFacts:
         vector_mode = {"VectorMode::RC": "rc", "VectorMode::R": "r", "VectorMode::C": "c"}.get(mode, "none")
         return fn, targs, vector_mode, args
 
+    def lut_table(self, init: str | None) -> list[float]:
+        """The FP16 6-entry table an init loads into LReg0-2 (slopes) and LReg4-6 (intercepts) as
+        `l_reg[LRegs::LRegN] = vLut16ss(first, second)` / `vLut16ii(...)`: the slopes of the six
+        segments, then their intercepts. SFPLUTFP32's TABLE1 reads segment 2i from LReg i's low
+        half and 2i + 1 from its high half; SFPI's vLut16 puts its first value in the low half."""
+        name = re.match(r"\s*(\w+)", init or "")
+        header = self._header_of(name.group(1)) if name else None
+        if header is None:
+            raise FactsError(f"{self.tests}: the init {init!r} is in no SFPU header of {self.tree.root}")
+        body, _ = _function_body(_strip_comments(header.read_text(errors="replace")), name.group(1), str(header))
+        pairs = {int(m.group(1)): (float(m.group(2)), float(m.group(3))) for m in re.finditer(
+            r"l_reg\s*\[\s*(?:sfpi::)?LRegs::LReg(\d)\s*\]\s*=\s*(?:sfpi::)?vLut16(?:ss|ii)\s*\(\s*"
+            r"([-\d.eE]+)f?\s*,\s*([-\d.eE]+)f?\s*\)", body)}
+        if sorted(pairs) != [0, 1, 2, 4, 5, 6]:
+            raise FactsError(f"{header}: {name.group(1)} does not load LReg0-2 and LReg4-6 with vLut16 pairs")
+        return [v for r in (0, 1, 2, 4, 5, 6) for v in pairs[r]]
+
     def _header_of(self, fn: str) -> Path | None:
         if self._headers is None:
             self._headers = {}
@@ -349,7 +388,36 @@ class SweepFacts:
                 for header in sorted(folder.glob("ckernel_sfpu_*.h")):
                     for f in functions(header):
                         self._headers.setdefault(f.name, header)
-        return self._headers.get(fn)
+            # Then the loop wrappers the test harness defines for some ops.
+            harness = self.tests / "helpers" / "include" / "sfpu_test_helpers.h"
+            for f in functions(harness) if harness.is_file() else []:
+                self._headers.setdefault(f.name, harness)
+            dispatch = self.tests / "helpers" / "include" / "sfpu_operations.h"
+            for f in functions(dispatch) if dispatch.is_file() else []:
+                if not f.name.startswith("call_"):
+                    self._headers.setdefault(f.name, dispatch)
+        found = self._headers.get(fn)
+        if found is not None and found.name == "sfpu_operations.h":
+            return self._dispatch_wrappers(found)
+        return found
+
+    def _dispatch_wrappers(self, dispatch: Path) -> Path:
+        """The dispatch's own `namespace ckernel::sfpu { ... }` blocks (its loop wrappers and their
+        constants) as a header of their own, every other line blank and a `#line` naming the
+        dispatch, so that the front end compiles them (the rest is harness code) and its records
+        and errors name the dispatch's lines."""
+        if self._wrappers is None:
+            code = _strip_comments(dispatch.read_text(errors="replace"))
+            lines = [""] * code.count("\n")
+            for m in re.finditer(r"^namespace\s+ckernel::sfpu\s*\{", code, re.M):
+                end = _closing_brace(code, m.end())
+                first = code.count("\n", 0, m.start())
+                for i, line in enumerate(code[m.start():end + 1].split("\n")):
+                    lines[first + i] = line
+            self._scratch = tempfile.TemporaryDirectory(prefix="sfpu-sweep-")
+            self._wrappers = Path(self._scratch.name) / "sfpu_operations_wrappers.h"
+            self._wrappers.write_text(f'#pragma once\n#line 1 "{dispatch}"\n' + "\n".join(lines) + "\n")
+        return self._wrappers
 
 
 def _cxx(value) -> str:

@@ -24,6 +24,7 @@ import pytest
 
 from tb.cli.main import main
 from tb.llk import sweep as sw
+from tb.llk.frontend import LlkError, Request, compile_call
 from tb.llk.sources import find_tree
 from tb.llk.sweep_facts import FactsError, load, resolve
 
@@ -43,7 +44,9 @@ def sweeper(facts):
 
 
 def test_facts_come_from_the_tree(facts):
-    assert facts.ops == {"FixtureScale": "fixture_scale"}          # the SFPU_BINARY op is not a unary op
+    # the SFPU_BINARY op is not a unary op
+    assert facts.ops == {"FixtureScale": "fixture_scale", "FixtureHalf": "fixture_half",
+                         "FixtureWrapped": "fixture_wrapped"}
     assert (facts.iterations, facts.fast_mode, facts.clamp_negative) == (32, False, True)
     assert facts.singularities == {"FixtureScale": [(0.0, "BOTH")]}
     assert facts.nonpositive_poles == {"FixtureBinary"}
@@ -65,6 +68,42 @@ def test_the_dispatch_selects_the_cells_kernel(facts):
         facts.kernel("FixtureScale", False, True, "wormhole", math_format="Int32")
     with pytest.raises(FactsError, match="calculate_fixture_blackhole_only"):
         facts.kernel("FixtureScale", False, True, "blackhole")
+
+
+def test_a_header_compiles_after_what_the_dispatch_includes_before_it(sweeper, facts):
+    # ckernel_sfpu_fixture_half.h uses the global `using namespace sfpi` and the constant of
+    # ckernel_sfpu_fixture_base.h, which the dispatch includes just before it; the header after
+    # it in the dispatch's list is not included.
+    half = facts.kernel("FixtureHalf", False, True, "wormhole")
+    assert [p.name for p in half.preincludes] == ["ckernel_sfpu_fixture_scale.h", "ckernel_sfpu_fixture_base.h"]
+    refs = {"FixtureHalf": lambda x: x * 0.5, "FixtureWrapped": lambda x: x * 0.5}
+    wrapped = facts.kernel("FixtureWrapped", False, True, "wormhole")
+    # The dispatch's own wrapper: compiled from the dispatch's lines, after all of its includes.
+    assert wrapped.call == "calculate_fixture_wrapped<false, 32>()" and len(wrapped.preincludes) == 3
+    for op in refs:
+        cell = sw.Cell(op, "Float16_b", "Float16_b", False, True, "wormhole")
+        record = sw.Sweeper(sweeper.facts, sweeper.trees, refs=refs, tiles=2).measure(cell)
+        assert (record.get("reason"), record["max_ulp"], record["hw_max_ulp"]) == (None, 0, 0)
+    # The wrapper keeps its dispatch line number (after `#pragma once` and a `#line 1`); the
+    # harness code around it is blank.
+    dispatch = (facts.tests / "helpers" / "include" / "sfpu_operations.h").read_text().splitlines()
+    extracted = wrapped.header.read_text().splitlines()
+    assert extracted[1] == f'#line 1 "{facts.tests / "helpers" / "include" / "sfpu_operations.h"}"'
+    line = next(i for i, text in enumerate(dispatch) if "void calculate_fixture_wrapped()" in text)
+    assert extracted[line + 2] == dispatch[line]
+    assert not any("call_unary_sfpu_operation" in text for text in extracted)
+
+
+def test_static_assert_false_fails_only_where_its_branch_is_taken(facts):
+    # g++ 12 rejects `static_assert(false, ...)` even in a discarded branch; the kernels' compiler
+    # (and the front end's copy of the header) only where the branch is instantiated.
+    tree = find_tree(TREE_DIR, "wormhole")
+    half = facts.kernel("FixtureHalf", False, True, "wormhole")
+    taken = Request(half.header, "calculate_fixture_half<false, 0>()", None, "wormhole", (), 1, None, (), "none",
+                    tree, half.preincludes)
+    with pytest.raises(LlkError, match=r"ckernel_sfpu_fixture_half.h:\d+: C\+\+ compile error: .*"
+                                       r"ITERATIONS must be positive"):
+        compile_call(taken)
 
 
 def test_resolve_keeps_the_branch_the_constants_select():
@@ -191,3 +230,43 @@ def test_the_blackhole_page_is_marked_a_prediction_and_lists_cells_above_the_bud
     assert "2 cells, 2 run on the model; 1 predicted above the Wormhole budget" in page
     assert "| FixtureScale | Float16_b -> Float16_b | No | Yes | 3 | 1 | 0 |" in page
     assert page.count("arch: blackhole}") == 2 and "ABOVE the Wormhole budget" in page
+
+
+# Values of erf's inverse and of the Bessel function I1 from mpmath at 30 digits (an independent
+# arbitrary-precision implementation), rounded to 17 significant digits.
+@pytest.mark.parametrize("x, value", [(0.5, 0.47693627620446987), (-0.9, -1.1630871536766742),
+                                      (0.999, 2.3267537655135245), (1e-20, 8.8622692545275797e-21)])
+def test_erfinv_reference(x, value):
+    assert sw._erfinv(np.array([x]))[0] == pytest.approx(value, rel=1e-14)
+
+
+def test_erfinv_reference_is_infinite_at_one_and_nan_outside():
+    assert sw._erfinv(np.array([1.0, -1.0, 1.5, 0.0])).tolist()[:2] == [np.inf, -np.inf]
+    assert np.isnan(sw._erfinv(np.array([1.5]))[0]) and sw._erfinv(np.array([0.0]))[0] == 0.0
+
+
+@pytest.mark.parametrize("x, value", [(1.0, 0.56515910399248503), (2.5, 2.5167162452886984),
+                                      (10.0, 2670.9883037012547), (19.5, 26065069.264457166),
+                                      (20.5, 69170831.679184373), (50.0, 2.9030785901035568e+20),
+                                      (90.0, 5.1106068152565982e+37)])
+def test_bessel_i1_reference_is_odd_on_both_sides_of_its_seam(x, value):
+    assert sw._bessel_i1(np.array([x, -x])).tolist() == pytest.approx([value, -value], rel=1e-14)
+
+
+def test_bessel_i1_reference_is_exactly_zero_at_zero_and_infinite_past_fp32():
+    assert sw._bessel_i1(np.array([0.0, 100.0, -1e30])).tolist() == [0.0, np.inf, -np.inf]
+
+
+def test_the_lut_reference_reads_its_segments_from_the_table():
+    # Slopes 1..6 and intercepts 10..60 on SFPLUTFP32's TABLE1 segments (cuts 0.5, 1, 1.5, 2, 3).
+    table = [1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60]
+    x = np.array([0.25, -0.75, 1.0, 1.75, 2.5, 7.0])
+    t = np.array([1 * 0.25 + 10, 2 * 0.75 + 20, 3 * 1.0 + 30, 4 * 1.75 + 40, 5 * 2.5 + 50, 6 * 7.0 + 60])
+    assert sw._one_minus_lut_squared(x, table).tolist() == (1 - t * t).tolist()
+
+
+def test_the_lut_table_is_read_from_the_init_by_register(facts):
+    assert facts.lut_table("fixture_lut_init<false>()") == [1.0, 0.5, 0.125, 2.0, 4.0, 0.0,
+                                                            0.0, 0.25, 0.75, 1.5, 3.0, 1.0]
+    with pytest.raises(FactsError, match="fixture_scale_init does not load LReg0-2"):
+        facts.lut_table("fixture_scale_init<false>()")

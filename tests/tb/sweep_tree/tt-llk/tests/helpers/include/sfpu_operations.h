@@ -2,6 +2,21 @@
 // per SfpuType an init and a call, chosen by `if constexpr` on the template arguments.
 #pragma once
 
+#include "llk_sfpu/llk_math_eltwise_unary_sfpu_macros.h"
+#include "sfpu/ckernel_sfpu_fixture_scale.h"
+#include "sfpu/ckernel_sfpu_fixture_base.h"
+#include "sfpu/ckernel_sfpu_fixture_half.h"
+
+namespace ckernel::sfpu
+{
+// A loop wrapper of the harness's own, as tt-llk's dispatch defines some.
+template <bool APPROXIMATION_MODE, int ITERATIONS>
+inline void calculate_fixture_wrapped()
+{
+    calculate_fixture_half<APPROXIMATION_MODE, ITERATIONS>();
+}
+} // namespace ckernel::sfpu
+
 namespace test_utils
 {
 
@@ -25,7 +40,15 @@ template <DstSync DST_SYNC_MODE, bool DST_ACCUM_MODE, SfpuType OPERATION, bool A
           int ITERATIONS, bool FAST_MODE = false, bool STABLE_SORT = false, bool CLAMP_NEGATIVE = false>
 void call_unary_sfpu_operation(std::uint32_t dst_index, std::uint32_t math_format = 0, VectorMode vector_mode = VectorMode::None)
 {
-    if constexpr (OPERATION == SfpuType::fixture_scale && APPROX_MODE)
+    if constexpr (OPERATION == SfpuType::fixture_half)
+    {
+        SFPU_UNARY_CALL(DST_SYNC_MODE, DST_ACCUM_MODE, calculate_fixture_half, (APPROX_MODE, ITERATIONS), dst_index, vector_mode);
+    }
+    else if constexpr (OPERATION == SfpuType::fixture_wrapped)
+    {
+        SFPU_UNARY_CALL(DST_SYNC_MODE, DST_ACCUM_MODE, calculate_fixture_wrapped, (APPROX_MODE, ITERATIONS), dst_index, vector_mode);
+    }
+    else if constexpr (OPERATION == SfpuType::fixture_scale && APPROX_MODE)
     {
         // per face, as a kernel hand-unrolled for 8 rows is called
         SFPU_UNARY_CALL(DST_SYNC_MODE, DST_ACCUM_MODE, calculate_fixture_scale,
