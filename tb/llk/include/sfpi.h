@@ -10,9 +10,9 @@
 // What the recording chooses, where SFPI's compiler may choose otherwise:
 //   - registers: the lowest free of L0-L7; a value is shared by its copies
 //     and split (SFPMOV) only when one of them is written under predication;
-//   - a*b+c is one SFPMAD (never two roundings), a*2.0f+c too (the literal
-//     loaded); a+b is SFPADD with L10 (1.0), a*b SFPMUL with L9 (0.0), a-b is
-//     b*L11(-1.0)+a; a literal that is exact in BF16 becomes SFPADDI, or
+//   - a*b+c and a*b-c are one SFPMAD (never two roundings), a*2.0f+c too (the
+//     literal loaded), but c-a*b is SFPMUL then the subtraction; a+b is SFPADD
+//     with L10 (1.0), a*b SFPMUL with L9 (0.0), a-b is b*L11(-1.0)+a; a literal that is exact in BF16 becomes SFPADDI, or
 //     SFPMULI where the product is not added to anything;
 //   - constants 0, 1.0, -1.0 and 0.8373 are read from L9, L10, L11 and L8,
 //     others are loaded with SFPLOADI each time they are used;
@@ -104,9 +104,15 @@ public:
             s_ = from;
             return;
         }
+        int before = s_->value;
         own();
-        sfpi_record::copy(from, s_, false);
+        sfpi_record::assign_masked(from, s_, before);
     }
+    // x op= immediate for an instruction that reads and writes VD (SFPMULI, SFPADDI): inside
+    // v_if it writes x's own register, whose disabled lanes keep their value, as the compiler
+    // emits it; outside, as x = x op immediate.
+    template <class F>
+    void update_in_place(F make);
     // Makes this handle the only one on its register, as a write in place needs.
     void own() {
         if (s_ == nullptr) fail("a vector variable is updated before it is given a value");
@@ -138,6 +144,17 @@ Raw in_place(const vVal& v, F make) {
     Slot* s = sfpi_record::copy_of(v.slot(), false);
     emit(make(sfpi_record::use(s)));
     return Raw{s};
+}
+
+template <class F>
+void vVal::update_in_place(F make) {
+    if (sfpi_record::state.depth == 0) {
+        assign(vVal(in_place(*this, make)));
+        return;
+    }
+    own();
+    emit(make(sfpi_record::use(s_)));
+    sfpi_record::written(s_);
 }
 
 inline std::uint32_t bits_of(float f) {
@@ -239,6 +256,11 @@ public:
     vFloat& operator+=(const vFloat& o);
     vFloat& operator-=(const vFloat& o);
     vFloat& operator*=(const vFloat& o);
+    // With a float literal, as `v = v op f` (SFPADDI / SFPMULI where f is exact in BF16): no
+    // register for the literal, as SFPI's compiler folds it into the immediate.
+    vFloat& operator+=(float f);
+    vFloat& operator-=(float f);
+    vFloat& operator*=(float f);
     vFloat operator++(int);
     vFloat& operator++();
     vFloat operator--(int);
@@ -481,13 +503,16 @@ SFPI_OP inline vFloat operator-(const MulExpr& m, float f) {
     SFPI_ENTRY;
     return impl_::mad(m.a, m.b, vFloat(impl_::constant(impl_::bits_of(-f), true)));
 }
+// c - a*b is not fused: the product is rounded (SFPMUL), then subtracted, as SFPI's compiler
+// leaves it (no MAD negates its product on Wormhole). The accuracy sweep shows it: Erfinv's
+// `1.0f - x * x` reproduces the hardware's Float32 maximum only so (docs/llk.md).
 SFPI_OP inline vFloat operator-(const vFloat& c, const MulExpr& m) {
     SFPI_ENTRY;
-    return impl_::mad(m.a, impl_::negate(m.b), c);
+    return impl_::sub(c, vFloat(m));
 }
 SFPI_OP inline vFloat operator-(float f, const MulExpr& m) {
     SFPI_ENTRY;
-    return impl_::mad(m.a, impl_::negate(m.b), vFloat(impl_::constant(impl_::bits_of(f), true)));
+    return impl_::sub(vFloat(impl_::constant(impl_::bits_of(f), true)), vFloat(m));
 }
 SFPI_OP inline vFloat operator-(const MulExpr& m, const MulExpr& n) {
     SFPI_ENTRY;
@@ -521,6 +546,23 @@ SFPI_OP inline vFloat operator-(const MulExpr& m) {
 inline vFloat& vFloat::operator+=(const vFloat& o) { SFPI_ENTRY; assign(impl_::add(*this, o)); return *this; }
 inline vFloat& vFloat::operator-=(const vFloat& o) { SFPI_ENTRY; assign(impl_::sub(*this, o)); return *this; }
 inline vFloat& vFloat::operator*=(const vFloat& o) { SFPI_ENTRY; assign(vFloat(MulExpr(*this, o))); return *this; }
+inline vFloat& vFloat::operator+=(float f) {
+    SFPI_ENTRY;
+    if (impl_::bf16_exact(f) && f != 0.0f)
+        update_in_place([&](int d) { return TT_OP_SFPADDI(impl_::bits_of(f) >> 16, d, 0); });
+    else
+        assign(impl_::add(*this, f));
+    return *this;
+}
+inline vFloat& vFloat::operator-=(float f) { return *this += -f; }
+inline vFloat& vFloat::operator*=(float f) {
+    SFPI_ENTRY;
+    if (impl_::bf16_exact(f))
+        update_in_place([&](int d) { return TT_OP_SFPMULI(impl_::bits_of(f) >> 16, d, 0); });
+    else
+        assign(impl_::mul_now(*this, f));
+    return *this;
+}
 inline vFloat& vFloat::operator++() { SFPI_ENTRY; assign(impl_::add(*this, 1.0f)); return *this; }
 inline vFloat vFloat::operator++(int) { SFPI_ENTRY; vFloat old = *this; assign(impl_::add(*this, 1.0f)); return old; }
 inline vFloat& vFloat::operator--() { SFPI_ENTRY; assign(impl_::add(*this, -1.0f)); return *this; }

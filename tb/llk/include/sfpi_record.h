@@ -34,7 +34,12 @@
 //
 // Predication. `depth` counts the v_if/v_block scopes open; inside one, an
 // instruction writes only the enabled lanes, so a variable that already has
-// a value is updated in its own register rather than rebound.
+// a value is updated in its own register rather than rebound: the new value
+// is made in a register of its own and moved in (SFPMOV). Where the value is
+// made by the instruction just before that move and read by nothing else,
+// SFPI's compiler has that instruction write the variable's register itself.
+// The survey notes those pairs (`merges`); the second run makes such a value
+// in the variable's register and counts the move without issuing it.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -62,6 +67,7 @@ struct Slot {
     int loads = 0;
     std::uint16_t mod0[2] = {}, imm16[2] = {};
     bool transient = false;   // reloaded under v_if: only the enabled lanes hold it, for one instruction
+    bool merged = false;      // made in the register of the variable it is assigned to next (second run)
 };
 
 constexpr int kReloadable = -2;
@@ -77,6 +83,9 @@ struct State {
     std::vector<int> named;       // the values the instruction being built names
     std::vector<int> last_use;    // per value: the index of the last instruction naming it
     std::vector<int> fixed[kGeneral];  // per register: where TTI_, l_reg or in_use name it
+    std::vector<int> made_at;     // survey: per value, the index of the instruction that made it
+    std::vector<int> moves;       // survey: (value, variable's value, index) per move under v_if
+    std::vector<int> merge_into;  // per value: the variable's value whose register it is made in, or -1
     bool survey = false;
     const char* survey_file = nullptr;
     bool loaded = false;
@@ -99,6 +108,23 @@ inline void write_survey() {
             std::fprintf(f, "%zu\n", at.size());
             for (int i : at) std::fprintf(f, "%d\n", i);
         }
+        // The moves a merge replaces: of a value read by nothing after, made by the instruction
+        // just before, or just before the variable's split (own()) where that split moves a
+        // register nothing reads again (the second run then issues no split either), into a
+        // variable made before the value.
+        std::vector<int> merge_into(state.last_use.size(), -1);
+        auto made = [](int v) { return v >= 0 && v < (int)state.made_at.size() ? state.made_at[v] : -1; };
+        for (std::size_t i = 0; i + 3 < state.moves.size(); i += 4) {
+            int v = state.moves[i], before = state.moves[i + 1], to = state.moves[i + 2], at = state.moves[i + 3];
+            if (v < 0 || before < 0 || v >= (int)merge_into.size() || state.last_use[v] != at ||
+                made(before) >= made(v))
+                continue;
+            bool direct = to == before && made(v) == at - 1;
+            bool split = to != before && made(to) == at - 1 && made(v) == at - 2 && state.last_use[before] == at - 1;
+            if (direct || split) merge_into[v] = before;
+        }
+        std::fprintf(f, "%zu\n", merge_into.size());
+        for (int w : merge_into) std::fprintf(f, "%d\n", w);
         std::fclose(f);
     }
 }
@@ -131,6 +157,7 @@ inline void load() {
         if (FILE* f = std::fopen(path, "r")) {
             read_list(f, state.last_use);
             for (auto& at : state.fixed) read_list(f, at);
+            read_list(f, state.merge_into);
             std::fclose(f);
         }
     }
@@ -265,13 +292,35 @@ constexpr int kZero = 9, kOne = 10, kMinusOne = 11;
 inline Slot* take(int reg) {
     load();
     Slot* s = new Slot{reg, state.values++, 1, state.at};
-    if (!state.survey) state.owner[reg] = s;
+    if (state.survey) {
+        if ((int)state.made_at.size() <= s->value) state.made_at.resize(s->value + 1, -1);
+        state.made_at[s->value] = state.index;
+    } else {
+        state.owner[reg] = s;
+    }
     return s;
+}
+
+// The register of the variable the value about to be made is merged into (second run), or -1.
+inline int merge_register() {
+    int v = state.values;
+    int w = v < (int)state.merge_into.size() ? state.merge_into[v] : -1;
+    if (w < 0 || state.depth == 0) return -1;
+    for (int r = 0; r < kGeneral; ++r)
+        if (state.owner[r] != nullptr && state.owner[r]->value == w && !state.kept[r])
+            return r;
+    return -1;
 }
 
 inline Slot* allocate() {
     load();
     if (state.survey) return take(0);
+    int merged = merge_register();
+    if (merged >= 0) {
+        Slot* s = new Slot{merged, state.values++, 1, state.at};
+        s->merged = true;
+        return s;
+    }
     int r0 = free_register(state.values);
     if (r0 >= 0) return take(r0);
     // A register whose value the instruction being built reads for the last
@@ -303,6 +352,29 @@ inline void release(Slot* s) {
         if (s->reg >= 0 && state.owner[s->reg] == s) state.owner[s->reg] = nullptr;
         delete s;
     }
+}
+
+inline void copy(Slot* from, Slot* to, bool all_lanes);
+
+// `to = from` inside v_if (`before`: the variable's value before own() split it off): the enabled
+// lanes of `from` moved into `to`'s register, or, for a value made there (a merge), the move
+// counted and not issued.
+inline void assign_masked(Slot* from, Slot* to, int before) {
+    load();
+    if (state.survey) {
+        state.moves.insert(state.moves.end(), {from->value, before, to->value, state.index});
+    } else if (from->merged && from->reg == to->reg) {
+        written(to);
+        from->reg = -1;
+        from->merged = false;
+        if (to->value < (int)state.last_use.size() && state.last_use[to->value] == state.index) {
+            state.owner[to->reg] = nullptr;       // the move was the variable's last use as well
+            to->reg = -1;
+        }
+        ++state.index;
+        return;
+    }
+    copy(from, to, false);
 }
 
 // SFPMOV between two values. All lanes (Mod1 2) when a value is split from

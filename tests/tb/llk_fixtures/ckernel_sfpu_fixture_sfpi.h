@@ -114,5 +114,34 @@ inline void calculate_fixture_constants_reloaded() {
     }
 }
 
+// c - a*b: the product rounded, then subtracted (two roundings), as SFPI's compiler leaves it.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_minus_product() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::dst_reg[0] = 1.0f - x * x;
+        sfpi::dst_reg++;
+    }
+}
+
+// Eight values live, two of them updated under v_if: `y = y + a` and `s *= 0.5f` each write
+// their variable's own register (one SFPADD, one SFPMULI; no ninth register, no SFPMOV), as
+// SFPI's compiler emits a predicated assignment.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_masked_in_place() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat a = x * 2.0f, b = x * 3.0f, c = x * 5.0f, e = x * 7.0f, f = x * 9.0f;
+        sfpi::vFloat y = x * 11.0f, s = x * 13.0f;
+        v_if (x >= 0.0f) {
+            y = y + a;
+            s *= 0.5f;
+        }
+        v_endif;
+        sfpi::dst_reg[0] = a + b + c + e + f + y + s;
+        sfpi::dst_reg++;
+    }
+}
+
 }  // namespace sfpu
 }  // namespace ckernel
