@@ -47,6 +47,7 @@ from .entries import Entry, Function, entries
 from .frontend import LlkError, Request, compile_call
 from .frontend import cxx_of_message as with_cxx_location
 from .sources import SourceError, find_tree
+from .sweep_facts import dispatch_includes_before
 
 OUT = Path(__file__).resolve().parent.parent.parent / "build" / "llk-corpus"
 MAX_CYCLES = 400_000
@@ -63,6 +64,8 @@ def _options(ptype: str, name: str, default: str | None, named: dict[str, list[s
     enum the values the header itself names (`named`), else a value by type."""
     base = ptype.replace("const", "").replace("std::", "").strip()
     enum = base.split("::")[-1]
+    if base in ("typename", "class"):
+        return ["float"]                   # a value type the kernel is instantiated for (threshold's T)
     if base == "bool" and "fp32" in name.lower():
         return ["true", "false"]           # the caller's Fp32 Dst mode, which the corpus sets
     if default:
@@ -89,7 +92,8 @@ def _value(ptype: str, name: str, default: str | None) -> str:
     return _options(ptype, name, default)[0]
 
 
-_ENUM_VALUE = re.compile(r"\b(SfpuType|DataFormat|InstrModLoadStore|PoolType|ReduceDim|BinaryOp|SortDir)::(\w+)")
+_ENUM_VALUE = re.compile(r"\b(SfpuType|DataFormat|InstrModLoadStore|PoolType|ReduceDim|BinaryOp|SortDir|ActivationType)"
+                         r"::(\w+)")
 
 
 def named_values(header: Path) -> dict[str, list[str]]:
@@ -103,9 +107,10 @@ def named_values(header: Path) -> dict[str, list[str]]:
 
 
 def _named_first(entry: str, values: list[str]) -> list[str]:
-    """An enum value the entry's name names first (PoolType::MAX for calculate_reduce_max_min)."""
-    words = set(entry.lower().split("_"))
-    return sorted(values, key=lambda v: v.split("::")[-1].lower() not in words)
+    """The enum values sharing the most words with the entry's name first (PoolType::MAX for
+    calculate_reduce_max_min, SfpuType::unary_ne for _calculate_comp_unary_), else in order."""
+    words = set(entry.lower().split("_")) - {""}
+    return sorted(values, key=lambda v: -len(set(v.split("::")[-1].lower().split("_")) & words))
 
 
 def variants(f: Function, named: dict[str, list[str]] | None = None,
@@ -134,7 +139,9 @@ def call_expr(f: Function, chosen: dict[str, str] | None = None) -> str:
         chosen.setdefault(p.name, value)
         values.append(value)
     targs = ", ".join(values)
-    args = ", ".join(ARGUMENTS.get(p.name, _value(p.type, p.name, None)) for p in f.params if not p.default)
+    # A parameter of a template parameter's type (`T threshold`) takes that type's chosen value.
+    args = ", ".join(ARGUMENTS.get(p.name, _value(chosen.get(p.type, p.type), p.name, None))
+                     for p in f.params if not p.default)
     return f"{f.name}{'<' + targs + '>' if f.template else ''}({args})"
 
 
@@ -163,11 +170,12 @@ def _run(listing, x: np.ndarray):
 
 # Function arguments other than 0, by parameter name: the top-k merge compares nothing with k = 0
 # and so never finishes (tt-llk's test helpers call it with m_iter 5, k 10); reshuffle_rows reads
-# its row mask from the L1 address it is given (the stand-in's llk_l1, all rows to row 0).
+# its row mask from the L1 address it is given (the stand-in's llk_l1, all rows to row 0), and
+# Blackhole's triangle solve its matrix (zero there).
 # Block sizes are one tile (num_cols counts tiles, as init_reduce passes block_ct_dim): 0 would run
 # no rows, or wrap round (block_height - 1).
 ARGUMENTS = {"m_iter": "5", "k": "10", "idx_addr": "llk_l1_address()", "block_height": "1", "num_cols": "1",
-             "block_ct_dim": "1", "block_rt_dim": "1"}
+             "block_ct_dim": "1", "block_rt_dim": "1", "l1_base": "llk_l1_address()"}
 
 
 # Headers whose kernels walk all four faces of a tile themselves, by Dst address: their callers
@@ -195,7 +203,8 @@ def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str =
     note = ""
     for _ in range(3):
         request = Request(entry.header, call_expr(entry.function, chosen), init, arch, defines, 1, None,
-                          setup, "none" if entry.header.name in WHOLE_TILE else "rc", tree)
+                          setup, "none" if entry.header.name in WHOLE_TILE else "rc", tree,
+                          dispatch_includes_before(tree, entry.header, arch))
         try:
             return compile_call(request, entry.header.name), note
         except LlkError as e:
@@ -209,7 +218,9 @@ def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str =
 
 def _depends_on_arguments(error: str) -> bool:
     """Whether a compile error may go away with other template arguments."""
-    return any(s in error for s in ("static assertion", "--call", "no matching function", "required from"))
+    # (an undefined reference: a template specialised for some enum values only)
+    return any(s in error for s in ("static assertion", "--call", "no matching function", "required from",
+                                    "undefined reference"))
 
 
 def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str], helpers) -> list[str]:

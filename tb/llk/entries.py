@@ -15,7 +15,7 @@ from pathlib import Path
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _FUNCTION = re.compile(
-    r"(?:template\s*<(?P<tparams>(?:[^<>]|<[^<>]*>)*)>\s*)?"
+    r"(?:template\s*<(?P<tparams>(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*)>\s*)?"     # <> nested two deep
     r"(?:(?:inline|static|constexpr|sfpi_inline|ALWI|TT_ALWAYS_INLINE|__attribute__\(\([^)]*\)\))\s+)*"
     r"(?P<ret>void|sfpi::vFloat|vFloat|sfpi::vInt|vInt|std::uint32_t|uint32_t|int|bool)\s+"
     r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^)]*)\)\s*\{")
@@ -73,11 +73,19 @@ def _params(text: str | None) -> list[Param]:
         if not piece:
             continue
         decl, _, default = piece.partition("=")
-        words = decl.split()
-        name = re.sub(r"[&*]", "", words[-1]) if len(words) > 1 else ""
-        ptype = " ".join(words[:-1]) if len(words) > 1 else decl.strip()
+        words = decl.replace("&", " & ").replace("*", " * ").split()
+        # The last word names the parameter unless it is part of the type: an unnamed parameter
+        # (`const std::uint32_t /*exponent_size_8*/`) ends in a type, a qualified or built-in name.
+        named = len(words) > 1 and re.fullmatch(r"[A-Za-z_]\w*", words[-1]) and words[-1] not in _TYPE_WORDS
+        name = words[-1] if named else ""
+        ptype = " ".join(words[:-1] if named else words).replace(" &", "&").replace(" *", "*")
         out.append(Param(ptype, name, default.strip() or None))
     return out
+
+
+_TYPE_WORDS = {"int", "unsigned", "signed", "float", "double", "bool", "char", "short", "long", "uint",
+               "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
+               "size_t", "auto"}
 
 
 def functions(path: Path) -> list[Function]:
@@ -121,8 +129,10 @@ def _common_prefix(a: str, b: str) -> int:
 def entries(path: Path) -> list[Entry]:
     funcs = functions(path)
     code = _COMMENT.sub("", path.read_text(errors="replace"))
-    # An init, not a body that skips one (`_calculate_log_body_no_init_`).
-    inits = [f for f in funcs if "init" in f.name and "no_init" not in f.name]
+    # An init, not a body that skips one (`_calculate_log_body_no_init_`), nor a helper that fills
+    # the caller's vectors (`_calculate_comp_init_flag_(bool, vFloat& flag1, ...)`).
+    inits = [f for f in funcs if "init" in f.name and "no_init" not in f.name
+             and not any(p.type.endswith("&") and not p.type.startswith("const") for p in f.params)]
     chosen = [f for f in funcs if re.match(r"_?calculate_", f.name) and not f.name.endswith("_body")
               and "init" not in f.name]
     if not chosen:

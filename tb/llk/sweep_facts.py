@@ -19,6 +19,7 @@ checkout). Nothing here is copied from it; each fact is parsed where it lives:
 
 from __future__ import annotations
 
+import functools
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -260,32 +261,14 @@ class SweepFacts:
         if header is None:
             raise FactsError(f"{name}: {op} calls {fn}, which no SFPU header of {self.tree.root} defines")
         return KernelCall(op, sfpu_type, header, call, init, vector_mode, f"{name}:{call_line}",
-                          self._included_before(header, code))
-
-    def _included_before(self, header: Path, code: str) -> tuple[Path, ...]:
-        """The SFPU kernel headers the dispatch's translation unit includes ahead of `header`, in
-        its order: some headers use what an earlier one declared (`Converter`, a global `using
-        namespace sfpi`), so they compile only where the dispatch has them. `ckernel_sfpu.h`
-        itself is the front end's stand-in."""
-        folders = {"llk_sfpu": (self.tree.metal_sfpu,), "sfpu": (self.tree.llk_sfpu,),
-                   "": (self.tree.metal_sfpu, self.tree.llk_sfpu)}
-        out = []
-        for include in re.findall(r'^\s*#\s*include\s+"([^"]+)"', code, re.M):
-            folder, _, name = include.rpartition("/")
-            found = [d / name for d in folders.get(folder, ()) if d is not None and (d / name).is_file()]
-            if name == header.name and found[:1] in ([], [header]):
-                break
-            if name.startswith("ckernel_sfpu_"):
-                out.extend(found[:1])
-        return tuple(out)
+                          included_before(self.tree, header, code))
 
     def _dispatch_code(self, arch: str) -> tuple[str, str]:
         if arch not in self._dispatch:
             path = self.tests / "helpers" / "include" / "sfpu_operations.h"
             if not path.is_file():
                 raise FactsError(f"{path}: no such file (the sweep's kernel dispatch)")
-            defined = {"ARCH_WORMHOLE"} if arch == "wormhole" else {"ARCH_BLACKHOLE"}
-            self._dispatch[arch] = (_preprocess(_strip_comments(path.read_text(errors="replace")), defined), str(path))
+            self._dispatch[arch] = (_dispatch_text(path, arch), str(path))
         return self._dispatch[arch]
 
     @staticmethod
@@ -418,6 +401,39 @@ class SweepFacts:
             self._wrappers = Path(self._scratch.name) / "sfpu_operations_wrappers.h"
             self._wrappers.write_text(f'#pragma once\n#line 1 "{dispatch}"\n' + "\n".join(lines) + "\n")
         return self._wrappers
+
+
+def included_before(tree: SourceTree, header: Path, dispatch: str) -> tuple[Path, ...]:
+    """The SFPU kernel headers the dispatch's translation unit (`dispatch`: its text) includes
+    ahead of `header`, in its order: some headers use what an earlier one declared (`Converter`,
+    a global `using namespace sfpi`), so they compile only where the dispatch has them.
+    `ckernel_sfpu.h` itself is the front end's stand-in."""
+    folders = {"llk_sfpu": (tree.metal_sfpu,), "sfpu": (tree.llk_sfpu,), "": (tree.metal_sfpu, tree.llk_sfpu)}
+    out = []
+    for include in re.findall(r'^\s*#\s*include\s+"([^"]+)"', dispatch, re.M):
+        folder, _, name = include.rpartition("/")
+        found = [d / name for d in folders.get(folder, ()) if d is not None and (d / name).is_file()]
+        if name == header.name and found[:1] in ([], [header]):
+            break
+        if name.startswith("ckernel_sfpu_"):
+            out.extend(found[:1])
+    return tuple(out)
+
+
+def dispatch_includes_before(tree: SourceTree, header: Path, arch: str) -> tuple[Path, ...]:
+    """`included_before` for a tree with tt-llk's tests (the sweep's dispatch), else nothing."""
+    if tree is None or tree.helpers is None:
+        return ()
+    path = tests_folder(tree) / "helpers" / "include" / "sfpu_operations.h"
+    if not path.is_file():
+        return ()
+    return included_before(tree, header, _dispatch_text(path, arch))
+
+
+@functools.lru_cache(maxsize=8)
+def _dispatch_text(path: Path, arch: str) -> str:
+    defined = {"ARCH_WORMHOLE"} if arch == "wormhole" else {"ARCH_BLACKHOLE"}
+    return _preprocess(_strip_comments(path.read_text(errors="replace")), defined)
 
 
 def _cxx(value) -> str:

@@ -50,6 +50,35 @@ def test_an_enum_value_the_entry_names_is_tried_first_and_sizes_are_one_tile():
     assert call_expr(f, tried[0]) == "calculate_reduce_max_min<PoolType::MAX>(1, 10)"
 
 
+def test_unnamed_and_template_typed_parameters_get_values_of_their_type(tmp_path):
+    # `const std::uint32_t /*exponent_size_8*/` has no name; `T threshold` takes the type chosen for T.
+    header = tmp_path / "ckernel_sfpu_x.h"
+    header.write_text("template <bool A, int N = 8>\ninline void calculate_sign(const std::uint32_t /*e*/) {}\n"
+                      "template <bool A, int N, typename T>\ninline void calculate_threshold(T t, T v) {}\n")
+    found = {e.name: e.function for e in entries(header)}
+    assert found["calculate_sign"].params == [Param("const std::uint32_t", "", None)]
+    assert call_expr(found["calculate_sign"]) == "calculate_sign<false, 8>(0)"
+    assert call_expr(found["calculate_threshold"]) == \
+        "calculate_threshold<false, 0, float>(static_cast<float>(0), static_cast<float>(0))"
+
+
+def test_a_template_parameter_list_with_nested_angle_brackets_is_read(tmp_path):
+    header = tmp_path / "ckernel_sfpu_x.h"
+    header.write_text("template <bool A, SfpuType OP, std::enable_if_t<is_cmp_v<OP>, int> = 0>\n"
+                      "inline void calculate_cmp(const uint in0) {}\n")
+    f = entries(header)[0].function
+    assert [p.name for p in f.template] == ["A", "OP", ""] and f.template[2].default == "0"
+    assert call_expr(f, {"OP": "SfpuType::eq"}) == "calculate_cmp<false, SfpuType::eq, 0>(0)"
+
+
+def test_a_helper_filling_the_callers_vectors_is_not_an_init(tmp_path):
+    header = tmp_path / "ckernel_sfpu_x.h"
+    header.write_text("inline void _calculate_comp_init_flag_(bool c, sfpi::vFloat& f1, float i) {}\n"
+                      "inline void comp_init(const sfpi::vFloat& unused) {}\n"
+                      "inline void _calculate_comp_() {}\n")
+    assert [f.name for f in entries(header)[0].inits] == ["comp_init"]
+
+
 def test_a_kernel_reads_what_the_init_left_in_the_stand_in_l1():
     listing = compile_call(Request(FIXTURES / "ckernel_sfpu_fixture_add_one.h",
                                    "calculate_fixture_l1_count(llk_l1_address())", "llk_l1[4] = 3",

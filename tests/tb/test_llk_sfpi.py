@@ -172,6 +172,17 @@ def test_a_constant_gives_its_register_up_and_is_loaded_again():
     assert np.array_equal(run_tile(listing).view(np.uint32), expected.view(np.uint32))
 
 
+def test_a_variable_holding_a_bf16_constant_is_an_immediate():
+    listing = compile_sfpi("calculate_fixture_constant_variable<false, 1>()")
+    ops = mnemonics(listing)
+    assert ops.count("SFPADDI") == 8 and ops.count("SFPMULI") == 4      # per face: +0.25, *0.5, -0.25
+    assert "SFPADD" not in ops and "SFPMUL" not in ops and "SFPMAD" not in ops
+    f32 = np.float32
+    expected = ((X + f32(0.25)) * f32(0.5) - f32(0.25)).astype(f32)
+    got = run_tile(compile_sfpi("calculate_fixture_constant_variable<false, 8>()"))
+    assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
 def test_an_assignment_under_v_if_writes_the_variables_own_register():
     # x is dead after the products; a, b, c, e, f, y, s are seven live values and the v_if's
     # updates need no eighth: each is one instruction on its variable's register.

@@ -46,6 +46,12 @@ namespace ckernel {
 
 using uint = std::uint32_t;
 
+// A tile's geometry, as tt-llk's ckernel_defs.h names it: 32x32 datums in four 16x16 faces.
+constexpr std::uint32_t TILE_HEIGHT = 32, TILE_WIDTH = 32, FACE_HEIGHT = 16, FACE_WIDTH = 16;
+constexpr std::uint32_t TILE_R_DIM = TILE_HEIGHT, TILE_C_DIM = TILE_WIDTH;
+constexpr std::uint32_t FACE_R_DIM = FACE_HEIGHT, FACE_C_DIM = FACE_WIDTH;
+constexpr std::uint32_t TILE_NUM_FACES = (TILE_R_DIM * TILE_C_DIM) / (FACE_R_DIM * FACE_C_DIM);
+
 // ADDR_MOD slots: addr_mod_t{...}.set(ADDR_MOD_n) becomes an .addr_mod directive.
 struct addr_mod_t {
     struct addr_mod_src_t {
@@ -128,7 +134,9 @@ enum class DataFormat : std::uint8_t {
     Int32 = 8, UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30,
     RawUInt8 = 0xf0, RawUInt16 = 0xf1, RawUInt32 = 0xf2, Invalid = 0xff
 };
-enum class DstTileShape { Tile32x32 = 0, Tile32x16 = 1, Tile16x16 = 2 };
+enum DstTileShape { Tile32x32 = 0, Tile32x16 = 1, Tile16x16 = 2 };     // unscoped, as tt-llk's: it indexes arrays
+// log2 of the Dst rows a tile of each shape takes (ckernel.h)
+constexpr std::uint32_t DstTileSizeLog2[3] = {6, 5, 4};
 enum class UnpackDestination { SrcRegs = 0, DestReg = 1 };
 enum class StochRndType { None = 0, Fpu = 1, Pack = 2, All = 0xf };
 enum class ActivationType { Celu = 0, Elu = 1, Gelu = 2, Hardtanh = 3, Hardsigmoid = 4 };
@@ -183,6 +191,8 @@ inline void init_prng_seed(const std::uint32_t seed, const char* file = __builti
 #define TTI_STALLWAIT(stall_res, wait_res) \
     ::llk_record::note("TTI_STALLWAIT: a wait for other Tensix units, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TT_STALLWAIT(stall_res, wait_res) TTI_STALLWAIT(stall_res, wait_res)
+// A raw instruction word pushed to the instruction buffer, as an SFPU instruction of that encoding.
+#define TT_INSN(ENCODING) ::llk_record::issue("INSN", static_cast<std::uint32_t>(ENCODING), {}, __FILE__, __LINE__)
 #define TTI_SEMWAIT(...) ::llk_record::note("TTI_SEMWAIT: a semaphore wait, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMPOST(...) ::llk_record::note("TTI_SEMPOST: a semaphore post, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMGET(...) ::llk_record::note("TTI_SEMGET: a semaphore get, a no-op for the SFPU alone", __FILE__, __LINE__)

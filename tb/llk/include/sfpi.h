@@ -377,11 +377,7 @@ class MulExpr {
 public:
     vFloat a, b;
     MulExpr(const vFloat& x, const vFloat& y) : a(x), b(y) {}
-    __attribute__((noinline)) operator vFloat() const {
-        SFPI_ENTRY;
-        return vFloat(impl_::fresh(
-            [&](int d) { return TT_OP_SFPMUL(a.reg(), b.reg(), sfpi_record::kZero, d, 0); }));
-    }
+    __attribute__((noinline)) operator vFloat() const;
 };
 
 namespace impl_ {
@@ -392,7 +388,21 @@ inline vFloat negate(const vFloat& v) {
     return vFloat(fresh([&](int d) { return TT_OP_SFPMOV(0, v.reg(), d, SFPMOV_MOD1_NEGATE); }));
 }
 inline bool bf16_exact(float f) { return (bits_of(f) & 0xFFFF) == 0; }
+// Whether `v` holds a constant one SFPLOADI made from a BF16 (not written since), and which: SFPI's
+// compiler folds such a value into SFPADDI/SFPMULI as it does the literal itself
+// (`vFloat C = 8388608.0f; ... hi + C`).
+inline bool bf16_constant(const vFloat& v, float* f) {
+    Slot* s = v.slot();
+    if (s->value < 0 || s->loads != 1 || s->mod0[0] != SFPLOADI_MOD0_FLOATB) return false;
+    std::uint32_t bits = std::uint32_t(s->imm16[0]) << 16;
+    std::memcpy(f, &bits, 4);
+    return true;
+}
+inline vFloat add(const vFloat& a, float f);
 inline vFloat add(const vFloat& a, const vFloat& b) {
+    float f;
+    if (bf16_constant(b, &f) && f != 0.0f) return add(a, f);
+    if (bf16_constant(a, &f) && f != 0.0f) return add(b, f);
     return vFloat(fresh([&](int d) { return TT_OP_SFPADD(a.reg(), sfpi_record::kOne, b.reg(), d, 0); }));
 }
 inline vFloat add(const vFloat& a, float f) {
@@ -401,6 +411,8 @@ inline vFloat add(const vFloat& a, float f) {
     return add(a, vFloat(constant(bits_of(f), true)));
 }
 inline vFloat sub(const vFloat& a, const vFloat& b) {      // b * -1.0 + a
+    float f;
+    if (bf16_constant(b, &f) && f != 0.0f) return add(a, -f);
     return vFloat(fresh([&](int d) { return TT_OP_SFPMAD(b.reg(), sfpi_record::kMinusOne, a.reg(), d, 0); }));
 }
 inline MulExpr mul(const vFloat& a, float f) { return MulExpr(a, vFloat(constant(bits_of(f), true))); }
@@ -410,6 +422,14 @@ inline vFloat mul_now(const vFloat& a, float f) {
     return vFloat(mul(a, f));
 }
 }  // namespace impl_
+
+inline MulExpr::operator vFloat() const {
+    SFPI_ENTRY;
+    float f;
+    if (impl_::bf16_constant(b, &f)) return impl_::mul_now(a, f);
+    if (impl_::bf16_constant(a, &f)) return impl_::mul_now(b, f);
+    return vFloat(impl_::fresh([&](int d) { return TT_OP_SFPMUL(a.reg(), b.reg(), sfpi_record::kZero, d, 0); }));
+}
 
 // A product with a float literal, kept unissued as MulExpr is: added to a value it becomes the
 // literal's load and one SFPMAD, rounded once, as SFPI's compiler fuses `v + j * P0`

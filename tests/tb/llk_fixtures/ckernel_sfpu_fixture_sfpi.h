@@ -114,6 +114,19 @@ inline void calculate_fixture_constants_reloaded() {
     }
 }
 
+// A variable holding a BF16-exact constant is folded into SFPADDI / SFPMULI, as the literal is (its
+// own SFPLOADI stays: the stand-in loads a constant where it is made).
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_constant_variable() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat half = 0.5f, quarter = 0.25f;
+        sfpi::vFloat y = (x + quarter) * half;
+        sfpi::dst_reg[0] = y - quarter;
+        sfpi::dst_reg++;
+    }
+}
+
 // c - a*b: the product rounded, then subtracted (two roundings), as SFPI's compiler leaves it.
 template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
 inline void calculate_fixture_minus_product() {
