@@ -270,3 +270,17 @@ def test_the_lut_table_is_read_from_the_init_by_register(facts):
                                                             0.0, 0.25, 0.75, 1.5, 3.0, 1.0]
     with pytest.raises(FactsError, match="fixture_scale_init does not load LReg0-2"):
         facts.lut_table("fixture_scale_init<false>()")
+
+
+def test_the_near_zero_floor_covers_band_lanes_within_its_atol_only():
+    # SFPU_ULP.md / tt-llk's within_ulp: a lane is covered when |golden| is under 1% of the cell's
+    # largest finite golden and at most atol/0.01, and its absolute error is at most atol; a band
+    # lane further off is ranked on its steps.
+    atol = 1e-3
+    golden = np.array([100.0, 0.05, 0.1, 0.1, 0.2, 0.0, np.inf])
+    result = np.array([100.0, 0.0505, 0.1, 0.102, 0.2, 0.0, np.inf])
+    mask = np.array([True, True, True, True, True, False, True])
+    covered = sw.near_zero_lanes(golden, result, mask, atol)
+    # 0.1 is exactly atol/0.01 (in the band); 0.2 is past it; the masked-out lane is never covered;
+    # +inf does not count as the largest golden.
+    assert covered.tolist() == [False, True, True, False, False, False, False]
