@@ -33,8 +33,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
-from model.semantics import STOCHRND_NEAREST, STOCHRND_ZERO
+from model.isa import Arch, RoundMode
 
 from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound
@@ -103,8 +102,8 @@ class RoundUnit(ArchComponent):
         for lane in range(LANES):
             prng = self.prng[lane][:23]
             if blackhole:
-                rand = Mux(rnd.rnd_mode == STOCHRND_NEAREST, ROUND_NEAREST,
-                           Mux(rnd.rnd_mode == STOCHRND_ZERO, ROUND_TOWARD_ZERO, prng))
+                rand = Mux(rnd.rnd_mode == RoundMode.NEAREST, ROUND_NEAREST,
+                           Mux(rnd.rnd_mode == RoundMode.ZERO, ROUND_TOWARD_ZERO, prng))
             else:
                 rand = Mux(rnd.stochastic, prng, ROUND_NEAREST)
             sr = m.submodules[f"stochrnd_{lane}"] = StochRound()
