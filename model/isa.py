@@ -10,6 +10,14 @@ and a test checks that the two lists agree). Field positions follow
 tt-isa-documentation (Diagrams/Src/Bits32.lua); the `TTI_` argument orders
 follow each architecture's tt-llk `ckernel_ops.h`.
 
+Besides encodings, each entry declares its modifiers' defined values (the
+enums below: `MadMod1.INDIRECT_VD`, `Shft2Mod1`, `LoadiMod0`, ...), its read
+set with its narrowing by modifier (`reads`, `narrow`), what Blackhole's
+stall logic believes it reads (`stall_view`: the documented gaps as data),
+its latency, two-cycle and interlocking modes, and its sub-units; `OPCODE`
+is where every word holds its opcode and `MACRO_UNITS` the order of an
+SFPLOADMACRO sequence's sub-units.
+
 `OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
 Wormhole; `ISA[arch]` holds the same views for either architecture.
 """
@@ -331,10 +339,12 @@ _SHFT2_TWO_CYCLE = frozenset({Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1, 
 _SWAP_READS = _reads("vc", "vd", "vb", "swap payload")
 # Lanes 0-7 of L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
 _CONFIG_READS = _reads(0, when=(("vd", 0xC, 0),)) + _reads(0, when=(("mod1", ConfigMod1.IMM16_IS_VALUE, 0),))
-# Blackhole's SFPSHFT: ARG_IMM_USE_VC (Mod1 bits 0 and 2) shifts VC by Imm12, so VB (VD) is not read.
+# |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
+# 15), which holds both in L[row]; Mod1 bit 3 is INDIRECT_VD.
 _LUTFP32_READS = (_reads(3, "lut") + _reads("lut+4", when=(("mod1", 0xA, 0),))
                   + _reads("lut+4", when=(("mod1", 0xA, 2),)) + _reads("lut+4", when=(("mod1", 0xA, 8),))
                   + _indirect_vd())
+# Blackhole's SFPSHFT: ARG_IMM_USE_VC (Mod1 bits 0 and 2) shifts VC by Imm12, so VB (VD) is not read.
 _SHFT_READS_BH = (_reads("vb", when=(("mod1", ShftMod1.ARG_IMM, 0),))
                   + _reads("vb", when=(("mod1", ShftMod1.ARG_IMM_USE_VC, 0),))
                   + _reads("vc", when=(_MOD1_IMM,)) + _reads("vc", when=(("mod1", 5, 5),)))
@@ -572,8 +582,6 @@ _WORMHOLE = [
            undefined_values=(("mod1", frozenset(range(16)) - set(Shft2Mod1)),),
            reads=_SHFT2_READS, narrow=Narrowing.SHFT2,
            doc="cross-lane shuffles and shifts"),
-    # |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
-    # 15), which holds both in L[row]; Mod1 bit 3 is INDIRECT_VD.
     _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS,
          doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]

@@ -72,8 +72,11 @@ def test_no_opcode_literals_outside_the_table():
 
 
 def _literal(node: ast.AST) -> bool:
+    """Numbers written out: a constant, a tuple of them, or range(...) of them."""
     if isinstance(node, ast.Tuple):
         return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        return all(_literal(a) for a in node.args)
     return isinstance(node, ast.Constant) and isinstance(node.value, int)
 
 
