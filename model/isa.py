@@ -314,16 +314,15 @@ def _reads(*regs: int | str, when: tuple[tuple[str, int, int], ...] = ()) -> tup
 
 # Modifier bits the read sets below depend on.
 _MOD1_IMM = ("mod1", 1, 0)                  # bit 0 clear: the second operand is VB, not an immediate
-_INDIRECT_VA, _INDIRECT_VD = MadMod1.INDIRECT_VA, MadMod1.INDIRECT_VD
 
 
 def _indirect_vd(field: str = "mod1") -> tuple[Read, ...]:
-    return _reads(VD_INDEX, when=((field, _INDIRECT_VD, _INDIRECT_VD),))
+    return _reads(VD_INDEX, when=((field, MadMod1.INDIRECT_VD, MadMod1.INDIRECT_VD),))
 
 
 # SFPMAD-style: VA (or L[L7 & 15] with INDIRECT_VA), VB, VC, and L7 naming VD with INDIRECT_VD.
-_MAD_READS = (_reads("va", when=(("mod1", _INDIRECT_VA, 0),))
-              + _reads(7, "L[L7]", when=(("mod1", _INDIRECT_VA, _INDIRECT_VA),))
+_MAD_READS = (_reads("va", when=(("mod1", MadMod1.INDIRECT_VA, 0),))
+              + _reads(7, "L[L7]", when=(("mod1", MadMod1.INDIRECT_VA, MadMod1.INDIRECT_VA),))
               + _reads("vb", "vc") + _indirect_vd())
 
 
