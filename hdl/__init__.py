@@ -1,1 +1,3 @@
-"""The Wormhole B0 SFPU in Amaranth HDL. Imports only `model.isa` from the model."""
+"""The SFPU of Wormhole B0 and Blackhole A0 in Amaranth HDL. Every instruction
+fact (encodings, modifiers, read sets, stall gaps) comes from the ISA table,
+`model.isa`."""

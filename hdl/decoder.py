@@ -15,10 +15,14 @@ from amaranth.lib.wiring import In, Out
 from .arith import field, operand
 
 from model import isa, tensix
-from model.hazards import interlocks_next
 
-from .isa import ArchComponent, Opcode, Unit, opcode, table, unit
+from .isa import ArchComponent, Opcode, Unit, opcode, opcode_bits, table, unit
 from .stall import rule_condition
+
+def _interlocks(ins: isa.Instruction) -> bool:
+    """Only SFPNOP may follow: the table's `interlock` and `interlock_mod1`."""
+    return ins.op.interlock or ins.get("mod1") in ins.op.interlock_mod1
+
 
 Decoded = data.StructLayout({
     "word": 32,            # the word itself, so that a consumer sees it change together with its decode
@@ -30,7 +34,7 @@ Decoded = data.StructLayout({
     "vc": 4,
     "latency2": 1,         # the LReg result is written at the end of T+1
     "two_cycles": 1,       # holds its sub-unit at T+1 as well
-    "interlock": 1,        # the thread may issue only SFPNOP at T+1 (model.hazards.interlocks_next)
+    "interlock": 1,        # the thread may issue only SFPNOP at T+1 (the table's interlock, interlock_mod1)
     "reserved_bits": 1,    # a must-be-zero bit is set (undefined behaviour)
     "backdoor": 1,         # its VD 12-15 loads a macro template (every VD but SFPCONFIG's; ISA table)
     "counters": 1,         # SETRWC/INCRWC: issued, but for the Tensix counters, not a sub-unit
@@ -45,8 +49,8 @@ class Decoder(ArchComponent):
     def elaborate(self, platform):
         m = Module()
         word, d = self.word, self.decoded
-        m.d.comb += [d.word.eq(word), d.opcode.eq(word[24:32])]
-        with m.Switch(word[24:32]):
+        m.d.comb += [d.word.eq(word), d.opcode.eq(opcode_bits(word))]
+        with m.Switch(opcode_bits(word)):
             for op in table(self.arch).values():
                 with m.Case(opcode(op.mnemonic)):
                     m.d.comb += [d.known.eq(1), d.unit.eq(unit(op.unit))]
@@ -68,7 +72,7 @@ class Decoder(ArchComponent):
             m.d.comb += d.backdoor.eq(1)
         if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
             # Blackhole's SFPAND/SFPOR: the VB field is the operand only under Mod1 USE_VB, VD otherwise.
-            use_vb = (field(word, op, "mod1") & isa.USE_VB).any()
+            use_vb = (field(word, op, "mod1") & isa.AndOrMod1.USE_VB).any()
             m.d.comb += d.vb.eq(Mux(use_vb, field(word, op, "vb"), vd))
         elif op.has("vb") or any(a.name == "vb" for a in op.aliases):
             m.d.comb += d.vb.eq(operand(word, op, "vb"))      # SFPSHFT2's VB shares bits [15:12] with Imm12
@@ -82,7 +86,7 @@ class Decoder(ArchComponent):
     def _timing(self, m: Module, op: isa.Opcode) -> None:
         d = self.decoded
         m.d.comb += [d.latency2.eq(op.latency > 1), d.two_cycles.eq(op.two_cycles),
-                     d.interlock.eq(rule_condition(self.word, op, interlocks_next))]
+                     d.interlock.eq(rule_condition(self.word, op, _interlocks))]
         if op.two_cycle_mod1:
             mod1 = field(self.word, op, "mod1")
             slow = 0

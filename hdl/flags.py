@@ -16,8 +16,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
-from model.semantics import CMP_MUTATE_OR, CMP_MUTATE_STACK, CMP_SET_CC
+from model.isa import Arch, CmpMod1
 
 from .isa import ArchComponent
 
@@ -152,11 +151,11 @@ class FlagUnit(ArchComponent):
                 update(top_use & use & top_flags & ~flags, use, lanes)
             if blackhole:
                 with m.Case(FlagOp.COMPARE):
-                    with m.If((req.mod1 & CMP_SET_CC).any()):
+                    with m.If((req.mod1 & CmpMod1.SET_CC).any()):
                         update(req.cond, use, lanes & self.enabled)
                     # MUTATE_STACK reaches every lane past the guard, enabled or not.
-                    with m.If((req.mod1 & CMP_MUTATE_STACK).any() & ~empty):
-                        changed = Mux((req.mod1 & CMP_MUTATE_OR).any(), top.lane_flags | req.cond, top.lane_flags & req.cond)
+                    with m.If((req.mod1 & CmpMod1.MUTATE_STACK).any() & ~empty):
+                        changed = Mux((req.mod1 & CmpMod1.MUTATE_OR).any(), top.lane_flags | req.cond, top.lane_flags & req.cond)
                         replace_top(changed, top.use_flags, lanes)
         return m
 

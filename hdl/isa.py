@@ -49,6 +49,11 @@ def unit(u: isa.Unit):
     return Unit[u.name]
 
 
+def opcode_bits(word):
+    """The opcode byte of an instruction word, where `model.isa.OPCODE` places it."""
+    return word[isa.OPCODE.lo:isa.OPCODE.lo + isa.OPCODE.width]
+
+
 def table(arch: isa.Arch) -> dict[str, isa.Opcode]:
     """The instructions `arch` decodes, by mnemonic."""
     return isa.ISA[arch].opcodes
@@ -57,7 +62,7 @@ def table(arch: isa.Arch) -> dict[str, isa.Opcode]:
 def field_layout(mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> data.FlexibleLayout:
     """The 32-bit word of `mnemonic` on `arch` with its fields named (signed fields as signed)."""
     op = table(arch)[mnemonic]
-    fields = {"opcode": data.Field(Opcode, 24)}
+    fields = {"opcode": data.Field(Opcode, isa.OPCODE.lo)}
     for f in op.fields:
         shape = data.signed(f.width) if f.signed else data.unsigned(f.width)
         fields[f.name] = data.Field(shape, f.lo)

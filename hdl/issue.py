@@ -23,7 +23,7 @@ from amaranth.lib.wiring import In, Out
 from model import isa
 
 from .decoder import Decoded
-from .isa import ArchComponent, unit
+from .isa import ArchComponent, opcode_bits, unit
 from .scheduler import MACRO_UNITS, Scheduled
 from .stall import MadStall
 from .unit_io import Issue
@@ -77,7 +77,7 @@ class IssueStage(ArchComponent):
                 continue
             slot = self.due[MACRO_UNITS.index(sub_unit)]
             with m.If(slot.valid & run):
-                m.d.comb += [issue.valid.eq(1), issue.macro.eq(1), issue.opcode.eq(slot.word[24:32]),
+                m.d.comb += [issue.valid.eq(1), issue.macro.eq(1), issue.opcode.eq(opcode_bits(slot.word)),
                              issue.word.eq(slot.word), issue.vd.eq(slot.vd), issue.vb.eq(slot.vb),
                              issue.vc.eq(slot.vc), issue.store_addr.eq(slot.store_addr),
                              self.macro_cycle[i].eq(slot.macro_cycle)]

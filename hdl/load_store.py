@@ -35,7 +35,7 @@ from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
-from model.isa import Arch
+from model.isa import Arch, LoadiMod0
 
 from .arith import field
 from .isa import ArchComponent, Opcode, table
@@ -46,10 +46,9 @@ from .unit_io import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST, CAPTURE_
                       backdoor_guard, lane_config_bit, LaneValues, read_lreg, WriteBackPort,
                       SubUnitInputs, WriteBack)
 
-__all__ = ["LoadUnit", "StoreUnit", "LOADI_MODES"]
+__all__ = ["LoadUnit", "StoreUnit"]
 
 LANES_PER_ROW = 8
-LOADI_MODES = (0, 1, 2, 4, 8, 10)   # FLOATB, FLOATA, USHORT, SHORT, UPPER, LOWER
 
 
 def _mem_fields(word, arch: Arch):
@@ -160,25 +159,25 @@ class LoadUnit(ArchComponent):
         word = self.inputs.issue.word
         imm, mode = word[0:16], word[16:20]
         defined = Signal()
-        m.d.comb += defined.eq(mode.matches(*LOADI_MODES))
+        m.d.comb += defined.eq(mode.matches(*table(self.arch)["SFPLOADI"].defined_values("mod0")))
         # FLOATA: FP16 fields rebiased to FP32 (no special cases for E = 0 or 31).
         floata = Cat(Const(0, 13), imm[0:10], (imm[10:15] + 112)[:8], imm[15])
         uniform = Signal(32)        # the value of the modes that ignore the old register
         with m.Switch(mode):
-            with m.Case(0):
+            with m.Case(LoadiMod0.FLOATB):
                 m.d.comb += uniform.eq(Cat(Const(0, 16), imm))
-            with m.Case(1):
+            with m.Case(LoadiMod0.FLOATA):
                 m.d.comb += uniform.eq(floata)
-            with m.Case(2):
+            with m.Case(LoadiMod0.USHORT):
                 m.d.comb += uniform.eq(imm)
-            with m.Case(4):
+            with m.Case(LoadiMod0.SHORT):
                 m.d.comb += uniform.eq(imm.as_signed())
         value = Signal(LaneValues)
         for lane in range(LANES):
             with m.Switch(mode):
-                with m.Case(8):      # UPPER
+                with m.Case(LoadiMod0.UPPER):
                     m.d.comb += value[lane].eq(Cat(old[lane][:16], imm))
-                with m.Case(10):     # LOWER
+                with m.Case(LoadiMod0.LOWER):
                     m.d.comb += value[lane].eq(Cat(imm, old[lane][16:]))
                 with m.Default():
                     m.d.comb += value[lane].eq(uniform)

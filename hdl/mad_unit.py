@@ -26,7 +26,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
+from model.isa import Arch, LutMod, MadMod1, Mul24Mod1
 
 from .fma import Fma
 from .isa import ArchComponent, Opcode, field_layout
@@ -41,13 +41,20 @@ ONE = 0x3F800000            # L10
 SIGNS = Const(0x80000000, 32).replicate(LANES)     # bit 31 of every lane
 ALL_ONES = Const(-1, 32 * LANES)
 
-# Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT).
-NEGATE_VB = 0               # Blackhole: bit 0 of SFPMAD/SFPADD/SFPMUL's Mod1
-NEGATE_VC = 1               # Blackhole: bit 1 of SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI's Mod1
-MUL24_UPPER = 0             # bit 0 of SFPMUL24's Mod1
-INDIRECT_VA = 2             # bit 2 of SFPMAD/SFPADD/SFPMUL/SFPMUL24's Mod1
-SGN_RETAIN = 2              # bit 2 of SFPLUT's Mod0 and SFPLUTFP32's Mod1
-INDIRECT_VD = 3             # bit 3 of every form's Mod (SFPLUT: Mod0)
+
+
+def _bit(flag: int) -> int:
+    """The position of a one-bit modifier flag of the table."""
+    return flag.bit_length() - 1
+
+
+# Mod bits (Mod1 of the MAD/immediate/LUTFP32 forms, Mod0 of SFPLUT), as bit positions.
+NEGATE_VB = _bit(MadMod1.NEGATE_VB)         # Blackhole: SFPMAD/SFPADD/SFPMUL
+NEGATE_VC = _bit(MadMod1.NEGATE_VC)         # Blackhole: SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI
+MUL24_UPPER = _bit(Mul24Mod1.UPPER)
+INDIRECT_VA = _bit(MadMod1.INDIRECT_VA)     # SFPMAD/SFPADD/SFPMUL/SFPMUL24
+SGN_RETAIN = _bit(LutMod.SGN_RETAIN)        # SFPLUT's Mod0 and SFPLUTFP32's Mod1
+INDIRECT_VD = _bit(MadMod1.INDIRECT_VD)     # every form's Mod (SFPLUT: Mod0)
 
 
 class Form(enum.Enum, shape=3):

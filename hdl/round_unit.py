@@ -33,8 +33,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
-from model.semantics import STOCHRND_NEAREST, STOCHRND_ZERO
+from model.isa import Arch, RoundMode, Shft2Mod1
 
 from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound
@@ -49,7 +48,6 @@ ROUND_NEAREST = 0x400000     # the PRNG bits SFPSTOCHRND uses when not stochasti
 ROUND_TOWARD_ZERO = 0x7FFFFF  # ... and Blackhole's toward zero
 
 # SFPSHFT2 Mod1
-COPY4, CHAINED_COPY4, SHFLROR1_AND_COPY4, SHFLROR1, SHFLSHR1, SHFT_LREG, SHFT_IMM = range(7)
 
 
 def _ror1_source(lane: int) -> int:
@@ -103,8 +101,8 @@ class RoundUnit(ArchComponent):
         for lane in range(LANES):
             prng = self.prng[lane][:23]
             if blackhole:
-                rand = Mux(rnd.rnd_mode == STOCHRND_NEAREST, ROUND_NEAREST,
-                           Mux(rnd.rnd_mode == STOCHRND_ZERO, ROUND_TOWARD_ZERO, prng))
+                rand = Mux(rnd.rnd_mode == RoundMode.NEAREST, ROUND_NEAREST,
+                           Mux(rnd.rnd_mode == RoundMode.ZERO, ROUND_TOWARD_ZERO, prng))
             else:
                 rand = Mux(rnd.stochastic, prng, ROUND_NEAREST)
             sr = m.submodules[f"stochrnd_{lane}"] = StochRound()
@@ -139,9 +137,9 @@ class RoundUnit(ArchComponent):
         # The new L3 of the COPY4 family.
         new_l3 = Signal(LaneValues)
         with m.Switch(mod1):
-            with m.Case(CHAINED_COPY4):
+            with m.Case(Shft2Mod1.CHAINED_COPY4):
                 m.d.comb += new_l3.eq(chained)
-            with m.Case(SHFLROR1_AND_COPY4):
+            with m.Case(Shft2Mod1.SHFLROR1_AND_COPY4):
                 m.d.comb += new_l3.eq(ror1)
             # COPY4: zeros
         copy4 = [old[1], old[2], old[3], new_l3]
@@ -156,7 +154,7 @@ class RoundUnit(ArchComponent):
             amount = Signal(32, name=f"shift_amount_{lane}")
             right_by = Signal(5, name=f"shift_right_by_{lane}")
             m.d.comb += [
-                amount.eq(Mux(mod1 == SHFT_IMM, imm_amount, vc[lane])),
+                amount.eq(Mux(mod1 == Shft2Mod1.SHFT_IMM, imm_amount, vc[lane])),
                 right_by.eq(-amount),
                 shifted[lane].eq(Mux(amount[31], vb[lane] >> right_by, (vb[lane] << amount[:5])[:32])),
             ]
@@ -172,19 +170,19 @@ class RoundUnit(ArchComponent):
             m.d.comb += drive(self.write[0], Mux(writes_vd, lanes, 0), issue.vd, rounded)
         with m.Elif(is_shft2):
             with m.Switch(mod1):
-                with m.Case(COPY4, CHAINED_COPY4):
+                with m.Case(Shft2Mod1.COPY4, Shft2Mod1.CHAINED_COPY4):
                     for i in range(4):
                         m.d.comb += drive(self.write[i], lanes, i, copy4[i])
-                with m.Case(SHFLROR1_AND_COPY4):
+                with m.Case(Shft2Mod1.SHFLROR1_AND_COPY4):
                     for i in range(4):
                         m.d.comb += drive(pending[i], lanes, i, copy4[i])
-                with m.Case(SHFLROR1):
+                with m.Case(Shft2Mod1.SHFLROR1):
                     m.d.comb += drive(pending[0], Mux(writes_vd, lanes, 0), issue.vd, ror1)
-                with m.Case(SHFLSHR1):
+                with m.Case(Shft2Mod1.SHFLSHR1):
                     # The model writes every enabled lane here, without the backdoor guard
                     # (which only matters for VD 12-15, never written).
                     m.d.comb += drive(pending[0], Mux(writes_vd, self.inputs.enabled, 0), issue.vd, shr1)
-                with m.Case(SHFT_LREG, SHFT_IMM):
+                with m.Case(Shft2Mod1.SHFT_LREG, Shft2Mod1.SHFT_IMM):
                     m.d.comb += drive(self.write[0], Mux(writes_vd, self.inputs.enabled, 0), issue.vd, shifted)
                 with m.Default():
                     m.d.comb += self.undefined.eq(1)
@@ -193,7 +191,7 @@ class RoundUnit(ArchComponent):
 
         if not blackhole:
             # The capture ignores lane enables; a thread's VD 12-15 only loads a template.
-            with m.If(is_shft2 & mod1.matches(SHFLROR1_AND_COPY4, SHFLROR1)
+            with m.If(is_shft2 & mod1.matches(Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1)
                       & (issue.macro | (issue.vd < 12))):
                 m.d.sync += self.captured_vc.eq(vc)
         return m

@@ -10,25 +10,19 @@ hands in the PRNG bits it obtained.
 """
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import enum, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from model import isa
+
 from .arith import Fp32
+from .isa import amaranth_enum
 
 __all__ = ["StochRndMode", "StochRound", "CastToFp32"]
 
 
-class StochRndMode(enum.Enum, shape=3):
-    """SFPSTOCHRND Mod1 bits 2..0 (bit 3 is UseImm5, a separate port)."""
-
-    FP32_TO_FP16A = 0   # keep 10 mantissa bits
-    FP32_TO_FP16B = 1   # keep 7 mantissa bits (BF16 precision)
-    FP32_TO_UINT8 = 2   # |x| rounded, clamped to 0..255
-    FP32_TO_INT8 = 3    # rounded, clamped to +-127 (sign-magnitude)
-    INT32_TO_UINT8 = 4  # sign-magnitude >> shift, |.| clamped to 0..255
-    INT32_TO_INT8 = 5   # sign-magnitude >> shift, clamped to +-127
-    FP32_TO_UINT16 = 6  # |x| rounded, clamped to 0..65535
-    FP32_TO_INT16 = 7   # rounded, clamped to +-32767
+# SFPSTOCHRND Mod1 bits 2..0 (bit 3 is UseImm5, a separate port), as the table names them.
+StochRndMode = amaranth_enum("StochRndMode", {m.name: m.value for m in isa.StochRndMode}, shape=3)
 
 
 class StochRound(wiring.Component):

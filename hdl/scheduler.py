@@ -26,12 +26,12 @@ from .arith import field
 
 from model import isa
 
-from .isa import ArchComponent, field_layout, opcode, table
+from .isa import ArchComponent, field_layout, opcode, opcode_bits, table
 
-MACRO_UNITS = (isa.Unit.SIMPLE, isa.Unit.MAD, isa.Unit.ROUND, isa.Unit.STORE)
+MACRO_UNITS = isa.MACRO_UNITS      # sequence byte i drives MACRO_UNITS[i]
 SLOTS = 8
 SFPNOP_WORD = isa.encode("SFPNOP")
-STORE = 3                          # index of the Store sub-unit in MACRO_UNITS
+STORE = MACRO_UNITS.index(isa.Unit.STORE)
 
 Scheduled = data.StructLayout({
     "valid": 1,
@@ -111,7 +111,7 @@ class MacroScheduler(ArchComponent):
         """The 32-bit word select 4-7 picks; flags select 1 and unknown opcodes."""
         word = Signal(32, name=f"template_{i}")
         m.d.comb += word.eq(self.templates[select[0:2]])
-        known = _any(word[24:32] == op.opcode for op in table(self.arch).values())
+        known = _any(opcode_bits(word) == op.opcode for op in table(self.arch).values())
         with m.If(self.issue & (select == 1)):
             m.d.comb += self.select_reserved[i].eq(1)
         with m.If(self.issue & select[2] & ~known):
@@ -121,7 +121,7 @@ class MacroScheduler(ArchComponent):
     def _override(self, m: Module, new, byte, i: int, unit: isa.Unit) -> None:
         select = byte[0:3]
         word, known = self._template(m, select, i)
-        runnable = _any(word[24:32] == op.opcode for op in table(self.arch).values() if unit in op.macro_units)
+        runnable = _any(opcode_bits(word) == op.opcode for op in table(self.arch).values() if unit in op.macro_units)
         # What the sub-unit runs: the template, or SFPNOP in its place (whose
         # missing fields then feed the overrides, as in the model).
         effective = Signal(32, name=f"effective_{i}")
@@ -129,14 +129,14 @@ class MacroScheduler(ArchComponent):
         t_vd, t_vb, t_vc = Signal(4, name=f"t_vd_{i}"), Signal(4, name=f"t_vb_{i}"), Signal(4, name=f"t_vc_{i}")
         has_vb, has_vc = Signal(name=f"has_vb_{i}"), Signal(name=f"has_vc_{i}")
         word = effective
-        with m.Switch(word[24:32]):
+        with m.Switch(opcode_bits(word)):
             for op in table(self.arch).values():
                 with m.Case(op.opcode):
                     if op.has("vd"):
                         m.d.comb += t_vd.eq(field(word, op, "vd"))
                     if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
                         # Blackhole's SFPAND/SFPOR: the VB field is an operand only under Mod1 USE_VB.
-                        use_vb = (field(word, op, "mod1") & isa.USE_VB).any()
+                        use_vb = (field(word, op, "mod1") & isa.AndOrMod1.USE_VB).any()
                         m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(use_vb)]
                     elif op.has("vb"):
                         m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(1)]
@@ -158,7 +158,7 @@ class MacroScheduler(ArchComponent):
         select = byte[0:3]
         word, known = self._template(m, select, STORE)
         store_op = table(self.arch)["SFPSTORE"]
-        is_store = word[24:32] == store_op.opcode
+        is_store = opcode_bits(word) == store_op.opcode
         with m.If(self.issue & ((select == 2) | (select[2] & known & ~is_store))):
             m.d.comb += self.store_not_sfpstore.eq(1)
         template_vd = Mux(select == 3, 0, field(word, store_op, "vd"))

@@ -8,8 +8,10 @@ One cycle of the timing contract (docs/timing.md) in hardware:
 
 1. The scheduler's slot 0 holds the SFPLOADMACRO instructions due this cycle
    on Simple, MAD, Round and Store.
-2. The thread's word is accepted unless the SFPSWAP interlock holds it, and
-   discarded if a due macro instruction claims its sub-unit.
+2. The thread's word is accepted unless an interlock holds it (SFPSWAP's;
+   on Blackhole also SFPSHFT2 modes 2-4 and the stall after a MAD-class
+   instruction whose result it reads, `hdl.stall`), and discarded if a due
+   macro instruction claims its sub-unit.
 3. Each sub-unit computes from the state at the start of the cycle (register
    outputs) and requests its writes; the LReg file takes them in the model's
    order: results landing from last cycle's two-cycle instructions, then Load,
@@ -28,7 +30,7 @@ then reruns only when its own inputs do (docs/performance.md).
 Ports
 - Instruction: `instr`, an Amaranth stream of the 32-bit word (`payload`,
   `valid`, `ready`; Verilog `instr__payload`, `instr__valid`, `instr__ready`);
-  `ready` is low while the SFPSWAP interlock holds a word other than SFPNOP.
+  `ready` is low while an interlock holds a word (step 2).
 - `run`: low freezes the SFPU for the cycle: nothing is issued or counted,
   every pipeline holds, and no cycle is recorded. The configuration and
   `lreg_load` writes of such a cycle land at its end, which is how a test
@@ -43,7 +45,7 @@ Ports
 - `cycle_trace`: the record of the previous cycle (`Trace`), registered so that it
   is stable for a whole cycle: what each sub-unit started, the lanes of each
   LReg written (their values are in `lregs` while the record is presented)
-  and the Dst rows written. `tb.rtl_bench` turns it into the golden model's
+  and the Dst rows written. `tb.sfpu_env.TraceMonitor` turns it into the golden model's
   `CycleRecord`.
 """
 
@@ -73,7 +75,7 @@ from .trace import Trace, TraceRecorder, TraceUnit  # noqa: F401 (TraceUnit: re-
 from .unit_io import ROW_MASK_LO, LaneConfig, LRegValues, SubUnitInputs
 
 UNITS = [u.value for u in isa.Unit]                  # load, simple, mad, round, store: the model's order
-MACRO_UNITS = ("simple", "mad", "round", "store")    # the scheduler's order
+MACRO_UNITS = tuple(u.value for u in isa.MACRO_UNITS)    # the scheduler's order
 
 # The LReg file's write-back ports in the model's order of writes (the later wins): results
 # landing from last cycle's two-cycle instructions, Load, (SFPTRANSP), Simple, Round, and the

@@ -74,9 +74,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib.wiring import In, Out
 
 from model.bh_arith import EXP_TABLE, RECIP_TABLE
-from model.isa import Arch
-from model.semantics import (ARECIP_COND_RECIP, ARECIP_RECIP, CMP_SET_CC, CMP_SET_VD, SHFT_ARG_IMM_USE_VC,
-                             SHFT_ARITHMETIC)
+from model.isa import Arch, ArecipMod1, CastMod1, CmpMod1, ShftMod1
 
 from .arith import Fp32, leading_zeros, sign_magnitude_key
 from .isa import ArchComponent, Opcode
@@ -85,7 +83,7 @@ __all__ = ["SimpleAlu"]
 
 EXP_BIAS = 127
 
-CAST_INT = 2        # SFPCAST Mod1 bit 1 on Blackhole: INT32_ABS (2) and INT32_SM32 (3)
+CAST_INT = CastMod1.INT32_ABS   # SFPCAST Mod1 bit 1 on Blackhole: INT32_ABS (2) and INT32_SM32 (3)
 
 # SFPARECIP's FP32 bounds on |VC| (model.bh_arith's approx_recip and approx_exp).
 RECIP_ZERO_FROM = 0x7E800000        # 1/x is 0 from 2**126 up
@@ -137,7 +135,7 @@ class SimpleAlu(ArchComponent):
         blackhole = self.arch is Arch.BLACKHOLE
         shift_source = vb
         if blackhole:       # ARG_IMM with ARG_IMM_USE_VC shifts VC instead of VD
-            shift_source = Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & SHFT_ARG_IMM_USE_VC).any(), vc, vb)
+            shift_source = Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & ShftMod1.ARG_IMM_USE_VC).any(), vc, vb)
         shift_in = Mux(shift_right, shift_source[::-1], shift_source)
         shifted = (shift_in << shift_distance)[:32]
 
@@ -209,7 +207,7 @@ class SimpleAlu(ArchComponent):
                 right = shifted[::-1]
                 if blackhole:   # ARITHMETIC: the vacated high bits copy the sign
                     sign_fill = ~(Const(0xFFFFFFFF, 32) >> shift_distance)
-                    right = right | Mux((mod1 & SHFT_ARITHMETIC).any() & shift_source[31], sign_fill, 0)
+                    right = right | Mux((mod1 & ShftMod1.ARITHMETIC).any() & shift_source[31], sign_fill, 0)
                 m.d.comb += [
                     shift_right.eq(amount_negative),
                     # Right by (-amount) & 31, which only needs the low 5 bits.
@@ -281,10 +279,10 @@ class SimpleAlu(ArchComponent):
             holds = Mux(self.op == Opcode.GT, vc_less, ~vc_less)
             m.d.comb += [
                 self.result.eq(holds.replicate(32)),          # -1 or 0
-                self.writes.eq((mod1 & CMP_SET_VD).any()),
+                self.writes.eq((mod1 & CmpMod1.SET_VD).any()),
                 # The flag unit reads SET_CC and MUTATE_STACK from Mod1 itself.
                 self.cond.eq(holds),
-                self.cond_valid.eq((mod1 & CMP_SET_CC).any()),
+                self.cond_valid.eq((mod1 & CmpMod1.SET_CC).any()),
             ]
 
         # --- SFPCAST INT32_ABS / INT32_SM32 (the FP32 modes are CastToFp32's)
@@ -325,9 +323,9 @@ class SimpleAlu(ArchComponent):
                 m.d.comb += expo.eq(0x40800000 | low)
 
             with m.Switch(mod1):
-                with m.Case(ARECIP_RECIP):
+                with m.Case(ArecipMod1.RECIP):
                     m.d.comb += self.result.eq(Cat(recip[:31], vc[31]))
-                with m.Case(ARECIP_COND_RECIP):      # 1/|VC| where VB < 0, VC elsewhere
+                with m.Case(ArecipMod1.COND_RECIP):      # 1/|VC| where VB < 0, VC elsewhere
                     m.d.comb += self.result.eq(Mux(vb[31], recip, vc))
                 with m.Default():
                     m.d.comb += self.result.eq(Cat(expo[:31], vc[31]))

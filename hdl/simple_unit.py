@@ -28,7 +28,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
+from model.isa import Arch, CmpMod1, MovMod1
 
 from .arith import sign_magnitude_key
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
@@ -39,7 +39,7 @@ from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS
 from .mad_unit import MadUnit
 from .round_unit import RoundUnit
 from .rounding import CastToFp32
-from .simple_alu import CAST_INT, CMP_SET_VD, SimpleAlu
+from .simple_alu import CAST_INT, SimpleAlu
 from .unit_io import (ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, backdoor_guard, lane_config_bit, LaneConfig,
                       read_lreg, SubUnitInputs)
 
@@ -54,7 +54,6 @@ REFINE_OPCODES = (Opcode.IADD, Opcode.LZ, Opcode.EXEXP)       # set flags from t
 # SFPCAST's integer modes (Mod1 bit 1; no backdoor guard, no PRNG), all from SimpleAlu.
 COMPARE_OPCODES = (Opcode.LE, Opcode.GT)
 
-MOV_ALL_LANES_ENABLED = 2        # the whole Mod1, not a bit: 10 is FROM_SPECIAL without it
 # SFPMOV FROM_SPECIAL: VC 0-3 templates, 4-7 sequences, 8 Misc, 9 PRNG, 15 LaneConfig, else 0.
 SPECIAL_MISC, SPECIAL_PRNG, SPECIAL_LANE_CONFIG = 8, 9, 15
 # SFPCONFIG's VD: 0-3 templates, 4-7 sequences, 8 Misc, 11-14 constants, 15 LaneConfig.
@@ -150,7 +149,7 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
                 m.d.comb += w.data.eq(alu_result)
             with m.Case(Opcode.MOV):
-                lanes = guard & Mux(mod1 == MOV_ALL_LANES_ENABLED, ALL_LANES, self.inputs.enabled)
+                lanes = guard & Mux(mod1 == MovMod1.ALL_LANES_ENABLED, ALL_LANES, self.inputs.enabled)
                 m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
                 m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
             with m.Case(Opcode.CAST):
@@ -166,7 +165,7 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += w.data.eq(constant)
             if blackhole:
                 with m.Case(*COMPARE_OPCODES):
-                    m.d.comb += w.en.eq(Mux(writes_vd & (mod1 & CMP_SET_VD).any(), guarded, 0))
+                    m.d.comb += w.en.eq(Mux(writes_vd & (mod1 & CmpMod1.SET_VD).any(), guarded, 0))
                     m.d.comb += w.data.eq(alu_result)
                 with m.Case(Opcode.ARECIP):
                     m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))

@@ -1,4 +1,4 @@
-"""The thread's interlocks, generated from the model's rules.
+"""The thread's interlocks, generated from the ISA table.
 
 Blackhole's stall logic holds the thread's word for a cycle when it reads an
 LReg that the MAD-class instruction the thread issued last cycle writes
@@ -6,10 +6,13 @@ LReg that the MAD-class instruction the thread issued last cycle writes
 instruction (SFPSWAP, and Blackhole's SFPSHFT2 modes 2-4: the decoder's
 `interlock`, from `rule_condition`).
 
-What the stall logic believes an instruction reads and writes is the model's
-(`model.hazards.stall_reads` and `stall_writes`, with their documented gaps),
-so the hardware here is generated from those functions rather than written a
-second time: each is run on an instruction whose modifier fields hold every
+What the stall logic believes an instruction reads is the table's
+`Opcode.stall_view` (its declared reads without the documented gaps, with its
+false dependencies), and it believes a MAD-class instruction writes VD, or
+every LReg when that view has INDIRECT_VD. This file reads those declarations
+itself (`believed_reads`, `believed_writes`); the model's hazard checker reads
+them separately, so that the lock-step comparison can catch a mistake in
+either. Each rule is run on an instruction whose modifier fields hold every
 value they can take and whose register fields are symbols (`_Symbolic`). The
 answer for one modifier value is a set of fixed LRegs and register fields;
 the hardware is, per opcode and modifier value, that set as a 17-bit mask.
@@ -22,12 +25,14 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib.wiring import In, Out
 
 from model import isa
-from model.hazards import stall_reads, stall_writes, stalls_after_mad
 
 from .arith import field, operand
-from .isa import ArchComponent, opcode, table
+from .isa import ArchComponent, opcode, opcode_bits, table
 
 MASK_BITS = 17            # L0-L16
+EVERY_LREG = frozenset(range(MASK_BITS))
+# Registers a declaration names that the word alone cannot pin down: any the state could choose.
+_CHOSEN = {isa.VD_INDEX: {7}, "L[L7]": EVERY_LREG, "lut": {0, 1, 2}, "lut+4": {4, 5, 6}}
 
 
 class _Register:
@@ -63,6 +68,40 @@ class _Symbolic(isa.Instruction):
         return super().operand(name)
 
 
+def _register(ins: _Symbolic, name: str) -> _Register:
+    """The register operand `name` of a thread word: VB and VC are VD where the
+    functional model says so (Blackhole's SFPAND/SFPOR: VB unless USE_VB)."""
+    op = ins.op
+    if name == "vb" and op.mnemonic in isa.IMPLICIT_VB_IS_VD \
+            and not (op.has("vb") and ins["mod1"] & isa.AndOrMod1.USE_VB):
+        return _Register("vd")
+    if name == "vc" and op.mnemonic in isa.IMPLICIT_VC_IS_VD:
+        return _Register("vd")
+    return ins.operand(name)
+
+
+def _believed(ins: _Symbolic) -> tuple[isa.Read, ...]:
+    return tuple(r for r in ins.op.stall_view if r.applies(lambda name: ins[name]))
+
+
+def believed_reads(ins: _Symbolic) -> frozenset:
+    """What the stall logic believes `ins` reads: fixed LRegs and `_Register`s."""
+    regs = set()
+    for read in _believed(ins):
+        if isinstance(read.reg, int):
+            regs.add(read.reg)
+        elif read.reg in _CHOSEN:
+            regs |= _CHOSEN[read.reg]
+        else:
+            regs.add(_register(ins, read.reg))
+    return frozenset(regs)
+
+
+def believed_writes(ins: _Symbolic) -> frozenset:
+    """What the stall logic believes a MAD-class `ins` writes: VD, or every LReg under INDIRECT_VD."""
+    return EVERY_LREG if any(r.reg == isa.VD_INDEX for r in _believed(ins)) else frozenset({ins["vd"]})
+
+
 def _register_operands(op: isa.Opcode) -> set[str]:
     names = {f.name for f in op.fields if f.kind is isa.Kind.REG}
     names |= {c.name for c in op.composites if c.kind is isa.Kind.REG}
@@ -94,9 +133,9 @@ def _cases(op: isa.Opcode, rule: Callable, result: Callable = frozenset) -> dict
 def _mask(word, op: isa.Opcode, regs: frozenset):
     """A set of fixed LRegs and register operands as a 17-bit mask."""
     mask = Const(sum(1 << r for r in regs if isinstance(r, int)), MASK_BITS)
-    for r in regs:
-        if isinstance(r, _Register):
-            mask = mask | (Const(1, MASK_BITS) << operand(word, op, r.name))
+    # By name, so that the netlist does not depend on the order of a set (PYTHONHASHSEED).
+    for r in sorted((r for r in regs if isinstance(r, _Register)), key=lambda r: r.name):
+        mask = mask | (Const(1, MASK_BITS) << operand(word, op, r.name))
     return mask
 
 
@@ -122,7 +161,7 @@ def rule_mask(m: Module, word, ops, rule: Callable, name: str) -> Signal:
     """`rule` (a model function from an instruction to LReg numbers) of the
     word, for each opcode of `ops`, as a mask; 0 for any other opcode."""
     mask = Signal(MASK_BITS, name=name)
-    with m.Switch(word[24:32]):
+    with m.Switch(opcode_bits(word)):
         for op in ops:
             cases = _cases(op, rule)
             with m.Case(opcode(op.mnemonic)):
@@ -154,9 +193,9 @@ class MadStall(ArchComponent):
     def elaborate(self, platform):
         m = Module()
         ops = table(self.arch).values()
-        mad_ops = [op for op in ops if stalls_after_mad(_Symbolic(op, (), 0))]
-        reads = rule_mask(m, self.word, ops, stall_reads, "stall_reads")
-        writes = rule_mask(m, self.word, mad_ops, stall_writes, "stall_writes")
+        mad_ops = [op for op in ops if op.unit is isa.Unit.MAD]
+        reads = rule_mask(m, self.word, ops, believed_reads, "stall_reads")
+        writes = rule_mask(m, self.word, mad_ops, believed_writes, "stall_writes")
         in_flight = Signal(MASK_BITS, name="mad_writes_q")       # what the thread's MAD-class word of last cycle writes
         with m.If(self.run):
             m.d.sync += in_flight.eq(Mux(self.started, writes, 0))

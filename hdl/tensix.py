@@ -31,7 +31,7 @@ from model.dst_format import Mod0Fmt, resolve_srcb
 from model.isa import Arch
 
 from .dst_convert import Mod0
-from .isa import ArchComponent
+from .isa import ArchComponent, opcode_bits
 
 __all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs", "StackMove",
            "BLACKHOLE_FIELDS", "pack_addr_mod", "dst_address", "dst_rows", "resolve_mod0"]
@@ -209,7 +209,7 @@ class TensixRegs(ArchComponent):
     def _counters(m: Module, regs, word) -> None:
         a_val, b_val, d_val, cr = word[6:10], word[10:14], word[14:18], word[18:22]
         counters = (("srca", a_val, 0, SRC_BITS), ("srcb", b_val, 1, SRC_BITS), ("dst", d_val, 2, DST_BITS))
-        with m.If(word[24:32] == model_tensix.SETRWC):
+        with m.If(opcode_bits(word) == model_tensix.SETRWC):
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
                 base = Mux(cr[bit], value_cr, 0)
@@ -220,7 +220,7 @@ class TensixRegs(ArchComponent):
                     chosen = word[bit]
                 with m.If(chosen):
                     m.d.sync += [value.eq(val + base), value_cr.eq(val + base)]
-        with m.Elif(word[24:32] == model_tensix.INCRWC):   # an ADDR_MOD increment, through Cr or not
+        with m.Elif(opcode_bits(word) == model_tensix.INCRWC):   # an ADDR_MOD increment, through Cr or not
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
                 new_value, new_cr = _step(m, value, value_cr, val, 0, cr[bit], 0, bits, f"incrwc_{name}")

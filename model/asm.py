@@ -373,7 +373,7 @@ def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | No
             if warnings is None:
                 raise problem
             warnings.append(problem)
-    return (op.opcode << 24) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+    return isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
 
 
 def _tensix_item(call: re.Match, text: str, loc: Loc) -> "Instr | Directive | Replay":
@@ -386,7 +386,7 @@ def _tensix_item(call: re.Match, text: str, loc: Loc) -> "Instr | Directive | Re
         if value & ~bits:
             raise AsmError(arg_loc, f"TTI_{op.mnemonic} argument {arg}={value}: bits 0x{value & ~bits:X} are "
                                     "undefined in the documentation")
-    word = (op.opcode << 24) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+    word = isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
     if op.opcode in tensix.ISSUED:
         return Instr(word, loc, text)
     if op.opcode == tensix.REPLAY:

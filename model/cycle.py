@@ -8,7 +8,7 @@
 2. The thread's word is accepted unless an interlock holds it: the SFPSWAP
    interlock, and on Blackhole also SFPSHFT2 modes 2-4 and the stall after a
    MAD-class instruction whose result it reads (as the stall logic sees it,
-   `model.hazards.STALL_READS`). A held word is recorded with its reason. An
+   the table's `Opcode.stall_view`, `model.hazards.stall_reads`). A held word is recorded with its reason. An
    accepted word is discarded if a due macro instruction claims its sub-unit.
 3. Every executing instruction runs against the state at the start of the
    cycle (each on its own fork) and its effects are replayed at the end of the
@@ -47,7 +47,7 @@ from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mas
 
 SFPNOP_WORD = isa.encode("SFPNOP")
 CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_misc")
-MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)   # sequence byte i drives MACRO_UNITS[i]
+MACRO_UNITS = isa.MACRO_UNITS       # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
 NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
 UNIT_DELAY_KIND_BITS = 0xF00  # LoadMacroConfig.Misc bits 8-11: WaitForElapsedInstructions per sub-unit
@@ -58,7 +58,8 @@ MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
 SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SFPEXEXP", "SFPEXMAN", "SFPIADD",
                                   "SFPLZ", "SFPMOV", "SFPNOT", "SFPOR", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN",
                                   "SFPSHFT", "SFPSTOCHRND", "SFPXOR"})
-SHFT2_ONE_CYCLE_MODES = frozenset({0, 1, 5, 6})
+# SFPSHFT2's defined modes that take one cycle (the two-cycle ones are the table's `two_cycle_mod1`).
+SHFT2_ONE_CYCLE_MODES = frozenset(isa.Shft2Mod1) - isa.OPCODES["SFPSHFT2"].two_cycle_mod1
 
 
 @dataclass(slots=True)
@@ -536,10 +537,10 @@ class CycleModel:
                     e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES):
                 self._hazard("shft2-next-cycle", e.unit.value,
                              f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
-            elif mode == 2 and self._reads(e) & {0, 1, 2, 3}:
+            elif mode == isa.Shft2Mod1.SHFLROR1_AND_COPY4 and self._reads(e) & {0, 1, 2, 3}:
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"{_regs(e.reads & {0, 1, 2, 3})} in the cycle after SFPSHFT2 mode 2", e.source)
-            elif mode in (3, 4) and prev.x.vd < 8 and prev.x.vd in self._reads(e):
+            elif mode in (isa.Shft2Mod1.SHFLROR1, isa.Shft2Mod1.SHFLSHR1) and prev.x.vd < 8 and prev.x.vd in self._reads(e):
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
 
@@ -791,7 +792,7 @@ def _override_operands(template_word: int, arch: Arch, byte: int, vd: int) -> Op
 def _template_vb(template: Instruction) -> int | None:
     if template.mnemonic == "SFPSHFT2":
         return template.operand("vb")           # VB shares bits [15:12] with Imm12
-    if template.mnemonic in ("SFPAND", "SFPOR") and not template["mod1"] & isa.USE_VB:
+    if template.mnemonic in ("SFPAND", "SFPOR") and not template["mod1"] & isa.AndOrMod1.USE_VB:
         return None                             # Blackhole without USE_VB: VB is VD, as on Wormhole
     return template.get("vb")
 

@@ -11,22 +11,20 @@ Blackhole A0 stalls the thread where Wormhole B0 leaves the scheduling to
 software (BlackholeA0 SFPMAD.md "Instruction scheduling", to which every
 MAD-sub-unit instruction's page refers, and SFPSHFT2.md). The stall logic
 decides from the instruction words alone, and its view of what an instruction
-reads is wrong in a few documented places (the gaps). Both are tables here:
-`stall_writes` (what it believes a MAD-class instruction writes),
-`STALL_READS` (what it believes each instruction reads) and `GAP_RULES` (the
-hazard rule reported when a real read slips through a gap).
+reads is wrong in a few documented places (the gaps). Both are data in the
+ISA table (`Opcode.stall_view`, `stall_gap`); `stall_reads` and `stall_writes`
+resolve them for a word, and `GAP_RULES` names the hazard rule reported when a
+real read slips through a gap.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from collections.abc import Callable
-
-from .dst_format import Mod0Fmt
-from .isa import Arch, Instruction, Unit
-from .machine import UndefinedBehaviour
-from .semantics import MOV_FROM_SPECIAL
+from .isa import ISA, VD_INDEX, Arch, Instruction, Read, Unit, decode
+from .machine import UndefinedBehaviour, regular_operands
+from .reads import EVERY_LREG, word_reads
 
 RULES: dict[str, str] = {
     "read-in-flight":
@@ -210,104 +208,36 @@ class HazardError(UndefinedBehaviour):
 # Blackhole interlocks
 # ---------------------------------------------------------------------------
 
-EVERY_LREG = frozenset(range(17))
-_INDIRECT_VA, _INDIRECT_VD = 4, 8          # SFPMAD/SFPMUL24/SFPADDI/... Mod1, SFPLUT Mod0
+def _applying(ins: Instruction, reads: tuple[Read, ...]) -> tuple[Read, ...]:
+    x = regular_operands(ins)
+    return tuple(r for r in reads if r.applies(lambda name: x.vd if name == "vd" else ins.get(name, 0)))
+
+
+def _indirect_vd(ins: Instruction, reads: tuple[Read, ...]) -> bool:
+    return any(r.reg == VD_INDEX for r in _applying(ins, reads))
+
+
+@functools.lru_cache(maxsize=65536)
+def _stall_view(word: int, arch: Arch) -> tuple[frozenset[int], frozenset[int]]:
+    ins = decode(word, arch)
+    writes = EVERY_LREG if _indirect_vd(ins, ins.op.stall_view) else frozenset({ins.get("vd", 0)})
+    return word_reads(ins, ins.op.stall_view), writes
+
+
+def stall_reads(ins: Instruction) -> frozenset[int]:
+    """The LRegs the Blackhole stall logic believes `ins` reads: the table's
+    `Opcode.stall_view` of the word. Where the pages list no gap, it is taken
+    to know exactly the registers the functional model names for that
+    encoding, whatever they hold and whichever lanes are enabled
+    (docs/timing.md, "Choices where the documentation is silent")."""
+    return _stall_view(ins.word, ins.op.arch)[0]
 
 
 def stall_writes(ins: Instruction) -> frozenset[int]:
     """The LRegs the stall logic believes a MAD-class instruction (issued by
-    the thread) writes: VD, or every LReg with INDIRECT_VD. SFPLUTFP32's
-    stall logic reads INDIRECT_VD from Mod1Mirror, not from Mod1."""
-    mod = ins["mod0"] if ins.mnemonic == "SFPLUT" else ins.get("mod1_mirror", ins.get("mod1", 0))
-    return EVERY_LREG if mod & _INDIRECT_VD else frozenset({ins["vd"]})
-
-
-def _fields(*names: str) -> Callable[[Instruction], set[int]]:
-    return lambda ins: {ins[n] for n in names}
-
-
-def _mad_reads(ins: Instruction) -> set[int]:
-    m = ins["mod1"]
-    va = set(EVERY_LREG) if m & _INDIRECT_VA else {ins["va"]}
-    return va | {ins["vb"], ins["vc"]} | ({7} if m & _INDIRECT_VD else set())
-
-
-def _imm_mad_reads(ins: Instruction) -> set[int]:
-    # SFPADDI/SFPMULI: VC = VD.
-    return {ins["vd"]} | ({7} if ins["mod1"] & _INDIRECT_VD else set())
-
-
-def _lut_reads(ins: Instruction) -> set[int]:
-    return {0, 1, 2, 3} | ({7} if ins["mod0"] & _INDIRECT_VD else set())
-
-
-def _lutfp32_reads(ins: Instruction) -> set[int]:
-    # SFPLUTFP32.md: every LReg, or every LReg but L7 when Mod1Mirror lacks INDIRECT_VD.
-    return set(EVERY_LREG) if ins["mod1_mirror"] & _INDIRECT_VD else set(EVERY_LREG - {7})
-
-
-def _load_reads(vd: int, mod0: int) -> set[int]:
-    # Only the half-register formats merge with the old VD.
-    return {vd} if mod0 in (Mod0Fmt.LO16_ONLY, Mod0Fmt.HI16_ONLY) else set()
-
-
-def _unless(bits: int, then: Callable[[Instruction], set[int]]) -> Callable[[Instruction], set[int]]:
-    return lambda ins: set() if ins["mod1"] & bits else then(ins)
-
-
-def _shft2_reads(ins: Instruction) -> set[int]:
-    mode = ins["mod1"]
-    if mode == 0:
-        return {1, 2, 3}                   # COPY4
-    if mode == 1:
-        return {0, 1, 2, 3}                # SUBVEC_CHAINED_COPY4
-    if mode == 5:
-        return {ins["vd"], ins["vc"]}      # SHFT_LREG: VD believed instead of VB
-    if mode == 6:
-        return {ins["vd"]}                 # SHFT_IMM: VD believed instead of Imm12 & 15
-    return set()                           # modes 2-4: no read seen
-
-
-# What the stall logic believes each instruction reads when the thread issues
-# it, from the instruction word alone. Where the pages list no gap, it is
-# taken to know exactly the registers the functional model names for that
-# encoding, whatever they hold and whichever lanes are enabled
-# (docs/timing.md, "Choices where the documentation is silent").
-STALL_READS: dict[str, Callable[[Instruction], set[int]]] = {
-    "SFPLOAD": lambda ins: _load_reads(ins["vd"], ins["mod0"]),
-    "SFPLOADMACRO": lambda ins: _load_reads(ins.operand("vd"), ins["mod0"]),
-    "SFPLOADI": lambda ins: {ins["vd"]} if ins["mod0"] in (8, 10) else set(),    # UPPER, LOWER keep half
-    "SFPSTORE": _fields("vd"),
-    "SFPMAD": _mad_reads, "SFPADD": _mad_reads, "SFPMUL": _mad_reads, "SFPMUL24": _mad_reads,
-    "SFPADDI": _imm_mad_reads, "SFPMULI": _imm_mad_reads,
-    "SFPLUT": _lut_reads,
-    "SFPLUTFP32": _lutfp32_reads,
-    "SFPABS": _fields("vc"), "SFPNOT": _fields("vc"), "SFPLZ": _fields("vc"), "SFPEXEXP": _fields("vc"),
-    "SFPEXMAN": _fields("vc"), "SFPCAST": _fields("vc"), "SFPDIVP2": _fields("vc"),
-    "SFPMOV": _unless(MOV_FROM_SPECIAL, _fields("vc")),
-    "SFPARECIP": lambda ins: {ins["vc"]} | ({ins["vb"]} if ins["mod1"] == 1 else set()),   # COND_RECIP reads VB
-    "SFPGT": _fields("vd", "vc"), "SFPLE": _fields("vd", "vc"), "SFPXOR": _fields("vd", "vc"),
-    "SFPAND": _fields("vd", "vc"),         # gap: USE_VB ignored, VD always believed
-    "SFPOR": _fields("vd", "vc"),
-    "SFPIADD": _fields("vc"),              # gap: the VD read is not seen
-    "SFPSHFT": _fields("vc"),              # gap: the VD read is not seen
-    "SFPSETEXP": lambda ins: {ins["vc"]} | (set() if ins["mod1"] & 1 else {ins["vd"]}),
-    "SFPSETMAN": lambda ins: {ins["vc"]} | (set() if ins["mod1"] & 1 else {ins["vd"]}),
-    "SFPSETSGN": lambda ins: {ins["vc"]} | (set() if ins["mod1"] & 1 else {ins["vd"]}),
-    "SFPSETCC": _unless(9, _fields("vc")),  # Mod1 bit 0 (Imm1) and bit 3 (clear) ignore VC
-    "SFPSWAP": lambda ins: set(),          # gap: first-cycle reads not seen; second-cycle reads need no stall
-    "SFPTRANSP": lambda ins: set(range(8)),
-    "SFPCONFIG": lambda ins: set(),        # gap: the L0 read is not seen
-    "SFPSTOCHRND": _fields("vb", "vc"),    # a false dependency: VB is believed read in every mode
-    "SFPSHFT2": _shft2_reads,
-    "SFPNOP": lambda ins: set(), "SFPENCC": lambda ins: set(), "SFPPUSHC": lambda ins: set(),
-    "SFPPOPC": lambda ins: set(), "SFPCOMPC": lambda ins: set(),
-}
-
-
-def stall_reads(ins: Instruction) -> frozenset[int]:
-    """The LRegs the Blackhole stall logic believes `ins` reads."""
-    return frozenset(STALL_READS[ins.mnemonic](ins))
+    the thread) writes: VD, or every LReg when its stall view has INDIRECT_VD
+    (SFPLUTFP32's takes it from Mod1Mirror, not from Mod1)."""
+    return _stall_view(ins.word, ins.op.arch)[1]
 
 
 def stalls_after_mad(ins: Instruction) -> bool:
@@ -319,22 +249,14 @@ def stalls_after_mad(ins: Instruction) -> bool:
 def interlocks_next(ins: Instruction) -> bool:
     """Only SFPNOP may be accepted in the next cycle: SFPSWAP (both
     architectures), and on Blackhole SFPSHFT2 modes 2-4 (SFPSHFT2.md)."""
-    if ins.op.interlock:
-        return True
-    return ins.op.arch is Arch.BLACKHOLE and ins.mnemonic == "SFPSHFT2" and ins.two_cycles
+    return ins.op.interlock or ins.get("mod1") in ins.op.interlock_mod1
 
 
 # The rule for a read at T+1 of a thread MAD-class result that the stall
-# logic let through, by the consumer's mnemonic.
-GAP_RULES: dict[str, str] = {
-    "SFPAND": "stall-gap-use-vb", "SFPOR": "stall-gap-use-vb",
-    "SFPIADD": "stall-gap-iadd",
-    "SFPSHFT": "stall-gap-shft",
-    "SFPCONFIG": "stall-gap-config",
-    "SFPSWAP": "stall-gap-swap",
-    "SFPSHFT2": "stall-gap-shft2",
-}
-LUTFP32_MIRROR_GAP = "stall-gap-lutfp32-mirror"     # SFPLUTFP32's mirrored Mod1 disagrees
+# logic let through, by the consumer's mnemonic (the table's `stall_gap`).
+GAP_RULES: dict[str, str] = {op.mnemonic: op.stall_gap for op in ISA[Arch.BLACKHOLE].table if op.stall_gap}
+# The producer's gap: the stall logic and the instruction disagree on INDIRECT_VD (SFPLUTFP32's Mod1Mirror).
+LUTFP32_MIRROR_GAP = GAP_RULES["SFPLUTFP32"]
 # Rules about holes in Blackhole's stall logic: Wormhole has no stall to have holes in.
 STALL_GAP_RULES = frozenset({*GAP_RULES.values(), LUTFP32_MIRROR_GAP})
 
@@ -343,10 +265,9 @@ def gap_rule(consumer: Instruction, producer: Instruction) -> str:
     """The hazard rule for `consumer` reading, unstalled, a result of
     `producer` (a thread MAD-class instruction of the previous cycle).
     `read-in-flight` if no documented gap explains it."""
-    rule = GAP_RULES.get(consumer.mnemonic)
-    if rule is not None:
+    rule = consumer.op.stall_gap
+    if rule:
         return rule
-    if any(ins.mnemonic == "SFPLUTFP32" and (ins["mod1"] ^ ins["mod1_mirror"]) & _INDIRECT_VD
-           for ins in (producer, consumer)):
+    if any(_indirect_vd(ins, ins.op.reads) != _indirect_vd(ins, ins.op.stall_view) for ins in (producer, consumer)):
         return LUTFP32_MIRROR_GAP
     return "read-in-flight"

@@ -10,6 +10,14 @@ and a test checks that the two lists agree). Field positions follow
 tt-isa-documentation (Diagrams/Src/Bits32.lua); the `TTI_` argument orders
 follow each architecture's tt-llk `ckernel_ops.h`.
 
+Besides encodings, each entry declares its modifiers' defined values (the
+enums below: `MadMod1.INDIRECT_VD`, `Shft2Mod1`, `LoadiMod0`, ...), its read
+set with its narrowing by modifier (`reads`, `narrow`), what Blackhole's
+stall logic believes it reads (`stall_view`: the documented gaps as data),
+its latency, two-cycle and interlocking modes, and its sub-units; `OPCODE`
+is where every word holds its opcode and `MACRO_UNITS` the order of an
+SFPLOADMACRO sequence's sub-units.
+
 `OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
 Wormhole; `ISA[arch]` holds the same views for either architecture.
 """
@@ -100,6 +108,141 @@ class Field:
         return (value & ((1 << self.width) - 1)) << self.lo
 
 
+# Every Tensix instruction word, SFPU or not, has its opcode in bits [31:24].
+OPCODE = Field("opcode", 24, 8)
+
+# LoadMacroConfig's sequence byte i drives MACRO_UNITS[i] (SFPLOADMACRO.md).
+MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
+
+
+# ---------------------------------------------------------------------------
+# Modifier values, by the pages' names. Each is defined here once; the model,
+# the RTL and the tools import them.
+# ---------------------------------------------------------------------------
+
+class MadMod1(enum.IntEnum):
+    """Mod1 bits of SFPMAD, SFPADD, SFPMUL, SFPMUL24, SFPADDI and SFPMULI.
+    INDIRECT_VD is also bit 3 of SFPLUT's Mod0 and SFPLUTFP32's Mod1."""
+    NEGATE_VB = 1           # Blackhole (SFPMAD, SFPADD, SFPMUL)
+    NEGATE_VC = 2           # Blackhole
+    INDIRECT_VA = 4         # VA is L[L7 & 15], per lane
+    INDIRECT_VD = 8         # the result goes to L[L7 & 15], per lane (unless VD is L16)
+
+
+class Mul24Mod1(enum.IntEnum):
+    UPPER = 1               # bits 45:23 of the product, not the low 23
+
+
+class LutMod(enum.IntEnum):
+    """SFPLUT's Mod0 and SFPLUTFP32's Mod1 (bit 3 is MadMod1.INDIRECT_VD)."""
+    SGN_RETAIN = 4
+
+
+class LutFp32Table(enum.IntEnum):
+    """SFPLUTFP32's table layouts (the canonical Mod1 encodings)."""
+    FP32_3ENTRY = 0
+    FP16_6ENTRY_TABLE1 = 2   # last split at 3.0
+    FP16_6ENTRY_TABLE2 = 3   # last split at 4.0
+    FP16_3ENTRY = 10         # overlaps INDIRECT_VD (bit 3)
+
+
+class LoadiMod0(enum.IntEnum):
+    """SFPLOADI's modes; the other Mod0 values are undefined."""
+    FLOATB = 0
+    FLOATA = 1
+    USHORT = 2
+    SHORT = 4
+    UPPER = 8               # the high 16 bits replaced, the low 16 kept
+    LOWER = 10              # the low 16 bits replaced, the high 16 kept
+
+
+class ShftMod1(enum.IntEnum):
+    ARG_IMM = 1             # shift by Imm12, not by VC
+    ARITHMETIC = 2          # Blackhole
+    ARG_IMM_USE_VC = 4      # Blackhole: with ARG_IMM, VC is shifted instead of VB
+
+
+class AndOrMod1(enum.IntEnum):
+    USE_VB = 1              # Blackhole's SFPAND and SFPOR: VB is the VB field, not VD
+
+
+class MovMod1(enum.IntEnum):
+    NEGATE = 1
+    ALL_LANES_ENABLED = 2   # the whole Mod1, not a bit: 10 is FROM_SPECIAL without it
+    FROM_SPECIAL = 8        # configuration or the PRNG, chosen by VC
+
+
+class CastMod1(enum.IntEnum):
+    RND_STOCH = 1
+    INT32_ABS = 2           # Blackhole
+    INT32_SM32 = 3          # Blackhole
+
+
+class Shft2Mod1(enum.IntEnum):
+    """SFPSHFT2's modes; Mod1 7-15 are undefined."""
+    COPY4 = 0
+    CHAINED_COPY4 = 1
+    SHFLROR1_AND_COPY4 = 2
+    SHFLROR1 = 3
+    SHFLSHR1 = 4
+    SHFT_LREG = 5
+    SHFT_IMM = 6
+
+
+class StochRndMode(enum.IntEnum):
+    """SFPSTOCHRND's Mod1 (its low 3 bits; bit 3 is UseImm5 for modes 4 and 5)."""
+    FP32_TO_FP16A = 0   # keep 10 mantissa bits
+    FP32_TO_FP16B = 1   # keep 7 mantissa bits (BF16 precision)
+    FP32_TO_UINT8 = 2   # |x| rounded, clamped to 0..255
+    FP32_TO_INT8 = 3    # rounded, clamped to -127..127 (sign-magnitude)
+    INT32_TO_UINT8 = 4  # sign-magnitude >> shift, |.| clamped to 0..255
+    INT32_TO_INT8 = 5   # sign-magnitude >> shift, clamped to -127..127
+    FP32_TO_UINT16 = 6  # |x| rounded, clamped to 0..65535
+    FP32_TO_INT16 = 7   # rounded, clamped to -32767..32767 (sign-magnitude)
+
+
+class RoundMode(enum.IntEnum):
+    """SFPSTOCHRND's rounding: Wormhole's StochasticRounding bit, Blackhole's 2-bit mode."""
+    NEAREST = 0
+    STOCH = 1
+    ZERO = 2                # Blackhole
+
+
+class ConfigMod1(enum.IntEnum):
+    IMM16_IS_VALUE = 1
+    LANE_MASK = 8
+
+
+class CmpMod1(enum.IntEnum):
+    """Blackhole's SFPLE and SFPGT: where the comparison goes."""
+    SET_CC = 1
+    MUTATE_STACK = 2
+    MUTATE_OR = 4
+    SET_VD = 8
+
+
+class ArecipMod1(enum.IntEnum):
+    RECIP = 0
+    COND_RECIP = 1          # tests VB's sign
+    EXP = 2
+
+
+class Narrowing(enum.Enum):
+    """A reason, depending on the state or on which registers the operands
+    name, why an instruction's declared reads cannot matter; `model.reads`
+    implements each (and only ever removes registers)."""
+    MERGE = "merge"                  # a load: the old VD matters only where a merging format may write
+    STORE = "store"                  # MOD0_FMT_ZERO, or BLOCK_DEST_WR_FROM_SFPU in every lane: nothing read
+    LANDS = "lands"                  # the MAD class: the sources matter only if a result lands
+    SELF_XOR = "self-xor"            # VB == VC gives 0 whatever the register holds
+    SELF_SUB = "self-sub"            # VC - VB with VB == VC gives 0
+    COMPARE = "compare"              # only where the result lands; a register is never below itself
+    PREDICATED = "predicated"        # VC matters only if some lane uses its flags
+    SWAP = "swap"                    # each value matters only where it lands
+    SHFT2 = "shft2"                  # by mode: what is written, and Wormhole's capture of VC
+    CONFIG_TARGET = "config-target"  # VD 9, 10 and 16 select nothing to write
+
+
 @dataclass(frozen=True)
 class LlkArg:
     """One argument of tt-llk's `TTI_<name>(...)` macro: its value is shifted
@@ -171,17 +314,39 @@ def _reads(*regs: int | str, when: tuple[tuple[str, int, int], ...] = ()) -> tup
 
 # Modifier bits the read sets below depend on.
 _MOD1_IMM = ("mod1", 1, 0)                  # bit 0 clear: the second operand is VB, not an immediate
-_INDIRECT_VA, _INDIRECT_VD = 4, 8          # SFPMAD's Mod1 bits (SFPLUT's INDIRECT_VD is Mod0 bit 3)
 
 
 def _indirect_vd(field: str = "mod1") -> tuple[Read, ...]:
-    return _reads(VD_INDEX, when=((field, _INDIRECT_VD, _INDIRECT_VD),))
+    return _reads(VD_INDEX, when=((field, MadMod1.INDIRECT_VD, MadMod1.INDIRECT_VD),))
 
 
 # SFPMAD-style: VA (or L[L7 & 15] with INDIRECT_VA), VB, VC, and L7 naming VD with INDIRECT_VD.
-_MAD_READS = (_reads("va", when=(("mod1", _INDIRECT_VA, 0),))
-              + _reads(7, "L[L7]", when=(("mod1", _INDIRECT_VA, _INDIRECT_VA),))
+_MAD_READS = (_reads("va", when=(("mod1", MadMod1.INDIRECT_VA, 0),))
+              + _reads(7, "L[L7]", when=(("mod1", MadMod1.INDIRECT_VA, MadMod1.INDIRECT_VA),))
               + _reads("vb", "vc") + _indirect_vd())
+
+
+def _shft2_mode(mode: Shft2Mod1, *regs: int | str) -> tuple[Read, ...]:
+    return _reads(*regs, when=(("mod1", 0xF, mode),))
+
+
+_SHFT2_READS = (_shft2_mode(Shft2Mod1.COPY4, 1, 2, 3) + _shft2_mode(Shft2Mod1.CHAINED_COPY4, 0, 1, 2, 3)
+                + _shft2_mode(Shft2Mod1.SHFLROR1_AND_COPY4, 1, 2, 3, "vc") + _shft2_mode(Shft2Mod1.SHFLROR1, "vc")
+                + _shft2_mode(Shft2Mod1.SHFLSHR1, "vc") + _shft2_mode(Shft2Mod1.SHFT_LREG, "vb", "vc")
+                + _shft2_mode(Shft2Mod1.SHFT_IMM, "vb"))
+_SHFT2_TWO_CYCLE = frozenset({Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1, Shft2Mod1.SHFLSHR1})
+_SWAP_READS = _reads("vc", "vd", "vb", "swap payload")
+# Lanes 0-7 of L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
+_CONFIG_READS = _reads(0, when=(("vd", 0xC, 0),)) + _reads(0, when=(("mod1", ConfigMod1.IMM16_IS_VALUE, 0),))
+# |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
+# 15), which holds both in L[row]; Mod1 bit 3 is INDIRECT_VD.
+_LUTFP32_READS = (_reads(3, "lut") + _reads("lut+4", when=(("mod1", 0xA, 0),))
+                  + _reads("lut+4", when=(("mod1", 0xA, 2),)) + _reads("lut+4", when=(("mod1", 0xA, 8),))
+                  + _indirect_vd())
+# Blackhole's SFPSHFT: ARG_IMM_USE_VC (Mod1 bits 0 and 2) shifts VC by Imm12, so VB (VD) is not read.
+_SHFT_READS_BH = (_reads("vb", when=(("mod1", ShftMod1.ARG_IMM, 0),))
+                  + _reads("vb", when=(("mod1", ShftMod1.ARG_IMM_USE_VC, 0),))
+                  + _reads("vc", when=(_MOD1_IMM,)) + _reads("vc", when=(("mod1", 5, 5),)))
 
 
 @dataclass(frozen=True)
@@ -193,6 +358,7 @@ class Opcode:
     latency: int = 1                             # 2: the LReg result is written at the end of T+1
     two_cycles: bool = False                     # holds its sub-unit for T and T+1
     interlock: bool = False                      # the thread may issue only SFPNOP at T+1
+    interlock_mod1: frozenset[int] = frozenset()  # ... and so with these Mod1 values
     macro_units: frozenset[Unit] = frozenset()   # sub-units that can run it from SFPLOADMACRO
     llk_name: str = ""                           # TTI_<llk_name>(...), filled in below
     llk_args: tuple[LlkArg, ...] = ()
@@ -207,6 +373,15 @@ class Opcode:
     # need a VD below 8), so nothing it reads matters when VD names no writable LReg.
     reads: tuple[Read, ...] = ()
     reads_for_vd: bool = False
+    narrow: Narrowing | None = None               # when `reads` can be narrowed further, on a state
+    # Blackhole's stall logic decides from the word alone what an instruction reads
+    # (BlackholeA0 SFPMAD.md "Instruction scheduling"): `reads` without `stall_unseen`, the
+    # documented gaps (a read of a MAD-class result in flight that slips through one is the
+    # hazard rule `stall_gap`), and with `stall_believed`, its false dependencies. It takes a
+    # VD_INDEX read (INDIRECT_VD) of a MAD-class instruction to mean a write of every LReg.
+    stall_unseen: tuple[Read, ...] = ()
+    stall_believed: tuple[Read, ...] = ()
+    stall_gap: str = ""
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
     arch: Arch = Arch.WORMHOLE                    # the table this entry belongs to
@@ -216,8 +391,13 @@ class Opcode:
         return {f.name: f for f in self.fields}
 
     @functools.cached_property
+    def stall_view(self) -> tuple[Read, ...]:
+        """What Blackhole's stall logic believes this instruction reads (see `stall_unseen`)."""
+        return tuple(r for r in self.reads if r not in self.stall_unseen) + self.stall_believed
+
+    @functools.cached_property
     def used_mask(self) -> int:
-        m = 0xFF000000
+        m = OPCODE.mask
         for f in self.fields:
             m |= f.mask
         return m
@@ -302,7 +482,7 @@ def _simple(mn, op, fields, **kw):
 
 
 def _mad(mn, op, fields, **kw):
-    return Opcode(mn, op, fields, M, latency=2, macro_units=frozenset({M}), **kw)
+    return Opcode(mn, op, fields, M, latency=2, macro_units=frozenset({M}), narrow=Narrowing.LANDS, **kw)
 
 
 def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
@@ -312,13 +492,13 @@ def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
 
 _WORMHOLE = [
     # LO16_ONLY (14) and HI16_ONLY (15) keep half of the old VD.
-    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, reads=_reads("vd", when=(("mod0", 0xE, 0xE),)),
+    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
            doc="Dst -> LReg with format conversion"),
     # UPPER (8) and LOWER (10) keep half of the old VD.
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
-           undefined_values=(("mod0", frozenset(range(16)) - {0, 1, 2, 4, 8, 10}),),
-           reads=_reads("vd", when=(("mod0", 0xD, 8),)), reads_for_vd=True, doc="immediate -> LReg"),
-    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), reads=_reads("vd"),
+           undefined_values=(("mod0", frozenset(range(16)) - set(LoadiMod0)),),
+           reads=_reads("vd", when=(("mod0", 0xD, LoadiMod0.UPPER),)), reads_for_vd=True, doc="immediate -> LReg"),
+    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), reads=_reads("vd"), narrow=Narrowing.STORE,
            doc="LReg -> Dst with format conversion"),
     # |L3| picks a row of L0-L2; L3's sign is SGN_RETAIN's; Mod0 bit 3 is INDIRECT_VD.
     _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)),
@@ -332,14 +512,16 @@ _WORMHOLE = [
     _simple("SFPEXEXP", 0x77, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="extract exponent"),
     _simple("SFPEXMAN", 0x78, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, doc="extract mantissa"),
     _simple("SFPIADD", 0x79, (MOD1, VD, VC, IMM12S), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
-            reads_for_vd=True, doc="integer add/sub, sets flags"),
+            reads_for_vd=True, narrow=Narrowing.SELF_SUB, doc="integer add/sub, sets flags"),
     _simple("SFPSHFT", 0x7A, (MOD1, VD, VC, IMM12S), reads=_reads("vb") + _reads("vc", when=(_MOD1_IMM,)),
             reads_for_vd=True, doc="logical shift"),
     # Mod1 bit 0 (from Imm1) and bit 3 (clear) ignore VC.
     _simple("SFPSETCC", 0x7B, (MOD1, VD, VC, IMM1), reads=_reads("vc", when=(("mod1", 9, 0),)),
+            narrow=Narrowing.PREDICATED,
             doc="set LaneFlags from a test"),
     # FROM_SPECIAL (Mod1 bit 3) reads configuration or the PRNG, not an LReg.
-    _simple("SFPMOV", 0x7C, (MOD1, VD, VC), reads=_reads("vc", when=(("mod1", 8, 0),)), reads_for_vd=True,
+    _simple("SFPMOV", 0x7C, (MOD1, VD, VC), reads=_reads("vc", when=(("mod1", MovMod1.FROM_SPECIAL, 0),)),
+            reads_for_vd=True,
             doc="move, negate, or read configuration/PRNG"),
     _simple("SFPABS", 0x7D, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
             doc="absolute value, float or int"),
@@ -364,7 +546,8 @@ _WORMHOLE = [
     _simple("SFPENCC", 0x8A, (MOD1, VD, Field("imm2", 12, 2)), doc="set flag enable and flags"),
     _simple("SFPCOMPC", 0x8B, (VD,), doc="complement flags against the stack top"),
     _simple("SFPTRANSP", 0x8C, (VD,), reads=_reads(*range(8)), doc="transpose L0-L3 and L4-L7 as 4x4 blocks"),
-    _simple("SFPXOR", 0x8D, (VD, VC), reads=_reads("vb", "vc"), reads_for_vd=True, doc="VD ^= VC"),
+    _simple("SFPXOR", 0x8D, (VD, VC), reads=_reads("vb", "vc"), reads_for_vd=True, narrow=Narrowing.SELF_XOR,
+            doc="VD ^= VC"),
     # The integer modes 4 and 5 shift by VB & 31 unless UseImm5 is set.
     Opcode("SFPSTOCHRND", 0x8E,
            (Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
@@ -376,17 +559,16 @@ _WORMHOLE = [
     _simple("SFPCAST", 0x90, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
             doc="sign-magnitude int32 -> FP32"),
     # SFPCONFIG writes at the end of T; only a DISABLE_BACKDOOR_LOAD change may be seen late (a hazard rule).
-    # Its VD names a configuration target, so it never writes a template by the backdoor. Lanes 0-7 of
-    # L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
-    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), backdoor=False,
-            reads=_reads(0, when=(("vd", 0xC, 0),)) + _reads(0, when=(("mod1", 1, 0),)),
+    # Its VD names a configuration target, so it never writes a template by the backdoor.
+    _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), backdoor=False, reads=_CONFIG_READS,
+            narrow=Narrowing.CONFIG_TARGET,
             doc="write LoadMacroConfig, constants, LaneConfig"),
     # VC and VD (under a macro, VD's value through the VB port); with ENABLE_DEST_INDEX the
     # index payload of L[4 + (VC & 3)] or L[4 + (VD & 3)].
     _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
-            reads=_reads("vc", "vd", "vb", "swap payload"), doc="swap or min/max, two cycles with interlock"),
+            reads=_SWAP_READS, narrow=Narrowing.SWAP, doc="swap or min/max, two cycles with interlock"),
     Opcode("SFPLOADMACRO", 0x93, _loadmacro_fields(MEM_FIELDS[1]), L, doc="SFPLOAD, then schedule up to four instructions",
-           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)),
+           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
            # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
            composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
                        Composite("offset", (("imm9", 1, 9),), 10)),
@@ -394,17 +576,12 @@ _WORMHOLE = [
     # By mode: COPY4 L1-L3; CHAINED_COPY4 L0-L3; SHFLROR1_AND_COPY4 L1-L3 and VC; SHFLROR1 and
     # SHFLSHR1 VC; SHFT_LREG VB and VC; SHFT_IMM VB.
     Opcode("SFPSHFT2", 0x94, (MOD1, VD, VC, IMM12S), R, macro_units=frozenset({R}),
-           aliases=(Alias("vb", "imm12", 4),), two_cycle_mod1=frozenset({2, 3, 4}),
-           undefined_values=(("mod1", frozenset(range(7, 16))),),
-           reads=(_reads(1, 2, 3, when=(("mod1", 0xF, 0),)) + _reads(0, 1, 2, 3, when=(("mod1", 0xF, 1),))
-                  + _reads(1, 2, 3, "vc", when=(("mod1", 0xF, 2),)) + _reads("vc", when=(("mod1", 0xF, 3),))
-                  + _reads("vc", when=(("mod1", 0xF, 4),)) + _reads("vb", "vc", when=(("mod1", 0xF, 5),))
-                  + _reads("vb", when=(("mod1", 0xF, 6),))),
+           aliases=(Alias("vb", "imm12", 4),),
+           two_cycle_mod1=_SHFT2_TWO_CYCLE,
+           undefined_values=(("mod1", frozenset(range(16)) - set(Shft2Mod1)),),
+           reads=_SHFT2_READS, narrow=Narrowing.SHFT2,
            doc="cross-lane shuffles and shifts"),
-    # |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
-    # 15), which holds both in L[row]; Mod1 bit 3 is INDIRECT_VD.
-    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_reads(3, "lut") + _reads("lut+4", when=(("mod1", 0xA, 0),))
-         + _reads("lut+4", when=(("mod1", 0xA, 2),)) + _reads("lut+4", when=(("mod1", 0xA, 8),)) + _indirect_vd(),
+    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS,
          doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]
 
@@ -414,36 +591,60 @@ _WORMHOLE = [
 # Blackhole: Wormhole's table with these differences (BlackholeA0/ pages)
 # ---------------------------------------------------------------------------
 
+_STALL_USE_VB_GAP = dict(stall_unseen=_reads("vb"), stall_believed=_reads("vd"), stall_gap="stall-gap-use-vb")
+
 # Changed entries: mnemonic -> the Opcode attributes that differ.
 _BLACKHOLE_CHANGES: dict[str, dict] = {
     "SFPLOAD": dict(fields=MEM_FIELDS_BH, llk_args=LLK_MEM_GROUP_BH),
     "SFPSTORE": dict(fields=MEM_FIELDS_BH, llk_args=LLK_MEM_GROUP_BH),
     "SFPLOADMACRO": dict(fields=_loadmacro_fields(MEM_FIELDS_BH[1]), llk_args=LLK_MEM_GROUP_BH),
-    # USE_VB (Mod1 bit 0): VB is an operand instead of VD.
-    "SFPAND": dict(fields=(MOD1, VD, VC, VB)),
-    "SFPOR": dict(fields=(MOD1, VD, VC, VB)),
-    # ARG_IMM_USE_VC (Mod1 bits 0 and 2) shifts VC by Imm12: VB (VD) is not read.
-    "SFPSHFT": dict(reads=_reads("vb", when=(("mod1", 1, 0),)) + _reads("vb", when=(("mod1", 4, 0),))
-                    + _reads("vc", when=(_MOD1_IMM,)) + _reads("vc", when=(("mod1", 5, 5),))),
+    # USE_VB (Mod1 bit 0): VB is an operand instead of VD. The stall logic ignores USE_VB and looks at VD.
+    "SFPAND": dict(fields=(MOD1, VD, VC, VB), **_STALL_USE_VB_GAP),
+    "SFPOR": dict(fields=(MOD1, VD, VC, VB), **_STALL_USE_VB_GAP),
+    # The stall logic believes VC read in every mode, and does not see the VB (VD) read.
+    "SFPSHFT": dict(reads=_SHFT_READS_BH, stall_unseen=_SHFT_READS_BH, stall_believed=_reads("vc"),
+                    stall_gap="stall-gap-shft"),
+    # The stall logic does not see the VB (VD) read.
+    "SFPIADD": dict(stall_unseen=_reads("vb", when=(_MOD1_IMM,)), stall_gap="stall-gap-iadd"),
+    # ... nor SFPCONFIG's L0 read, nor SFPSWAP's first-cycle reads (its second-cycle ones need no stall).
+    "SFPCONFIG": dict(stall_unseen=_CONFIG_READS, stall_gap="stall-gap-config"),
+    "SFPSWAP": dict(stall_unseen=_SWAP_READS, stall_gap="stall-gap-swap"),
+    # SFPSHFT2: its two-cycle modes interlock; no read seen in modes 2-4, and VD believed instead
+    # of VB in modes 5-6.
+    "SFPSHFT2": dict(interlock_mod1=_SHFT2_TWO_CYCLE,
+                     stall_unseen=(_shft2_mode(Shft2Mod1.SHFLROR1_AND_COPY4, 1, 2, 3, "vc")
+                                   + _shft2_mode(Shft2Mod1.SHFLROR1, "vc") + _shft2_mode(Shft2Mod1.SHFLSHR1, "vc")
+                                   + _shft2_mode(Shft2Mod1.SHFT_LREG, "vb") + _shft2_mode(Shft2Mod1.SHFT_IMM, "vb")),
+                     stall_believed=_shft2_mode(Shft2Mod1.SHFT_LREG, "vd") + _shft2_mode(Shft2Mod1.SHFT_IMM, "vd"),
+                     stall_gap="stall-gap-shft2"),
+    # Its view names only VD, not the constant L10 (1.0) SFPADDI adds to, which no instruction
+    # can be writing (docs/timing.md, "Choices where the documentation is silent").
+    "SFPADDI": dict(stall_unseen=_reads(10)),
     # Mod1 selects pushing or mutating the stack top.
     "SFPPUSHC": dict(fields=(MOD1, VD), must_be_zero=0),
-    # A 2-bit rounding mode replaces the stochastic bit: 0 nearest, 1 stochastic, 2 toward zero.
+    # A 2-bit rounding mode (RoundMode) replaces the stochastic bit. The stall logic believes VB
+    # read in every mode (a false dependency).
     "SFPSTOCHRND": dict(fields=(Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
-                                Field("imm5", 16, 5), Field("rnd_mode", 21, 2, Kind.MOD))),
-    # Mod1 is mirrored into bits [19:16].
-    "SFPLUTFP32": dict(fields=(MOD1, VD, Field("mod1_mirror", 16, 4, Kind.MOD))),
+                                Field("imm5", 16, 5), Field("rnd_mode", 21, 2, Kind.MOD)),
+                        stall_believed=_reads("vb")),
+    # Mod1 is mirrored into bits [19:16]. The stall logic believes every LReg read but L7, and takes
+    # INDIRECT_VD (L7 read, every LReg written) from Mod1Mirror (SFPLUTFP32.md).
+    "SFPLUTFP32": dict(fields=(MOD1, VD, Field("mod1_mirror", 16, 4, Kind.MOD)), stall_unseen=_indirect_vd(),
+                       stall_believed=_reads(*(r for r in range(17) if r != 7)) + _indirect_vd("mod1_mirror"),
+                       stall_gap="stall-gap-lutfp32-mirror"),
 }
 
 # Instructions new in Blackhole.
 _BLACKHOLE_NEW = [
-    _simple("SFPLE", 0x96, (MOD1, VD, VC), reads=_reads("vb", "vc"),
+    _simple("SFPLE", 0x96, (MOD1, VD, VC), reads=_reads("vb", "vc"), narrow=Narrowing.COMPARE,
             doc="VD <= VC (sign-magnitude or total order) to flags, VD or stack"),
-    _simple("SFPGT", 0x97, (MOD1, VD, VC), reads=_reads("vb", "vc"),
+    _simple("SFPGT", 0x97, (MOD1, VD, VC), reads=_reads("vb", "vc"), narrow=Narrowing.COMPARE,
             doc="VD > VC (sign-magnitude or total order) to flags, VD or stack"),
     _mad("SFPMUL24", 0x98, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
          doc="low or high 23 bits of a 23-bit integer product"),
     # COND_RECIP (Mod1 1) tests VB's sign.
-    _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB), reads=_reads("vc") + _reads("vb", when=(("mod1", 0xF, 1),)),
+    _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB),
+            reads=_reads("vc") + _reads("vb", when=(("mod1", 0xF, ArecipMod1.COND_RECIP),)),
             reads_for_vd=True, doc="approximate reciprocal or exponential"),
 ]
 
@@ -490,8 +691,6 @@ BY_OPCODE: dict[int, Opcode] = ISA[Arch.WORMHOLE].by_opcode
 # Blackhole's SFPAND and SFPOR read VD unless Mod1 USE_VB names their VB field.
 IMPLICIT_VB_IS_VD = frozenset({"SFPAND", "SFPOR", "SFPXOR", "SFPIADD", "SFPSHFT", "SFPSETEXP",
                                "SFPSETMAN", "SFPSETSGN", "SFPLE", "SFPGT"})
-# Mod1 bit that makes Blackhole's SFPAND/SFPOR read their VB field instead of VD.
-USE_VB = 1
 # Instructions that read VD as their VC operand ("unsigned VC = VD;").
 IMPLICIT_VC_IS_VD = frozenset({"SFPADDI", "SFPMULI"})
 
@@ -614,17 +813,15 @@ def encode(mnemonic: str, arch: Arch = Arch.WORMHOLE, **values: int) -> int:
                 if raw_name in values:
                     raise ValueError(f"{op.mnemonic}: give either {comp.name} or {raw_name}, not both")
                 values[raw_name] = raw_value
-    word = op.opcode << 24
+    word = OPCODE.insert(op.opcode)
     for name, v in values.items():
         word |= op.field_map[name].insert(v)
     return word
 
 
-OPCODE_SHIFT = 24       # every Tensix instruction word: the opcode in bits [31:24]
-
-
 def opcode_of(word: int) -> int:
-    return word >> OPCODE_SHIFT
+    """The opcode byte of a 32-bit instruction word (`OPCODE`)."""
+    return word >> OPCODE.lo
 
 
 def is_mnemonic(word: int, mnemonic: str, arch: Arch = Arch.WORMHOLE) -> bool:
@@ -638,9 +835,9 @@ def decode(word: int, arch: Arch = Arch.WORMHOLE) -> Instruction:
     not an SFPU instruction of that architecture."""
     if not 0 <= word <= 0xFFFFFFFF:
         raise DecodeError(f"0x{word:X} is not a 32-bit word")
-    op = ISA[arch].by_opcode.get(word >> 24)
+    op = ISA[arch].by_opcode.get(opcode_of(word))
     if op is None:
-        raise DecodeError(f"0x{word:08X}: opcode 0x{word >> 24:02X} is not a {arch.title.split()[0]} SFPU instruction")
+        raise DecodeError(f"0x{word:08X}: opcode 0x{opcode_of(word):02X} is not a {arch.title.split()[0]} SFPU instruction")
     return Instruction(op, tuple((f.name, f.extract(word)) for f in op.fields), word)
 
 

@@ -17,20 +17,16 @@ All functions are pure and vectorised over numpy ``uint32`` arrays of any
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
+
+from .isa import LutFp32Table, LutMod, MadMod1
 
 __all__ = [
     "lut8_to_fp32",
     "lut16_to_fp32",
-    "SFPLUT_MOD0_SGN_RETAIN",
-    "SFPLUT_MOD0_INDIRECT_VD",
     "sfplut_decode_mod0",
     "sfplut_select",
     "LutFp32Table",
-    "SFPLUTFP32_MOD1_SGN_RETAIN",
-    "SFPLUTFP32_MOD1_INDIRECT_VD",
     "sfplutfp32_decode_mod1",
     "sfplutfp32_select",
 ]
@@ -107,16 +103,12 @@ def _pick3(i: np.ndarray, r0, r1, r2) -> np.ndarray:
 # SFPLUT
 # ---------------------------------------------------------------------------
 
-SFPLUT_MOD0_SGN_RETAIN = 4
-SFPLUT_MOD0_INDIRECT_VD = 8
-
-
 def sfplut_decode_mod0(mod0: int) -> tuple[bool, bool]:
     """``(sgn_retain, indirect_vd)`` from SFPLUT's Mod0.  Bits 0-1 have no effect."""
     mod0 = int(mod0)
     if not 0 <= mod0 <= 15:
         raise ValueError(f"SFPLUT Mod0 {mod0!r} is not a 4-bit value")
-    return bool(mod0 & SFPLUT_MOD0_SGN_RETAIN), bool(mod0 & SFPLUT_MOD0_INDIRECT_VD)
+    return bool(mod0 & LutMod.SGN_RETAIN), bool(mod0 & MadMod1.INDIRECT_VD)
 
 
 def sfplut_select(l3, l0, l1, l2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -139,19 +131,6 @@ def sfplut_select(l3, l0, l1, l2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------
 # SFPLUTFP32
 # ---------------------------------------------------------------------------
-
-class LutFp32Table(IntEnum):
-    """SFPLUTFP32 table layouts (values are the canonical Mod1 encodings)."""
-
-    FP32_3ENTRY = 0
-    FP16_6ENTRY_TABLE1 = 2   # last split at 3.0
-    FP16_6ENTRY_TABLE2 = 3   # last split at 4.0
-    FP16_3ENTRY = 10         # overlaps INDIRECT_VD (bit 3)
-
-
-SFPLUTFP32_MOD1_SGN_RETAIN = 4
-SFPLUTFP32_MOD1_INDIRECT_VD = 8
-
 
 def sfplutfp32_decode_mod1(mod1: int) -> tuple[LutFp32Table, bool, bool]:
     """``(table, sgn_retain, indirect_vd)`` for every 4-bit Mod1 (Sept-2025 decode).
@@ -176,7 +155,7 @@ def sfplutfp32_decode_mod1(mod1: int) -> tuple[LutFp32Table, bool, bool]:
         table = LutFp32Table.FP16_6ENTRY_TABLE2
     else:
         table = LutFp32Table.FP16_6ENTRY_TABLE1
-    return table, bool(mod1 & SFPLUTFP32_MOD1_SGN_RETAIN), bool(mod1 & SFPLUTFP32_MOD1_INDIRECT_VD)
+    return table, bool(mod1 & LutMod.SGN_RETAIN), bool(mod1 & MadMod1.INDIRECT_VD)
 
 
 def sfplutfp32_select(mod1: int, l3, l0, l1, l2, l4, l5, l6) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

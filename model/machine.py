@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .fast_tables import dst32_rows        # model.dst_format's, table-driven unless SFPU_FAST=0
-from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, USE_VB, Arch, Instruction, decode
+from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, AndOrMod1, Arch, Instruction, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
 from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs, shallow_copy
@@ -122,7 +122,7 @@ def regular_operands(ins: Instruction) -> Operands:
     vb = ins.get("vb")
     if mn == "SFPSHFT2":
         vb = ins.operand("vb")
-    if mn in ("SFPAND", "SFPOR") and vb is not None and not ins["mod1"] & USE_VB:
+    if mn in ("SFPAND", "SFPOR") and vb is not None and not ins["mod1"] & AndOrMod1.USE_VB:
         vb = None                       # Blackhole without USE_VB: VB = VD, as on Wormhole
     if vb is None and mn in IMPLICIT_VB_IS_VD:
         vb = vd

@@ -7,11 +7,13 @@ under the modifier values that read it. `declared_reads(x, state)` resolves
 those declarations for one execution. `lreg_reads(x, state)` then leaves out
 what cannot matter on this state: everything an instruction reads when its
 only effect is a VD write and VD names no writable LReg (`Opcode.reads_for_vd`),
-and, in `NARROW`, the state- and value-dependent cases (a load that merges
-nothing, a MAD-class result that lands nowhere, a register compared with
-itself, SFPSETCC without predication, ...). Narrowing only ever removes
+and, by the table's `Opcode.narrow`, the state- and value-dependent cases (a
+load that merges nothing, a MAD-class result that lands nowhere, a register
+compared with itself, SFPSETCC without predication, ...). Narrowing only ever removes
 registers (tests/model/test_reads.py checks both the declarations and the
-narrowing against the semantics). Constants (L8-L15) and L16 are reported like
+narrowing against the semantics). `word_reads` resolves declarations from an
+instruction word alone, as the Blackhole stall logic and the SFPI front end
+must. Constants (L8-L15) and L16 are reported like
 any other register; the caller decides what can be in flight.
 
 Sets are lane-conservative where that is much simpler: a register may be
@@ -28,9 +30,9 @@ from typing import Callable
 import numpy as np
 
 from . import dst_format as dfmt
-from .isa import VD_INDEX, Arch
-from .semantics import (CMP_MUTATE_STACK, CMP_SET_CC, CMP_SET_VD, SHFT2_SHFLROR1, SHFT2_SHFLSHR1, SHFT2_SHFT_IMM,
-                        SHFT2_SHFT_LREG, Operands)
+from .isa import VD_INDEX, Arch, CmpMod1, Instruction, Narrowing, Read, Shft2Mod1
+from .machine import regular_operands
+from .semantics import Operands
 from .state import LaneConfigBit, SfpuState
 
 Reads = Set[int]
@@ -110,6 +112,24 @@ def declared_reads(x: Operands, state: SfpuState) -> Reads:
     return fixed.union(*(_RESOLVE[name](x, state) for name in by_state))
 
 
+EVERY_LREG = frozenset(range(17))
+# Without the state: every register it could choose (L[L7] as any LReg, as the stall logic's masks).
+_BY_WORD: dict[str, Reads] = {"L[L7]": EVERY_LREG, "lut": frozenset({0, 1, 2}), "lut+4": frozenset({4, 5, 6})}
+
+
+def word_reads(ins: Instruction, reads: tuple[Read, ...]) -> frozenset[int]:
+    """The LRegs that `reads` (declarations of `ins.op`, such as its `reads` or
+    its `stall_view`) name for `ins` issued by the thread, from its word alone."""
+    x = regular_operands(ins)
+    value = _field_values(x)
+    regs: set[int] = set()
+    for read in reads:
+        if read.applies(value):
+            reg = read.reg
+            regs |= {reg} if isinstance(reg, int) else _BY_WORD.get(reg) or _RESOLVE[reg](x, None)
+    return frozenset(regs)
+
+
 # ---------------------------------------------------------------------------
 # Narrowing: what cannot matter on this state
 # ---------------------------------------------------------------------------
@@ -165,8 +185,8 @@ def _sfple_sfpgt(x: Operands, state: SfpuState, declared: Reads) -> Reads:
     writable VD), the flags (SET_CC), or the stack top (MUTATE_STACK with a
     non-empty stack). A register compared with itself is never smaller."""
     mod1 = x["mod1"]
-    lands = ((mod1 & CMP_SET_VD and _written(x.vd)) or mod1 & CMP_SET_CC
-             or (mod1 & CMP_MUTATE_STACK and bool(state.flag_stack)))
+    lands = ((mod1 & CmpMod1.SET_VD and _written(x.vd)) or mod1 & CmpMod1.SET_CC
+             or (mod1 & CmpMod1.MUTATE_STACK and bool(state.flag_stack)))
     return declared if lands and x.vb != x.vc else NONE
 
 
@@ -197,12 +217,12 @@ def _sfpswap(x: Operands, state: SfpuState, declared: Reads) -> Reads:
 
 def _sfpshft2(x: Operands, state: SfpuState, declared: Reads) -> Reads:
     mode = x["mod1"]
-    if mode == SHFT2_SHFLROR1:
+    if mode == Shft2Mod1.SHFLROR1:
         # On Wormhole modes 2 and 3 capture VC for a later mode 4 when VD < 12 or
         # under a macro, so any VD counts; Blackhole, without mode 4's flaw, captures nothing.
         captures = (x.vd < 12 or x.macro) and x.ins.op.arch is not Arch.BLACKHOLE
         return declared if captures or _written(x.vd) else NONE
-    if mode in (SHFT2_SHFLSHR1, SHFT2_SHFT_LREG, SHFT2_SHFT_IMM):
+    if mode in (Shft2Mod1.SHFLSHR1, Shft2Mod1.SHFT_LREG, Shft2Mod1.SHFT_IMM):
         return declared if _written(x.vd) else NONE
     return declared                           # the copies write L0-L3 whatever VD is
 
@@ -214,12 +234,12 @@ def _sfpconfig(x: Operands, state: SfpuState, declared: Reads) -> Reads:
     return declared if vd < 9 or 11 <= vd <= 15 else NONE
 
 
-NARROW: dict[str, Callable[[Operands, SfpuState, Reads], Reads]] = {
-    "SFPLOAD": _load, "SFPLOADMACRO": _load, "SFPSTORE": _store,
-    **dict.fromkeys(("SFPMAD", "SFPADD", "SFPMUL", "SFPMUL24", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32"),
-                    _mad_class),
-    "SFPXOR": _unless_same, "SFPIADD": _sfpiadd, "SFPLE": _sfple_sfpgt, "SFPGT": _sfple_sfpgt,
-    "SFPSETCC": _sfpsetcc, "SFPSWAP": _sfpswap, "SFPSHFT2": _sfpshft2, "SFPCONFIG": _sfpconfig,
+# How each of the table's `Narrowing`s narrows.
+_NARROWING: dict[Narrowing, Callable[[Operands, SfpuState, Reads], Reads]] = {
+    Narrowing.MERGE: _load, Narrowing.STORE: _store, Narrowing.LANDS: _mad_class,
+    Narrowing.SELF_XOR: _unless_same, Narrowing.SELF_SUB: _sfpiadd, Narrowing.COMPARE: _sfple_sfpgt,
+    Narrowing.PREDICATED: _sfpsetcc, Narrowing.SWAP: _sfpswap, Narrowing.SHFT2: _sfpshft2,
+    Narrowing.CONFIG_TARGET: _sfpconfig,
 }
 
 
@@ -239,5 +259,5 @@ def lreg_reads(x: Operands, state: SfpuState) -> frozenset[int]:
     if _backdoor_only(x, state) or (x.ins.op.reads_for_vd and not _written(x.vd)):
         return frozenset()
     declared = declared_reads(x, state)
-    narrow = NARROW.get(x.ins.mnemonic)
-    return frozenset(declared if narrow is None else narrow(x, state, declared))
+    narrowing = x.ins.op.narrow
+    return frozenset(declared if narrowing is None else _NARROWING[narrowing](x, state, declared))

@@ -14,9 +14,10 @@ All functions are pure and vectorised over numpy ``uint32`` arrays of any
 
 from __future__ import annotations
 
-from enum import IntEnum
 
 import numpy as np
+
+from .isa import CastMod1, StochRndMode
 
 __all__ = [
     "StochRndMode",
@@ -24,7 +25,6 @@ __all__ = [
     "PRNG_BITS_NEAREST",
     "stochrnd_prng_bits",
     "stochrnd",
-    "SFPCAST_MOD1_RND_STOCH",
     "cast_int_to_fp32",
 ]
 
@@ -32,27 +32,11 @@ _U32 = np.uint32
 _U64 = np.uint64
 
 
-class StochRndMode(IntEnum):
-    """SFPSTOCHRND Mod1 (low 3 bits; bit 3 is UseImm5 for modes 4 and 5)."""
-
-    FP32_TO_FP16A = 0   # keep 10 mantissa bits
-    FP32_TO_FP16B = 1   # keep 7 mantissa bits (BF16 precision)
-    FP32_TO_UINT8 = 2   # |x| rounded, clamped to 0..255
-    FP32_TO_INT8 = 3    # rounded, clamped to -127..127 (sign-magnitude)
-    INT32_TO_UINT8 = 4  # sign-magnitude >> shift, |.| clamped to 0..255
-    INT32_TO_INT8 = 5   # sign-magnitude >> shift, clamped to -127..127
-    FP32_TO_UINT16 = 6  # |x| rounded, clamped to 0..65535
-    FP32_TO_INT16 = 7   # rounded, clamped to -32767..32767 (sign-magnitude)
-
-
 #: SFPSTOCHRND uses the low 23 bits of the PRNG output.
 PRNG_BITS_MASK = 0x7FFFFF
 #: Substituted for the PRNG bits when StochasticRounding (bit 21) is clear:
 #: gives round to nearest, ties away from zero.
 PRNG_BITS_NEAREST = 0x400000
-
-#: SFPCAST Mod1 bit 0: stochastic rounding instead of round-nearest-even.
-SFPCAST_MOD1_RND_STOCH = 1
 
 # (max magnitude, keep sign) of the FP32 -> integer modes.
 _FLOAT_INT_LIMITS = {

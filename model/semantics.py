@@ -27,7 +27,8 @@ from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
 # model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
 from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
 from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
-from .isa import Arch, Instruction
+from .isa import (Arch, ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Instruction, LutMod, MadMod1, MovMod1,
+                  Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
 from .rounding import cast_int_to_fp32, stochrnd
 from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
 
@@ -228,12 +229,6 @@ def sfpstore(m: "Machine", x: Operands) -> None:
 # MAD sub-unit
 # ---------------------------------------------------------------------------
 
-NEGATE_VB = 1          # Blackhole only
-NEGATE_VC = 2          # Blackhole only
-INDIRECT_VA = 4
-INDIRECT_VD = 8
-
-
 def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
          negate_b: bool = False, negate_c: bool = False) -> np.ndarray:
     """The MAD sub-unit's a * b + c: Wormhole's FMA, or Blackhole's with the
@@ -266,14 +261,14 @@ def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) 
 def sfpmad(m: "Machine", x: Operands) -> None:
     lr = m.state.lregs
     mod1 = x["mod1"]
-    d = _fma(x, _mad_va(m, x), lr[x.vb], lr[x.vc], bool(mod1 & NEGATE_VB), bool(mod1 & NEGATE_VC))
-    _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
+    d = _fma(x, _mad_va(m, x), lr[x.vb], lr[x.vc], bool(mod1 & MadMod1.NEGATE_VB), bool(mod1 & MadMod1.NEGATE_VC))
+    _write_mad_result(m, x, d, bool(mod1 & MadMod1.INDIRECT_VD))
 
 
 def _mad_va(m: "Machine", x: Operands) -> np.ndarray:
     """VA's value, per lane from L[L7 & 15] under INDIRECT_VA (SFPMAD, SFPMUL24)."""
     lr = m.state.lregs
-    if x["mod1"] & INDIRECT_VA:
+    if x["mod1"] & MadMod1.INDIRECT_VA:
         return lr[(lr[7] & U32(15)).astype(np.int64), LANE]
     return lr[x["va"]]
 
@@ -284,18 +279,16 @@ def _bf16(imm16: int) -> np.ndarray:
 
 @semantics("SFPADDI")
 def sfpaddi(m: "Machine", x: Operands) -> None:
-    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[10], m.state.lregs[x.vc], negate_c=bool(x["mod1"] & NEGATE_VC))
-    _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
+    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[10], m.state.lregs[x.vc], negate_c=bool(x["mod1"] & MadMod1.NEGATE_VC))
+    _write_mad_result(m, x, d, bool(x["mod1"] & MadMod1.INDIRECT_VD))
 
 
 @semantics("SFPMULI")
 def sfpmuli(m: "Machine", x: Operands) -> None:
     # Blackhole's NEGATE_VC negates VD's value, here the multiplicand.
-    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[x.vc], ZERO, negate_b=bool(x["mod1"] & NEGATE_VC))
-    _write_mad_result(m, x, d, bool(x["mod1"] & INDIRECT_VD))
+    d = _fma(x, _bf16(x["imm16"]), m.state.lregs[x.vc], ZERO, negate_b=bool(x["mod1"] & MadMod1.NEGATE_VC))
+    _write_mad_result(m, x, d, bool(x["mod1"] & MadMod1.INDIRECT_VD))
 
-
-SGN_RETAIN = 4
 
 
 def _lut_result(m: "Machine", x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
@@ -311,8 +304,8 @@ def sfplut(m: "Machine", x: Operands) -> None:
     mod0 = x["mod0"]
     lr = m.state.lregs
     a, c, b = sfplut_select(lr[3], lr[0], lr[1], lr[2])
-    d = _lut_result(m, x, a, b, c, bool(mod0 & SGN_RETAIN))
-    _write_mad_result(m, x, d, bool(mod0 & INDIRECT_VD))
+    d = _lut_result(m, x, a, b, c, bool(mod0 & LutMod.SGN_RETAIN))
+    _write_mad_result(m, x, d, bool(mod0 & MadMod1.INDIRECT_VD))
 
 
 @semantics("SFPLUTFP32")
@@ -320,11 +313,11 @@ def sfplutfp32(m: "Machine", x: Operands) -> None:
     mod1 = x["mod1"]
     lr = m.state.lregs
     a, c, b = sfplutfp32_select(mod1, lr[3], lr[0], lr[1], lr[2], lr[4], lr[5], lr[6])
-    d = _lut_result(m, x, a, b, c, bool(mod1 & SGN_RETAIN))
+    d = _lut_result(m, x, a, b, c, bool(mod1 & LutMod.SGN_RETAIN))
     # Bit 3 is both INDIRECT_VD and part of the FP16_3ENTRY code, so that mode
     # always writes through L7 (a documented hardware flaw, kept in Blackhole;
     # its Mod1Mirror field only informs the stall logic).
-    _write_mad_result(m, x, d, bool(mod1 & INDIRECT_VD))
+    _write_mad_result(m, x, d, bool(mod1 & MadMod1.INDIRECT_VD))
 
 
 # ---------------------------------------------------------------------------
@@ -403,21 +396,18 @@ def sfplz(m: "Machine", x: Operands) -> None:
     _refine_flags(m, x, (c != 0) if mod1 & 2 else None, bool(mod1 & 8))
 
 
-SHFT_ARG_IMM, SHFT_ARITHMETIC, SHFT_ARG_IMM_USE_VC = 1, 2, 4   # the last two Blackhole only
-
-
 @semantics("SFPSHFT")
 def sfpshft(m: "Machine", x: Operands) -> None:
     lr = m.state.lregs
     mod1 = x["mod1"]
     value = lr[x.vb]
-    if mod1 & SHFT_ARG_IMM:
+    if mod1 & ShftMod1.ARG_IMM:
         amount = np.full(LANES, x["imm12"], dtype=np.int64)
-        if _blackhole(x) and mod1 & SHFT_ARG_IMM_USE_VC:
+        if _blackhole(x) and mod1 & ShftMod1.ARG_IMM_USE_VC:
             value = lr[x.vc]             # VC shifted by Imm12
     else:
         amount = _s32(lr[x.vc]).astype(np.int64)
-    _simple_write(m, x, _shift(value, amount, arithmetic=_blackhole(x) and bool(mod1 & SHFT_ARITHMETIC)))
+    _simple_write(m, x, _shift(value, amount, arithmetic=_blackhole(x) and bool(mod1 & ShftMod1.ARITHMETIC)))
 
 
 def _shift(value: np.ndarray, amount: np.ndarray, arithmetic: bool = False) -> np.ndarray:
@@ -508,15 +498,12 @@ def sfpdivp2(m: "Machine", x: Operands) -> None:
     _simple_write(m, x, (c & U32(0x807FFFFF)) | (new_exp << U32(23)))
 
 
-MOV_NEGATE, MOV_ALL_LANES_ENABLED, MOV_FROM_SPECIAL = 1, 2, 8
-
-
 @semantics("SFPMOV")
 def sfpmov(m: "Machine", x: Operands) -> None:
     st = m.state
     mod1, vc = x["mod1"], x.vc
-    lanes = m.guard(x) & (ALL_LANES if mod1 == MOV_ALL_LANES_ENABLED else st.lane_enabled())
-    if mod1 & MOV_FROM_SPECIAL:
+    lanes = m.guard(x) & (ALL_LANES if mod1 == MovMod1.ALL_LANES_ENABLED else st.lane_enabled())
+    if mod1 & MovMod1.FROM_SPECIAL:
         if vc < 4:
             value = st.macro_templates[vc]
         elif vc < 8:
@@ -530,23 +517,20 @@ def sfpmov(m: "Machine", x: Operands) -> None:
         else:
             value = ZERO
     else:
-        value = st.lregs[vc] ^ (SIGN if mod1 & MOV_NEGATE else U32(0))
+        value = st.lregs[vc] ^ (SIGN if mod1 & MovMod1.NEGATE else U32(0))
     if _writes_vd(x.vd):
         m.write_lreg(x.vd, value, lanes)
-
-
-CAST_RND_STOCH, CAST_INT32_ABS, CAST_INT32_SM32 = 1, 2, 3   # the last two Blackhole only
 
 
 @semantics("SFPCAST")
 def sfpcast(m: "Machine", x: Operands) -> None:
     mode = x["mod1"] & 3
-    if _blackhole(x) and mode >= CAST_INT32_ABS:
+    if _blackhole(x) and mode >= CastMod1.INT32_ABS:
         # Blackhole's integer modes: no backdoor guard, only VD < 8 or L16.
         c = m.state.lregs[x.vc]
         negative = c >= SIGN
         negated = (-c.astype(np.int64) & 0xFFFFFFFF).astype(U32)
-        if mode == CAST_INT32_ABS:       # meant as something else; a two's complement |x|
+        if mode == CastMod1.INT32_ABS:       # meant as something else; a two's complement |x|
             value = np.where(negative, negated, c)
         else:                            # INT32_SM32: two's complement <-> sign-magnitude
             value = (c & SIGN) | np.where(negative, negated, c)
@@ -751,8 +735,6 @@ def sfpswap(m: "Machine", x: Operands) -> None:
         m.write_lreg(vda, a_val, indexed)
 
 
-SHFT2_COPY4, SHFT2_CHAINED_COPY4, SHFT2_SHFLROR1_AND_COPY4 = 0, 1, 2
-SHFT2_SHFLROR1, SHFT2_SHFLSHR1, SHFT2_SHFT_LREG, SHFT2_SHFT_IMM = 3, 4, 5, 6
 _ROR1 = np.where(LANE & 7, LANE - 1, LANE + 7)   # source lane of a rotate right by one within each row of 8
 
 
@@ -768,12 +750,12 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
     lr = st.lregs
     mod1 = x["mod1"]
     en = st.lane_enabled()
-    if mod1 in (SHFT2_COPY4, SHFT2_CHAINED_COPY4, SHFT2_SHFLROR1_AND_COPY4):
+    if mod1 in (Shft2Mod1.COPY4, Shft2Mod1.CHAINED_COPY4, Shft2Mod1.SHFLROR1_AND_COPY4):
         lanes = m.guard(x) & en
         old = lr[:4].copy()
-        if mod1 == SHFT2_COPY4:
+        if mod1 == Shft2Mod1.COPY4:
             l3 = ZERO
-        elif mod1 == SHFT2_CHAINED_COPY4:
+        elif mod1 == Shft2Mod1.CHAINED_COPY4:
             l3 = np.concatenate([old[0][8:], np.zeros(8, dtype=U32)])
         else:
             vc_val = lr[x.vc].copy()
@@ -782,7 +764,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
             l3 = vc_val[_ROR1]
         for i, value in enumerate((old[1], old[2], old[3], l3)):
             m.write_lreg(i, value, lanes)
-    elif mod1 == SHFT2_SHFLROR1:
+    elif mod1 == Shft2Mod1.SHFLROR1:
         lanes = m.guard(x) & en
         vc_val = lr[x.vc].copy()
         # The capture happens before, and regardless of, the lane-enable test.
@@ -790,7 +772,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
             m.capture_shft2_vc(vc_val)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, vc_val[_ROR1], lanes)
-    elif mod1 == SHFT2_SHFLSHR1:
+    elif mod1 == Shft2Mod1.SHFLSHR1:
         vc_val = lr[x.vc]
         # Intended: zero enters lanes 0, 8, 16, 24, as on Blackhole. Wormhole
         # instead feeds them from the VC captured by the last mode-2/3 SFPSHFT2
@@ -799,8 +781,8 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], fill)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, value, en)
-    elif mod1 in (SHFT2_SHFT_LREG, SHFT2_SHFT_IMM):
-        if mod1 == SHFT2_SHFT_IMM:
+    elif mod1 in (Shft2Mod1.SHFT_LREG, Shft2Mod1.SHFT_IMM):
+        if mod1 == Shft2Mod1.SHFT_IMM:
             amount = np.full(LANES, x["imm12"], dtype=np.int64)
         else:
             amount = _s32(lr[x.vc]).astype(np.int64)
@@ -814,9 +796,6 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
 # Round sub-unit
 # ---------------------------------------------------------------------------
 
-STOCHRND_NEAREST, STOCHRND_STOCH, STOCHRND_ZERO = 0, 1, 2   # ZERO: Blackhole only
-
-
 @semantics("SFPSTOCHRND")
 def sfpstochrnd(m: "Machine", x: Operands) -> None:
     lanes = m.guard(x) & m.state.lane_enabled()
@@ -825,9 +804,9 @@ def sfpstochrnd(m: "Machine", x: Operands) -> None:
     # Wormhole: a stochastic bit. Blackhole: a 2-bit mode; mode 3 has no case
     # in the page's switch, so it keeps the PRNG bits (stochastic).
     mode = x["rnd_mode"] if _blackhole(x) else x["stochastic"]
-    if mode == STOCHRND_NEAREST:
+    if mode == RoundMode.NEAREST:
         bits = np.full(LANES, 0x400000, dtype=U32)
-    elif mode == STOCHRND_ZERO:
+    elif mode == RoundMode.ZERO:
         # Not quite toward zero: the `>=` compare still rounds away when the
         # discarded bits are all ones (a documented Blackhole flaw).
         bits = np.full(LANES, 0x7FFFFF, dtype=U32)
@@ -841,9 +820,6 @@ def sfpstochrnd(m: "Machine", x: Operands) -> None:
 # Configuration
 # ---------------------------------------------------------------------------
 
-CONFIG_IMM16_IS_VALUE, CONFIG_LANE_MASK = 1, 8
-
-
 def _combine(op: int, old: np.ndarray, value: np.ndarray) -> np.ndarray:
     return {0: value, 2: old | value, 4: old & value, 6: old ^ value}[op]
 
@@ -854,11 +830,11 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
     mod1, imm16, vd = x["mod1"], x["imm16"], x.vd
     group = LANE & 7                       # lanes 0-7 of L0 and the flags broadcast
     lanes = np.ones(LANES, dtype=bool)
-    if mod1 & CONFIG_LANE_MASK:
+    if mod1 & ConfigMod1.LANE_MASK:
         lanes &= ((imm16 >> (2 * group)) & 1).astype(bool)
     lanes &= np.where(st.use_flags[group], st.lane_flags[group], True)
     l0 = st.lregs[0][group]
-    value = np.full(LANES, imm16, dtype=U32) if mod1 & CONFIG_IMM16_IS_VALUE else l0
+    value = np.full(LANES, imm16, dtype=U32) if mod1 & ConfigMod1.IMM16_IS_VALUE else l0
     if vd < 4:
         m.write_config("macro_templates", vd, l0, lanes)
     elif vd < 8:
@@ -866,11 +842,11 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
     elif vd == 8:
         m.write_config("macro_misc", None, _combine(mod1 & 6, st.macro_misc, value) & U32(0xFFF), lanes)
     elif 11 <= vd <= 14:
-        const = np.full(LANES, PROGRAMMABLE_CONST_DEFAULTS[vd], dtype=U32) if mod1 & CONFIG_IMM16_IS_VALUE else l0
+        const = np.full(LANES, PROGRAMMABLE_CONST_DEFAULTS[vd], dtype=U32) if mod1 & ConfigMod1.IMM16_IS_VALUE else l0
         m.write_lreg(vd, const, lanes, constant=True)
     elif vd == 15:
         new = _combine(mod1 & 6, st.lane_config, value) & U32(0x3FFFF)
-        if mod1 & CONFIG_IMM16_IS_VALUE:
+        if mod1 & ConfigMod1.IMM16_IS_VALUE:
             new = (new & U32(0xFFFF)) | (st.lane_config & U32(0x30000))
         m.write_config("lane_config", None, new, lanes)
     # VD 9 and 10 select nothing.
@@ -885,9 +861,6 @@ def sfpnop(m: "Machine", x: Operands) -> None:
 # Blackhole only
 # ---------------------------------------------------------------------------
 
-CMP_SET_CC, CMP_MUTATE_STACK, CMP_MUTATE_OR, CMP_SET_VD = 1, 2, 4, 8
-
-
 @semantics("SFPLE", "SFPGT")
 def sfple_sfpgt(m: "Machine", x: Operands) -> None:
     """VD <= VC (SFPLE) or VD > VC (SFPGT) on sign-magnitude integers (the FP32
@@ -901,17 +874,14 @@ def sfple_sfpgt(m: "Machine", x: Operands) -> None:
     result = ~vc_less if x.ins.mnemonic == "SFPLE" else vc_less
     guard = m.guard(x)
     lanes = guard & st.lane_enabled()
-    if mod1 & CMP_SET_VD and _writes_vd(x.vd):
+    if mod1 & CmpMod1.SET_VD and _writes_vd(x.vd):
         m.write_lreg(x.vd, np.where(result, U32(0xFFFFFFFF), U32(0)), lanes)
-    if mod1 & CMP_SET_CC:
+    if mod1 & CmpMod1.SET_CC:
         m.write_flags(np.where(lanes, result, st.lane_flags), st.use_flags)
-    if mod1 & CMP_MUTATE_STACK and st.flag_stack:
+    if mod1 & CmpMod1.MUTATE_STACK and st.flag_stack:
         top = st.flag_stack[-1]
-        changed = top.lane_flags | result if mod1 & CMP_MUTATE_OR else top.lane_flags & result
+        changed = top.lane_flags | result if mod1 & CmpMod1.MUTATE_OR else top.lane_flags & result
         m.replace_stack_top(np.where(guard, changed, top.lane_flags), top.use_flags)
-
-
-MUL24_UPPER = 1
 
 
 @semantics("SFPMUL24")
@@ -921,11 +891,8 @@ def sfpmul24(m: "Machine", x: Operands) -> None:
     VC = L9). INDIRECT_VA / INDIRECT_VD as SFPMAD."""
     lr = m.state.lregs
     mod1 = x["mod1"]
-    product = mul24(_mad_va(m, x), lr[x.vb], upper=bool(mod1 & MUL24_UPPER))
-    _write_mad_result(m, x, mul24_shift_add(product, lr[x.vc]), bool(mod1 & INDIRECT_VD))
-
-
-ARECIP_RECIP, ARECIP_COND_RECIP, ARECIP_EXP = 0, 1, 2
+    product = mul24(_mad_va(m, x), lr[x.vb], upper=bool(mod1 & Mul24Mod1.UPPER))
+    _write_mad_result(m, x, mul24_shift_add(product, lr[x.vc]), bool(mod1 & MadMod1.INDIRECT_VD))
 
 
 @semantics("SFPARECIP")
@@ -940,9 +907,9 @@ def sfparecip(m: "Machine", x: Operands) -> None:
     c = st.lregs[x.vc]
     sign, magnitude = c & SIGN, c & ~SIGN
     mod1 = x["mod1"]
-    if mod1 == ARECIP_RECIP:
+    if mod1 == ArecipMod1.RECIP:
         value = sign | approx_recip(magnitude)
-    elif mod1 == ARECIP_COND_RECIP:
+    elif mod1 == ArecipMod1.COND_RECIP:
         value = np.where(_s32(st.lregs[x.vb]) < 0, approx_recip(magnitude), c)
     else:
         value = sign | approx_exp(magnitude)

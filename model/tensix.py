@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .isa import LlkArg
+from .isa import LlkArg, opcode_of
 from .state import TensixRegs, step_counter
 
 SETRWC, INCRWC, REPLAY, SETC16, NOP = 0x37, 0x38, 0x04, 0xB2, 0x02
@@ -58,21 +58,21 @@ DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
 
 def is_issued(word: int) -> bool:
     """A Tensix instruction that takes an issue slot but no SFPU sub-unit."""
-    return (word >> 24) in ISSUED
+    return opcode_of(word) in ISSUED
 
 
 def args_of(word: int) -> dict[str, int]:
-    op = OPS[ISSUED[word >> 24]]
+    op = OPS[ISSUED[opcode_of(word)]]
     return {a.name: (word >> a.shift) & ((1 << a.width) - 1) for a in op.llk_args}
 
 
 def apply(regs: TensixRegs, word: int) -> None:
     """SETRWC / INCRWC on the thread's counters (tt-isa-documentation's models); NOP changes nothing."""
-    if word >> 24 == NOP:
+    if opcode_of(word) == NOP:
         return
     a = args_of(word)
     cr = a["rwc_cr"]
-    if word >> 24 == SETRWC:
+    if opcode_of(word) == SETRWC:
         mask = a["BitMask"]
         if mask & 1:
             regs.rwc_srca = regs.rwc_srca_cr = (a["rwc_a"] + (regs.rwc_srca_cr if cr & 1 else 0)) & SRC_MASK
@@ -92,7 +92,7 @@ def apply(regs: TensixRegs, word: int) -> None:
 
 
 def disassemble(word: int) -> str:
-    op = OPS[ISSUED[word >> 24]]
+    op = OPS[ISSUED[opcode_of(word)]]
     a = args_of(word)
     text = (f"TTI_{op.mnemonic}({', '.join(str(a[x.name]) for x in op.llk_args)});" if op.llk_args
             else f"TTI_{op.mnemonic};")

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from model import isa
 from model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
-from model.hazards import interlocks_next, stall_reads, stall_writes
+from model.hazards import interlocks_next, stall_writes
+from model.reads import word_reads
 
 from . import headers
 from .sources import SourceTree
@@ -335,7 +336,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
             word = int(r.text, 16)
             try:
                 text = disassemble(word, "llk", arch)
-                if word >> 24 in isa.ISA[arch].by_opcode:
+                if isa.opcode_of(word) in isa.ISA[arch].by_opcode:
                     decoded[len(out) + 1] = isa.decode(word, arch)
             except isa.DecodeError as e:
                 raise LlkError(f"{where}: {e}") from None
@@ -384,11 +385,7 @@ def _needs_nop(before: isa.Instruction, after: isa.Instruction) -> bool:
     if before.op.unit is not isa.Unit.MAD:
         return False
     named = {after.get(f) for f in ("va", "vb", "vc", "vd")} - {None}
-    if after.mnemonic == "SFPCONFIG":
-        named.add(0)
-    # SFPLUTFP32 reads up to L0-L6 (its Blackhole stall view needs a field Wormhole lacks).
-    read = set(range(8)) if after.mnemonic == "SFPLUTFP32" else stall_reads(after)
-    return bool(stall_writes(before) & (read | named))
+    return bool(stall_writes(before) & (word_reads(after, after.op.reads) | named))
 
 
 def _schedule_sfpi(out: list[str], decoded: dict[int, isa.Instruction], sfpi_lines: set[int]) -> list[str]:
@@ -430,7 +427,7 @@ def check_setup(listing: Listing) -> None:
                 fp32_known = True
             continue
         arch = listing.program.arch
-        if not isinstance(item, Instr) or item.word >> 24 not in isa.ISA[arch].by_opcode:
+        if not isinstance(item, Instr) or isa.opcode_of(item.word) not in isa.ISA[arch].by_opcode:
             continue
         ins = isa.decode(item.word, arch)
         if ins.mnemonic not in _DST_ACCESS:

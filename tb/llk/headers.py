@@ -27,15 +27,20 @@ from model.llk_symbols import symbols
 STATIC_INCLUDE = Path(__file__).resolve().parent / "include"
 
 
+def _opcode_term(opcode: int) -> str:
+    """C++ for the opcode's bits of a word, where `isa.OPCODE` places them."""
+    return f"(0x{opcode:02X}u << {isa.OPCODE.lo})"
+
+
 def _macro(name: str, opcode: int, args) -> list[str]:
     params = ", ".join(a.name for a in args)
-    word = " + ".join([f"(0x{opcode:02X}u << 24)"] +
+    word = " + ".join([_opcode_term(opcode)] +
                       [f"((std::uint32_t)({a.name}) << {a.shift})" for a in args])
     checks = ", ".join(f"{{\"{a.name}\", (long long)({a.name}), {a.width}}}" for a in args)
-    issue = (f"::llk_record::issue(\"{name}\", {word if args else f'(0x{opcode:02X}u << 24)'}, "
+    issue = (f"::llk_record::issue(\"{name}\", {word if args else _opcode_term(opcode)}, "
              f"{{{checks}}}, __FILE__, __LINE__)")
     if not args:      # TTI_SFPNOP is written without parentheses
-        return [f"#define TT_OP_{name} (0x{opcode:02X}u << 24)",
+        return [f"#define TT_OP_{name} {_opcode_term(opcode)}",
                 f"#define TTI_{name} {issue}",
                 f"#define TT_{name} {issue}"]
     return [f"#define TT_OP_{name}({params}) ({word})",
@@ -54,7 +59,7 @@ def ckernel_ops_h(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     lines.append("")
     for op in tensix.OPS.values():
         params = ", ".join(a.name for a in op.llk_args)
-        word = " + ".join([f"(0x{op.opcode:02X}u << 24)"] +
+        word = " + ".join([_opcode_term(op.opcode)] +
                           [f"((std::uint32_t)({a.name}) << {a.shift})" for a in op.llk_args])
         checks = ", ".join(f"{{\"{a.name}\", (long long)({a.name}), {a.width}}}" for a in op.llk_args)
         lines += [f"#define TT_OP_{op.mnemonic}({params}) ({word})",

@@ -56,7 +56,7 @@ def body_words(program) -> list[int]:
     for item in program.items:
         if isinstance(item, Directive) and item.name == "mark" and item.args[0] == "body":
             body = True
-        elif body and isinstance(item, Instr) and item.word >> 24 in isa.BY_OPCODE:
+        elif body and isinstance(item, Instr) and isa.opcode_of(item.word) in isa.BY_OPCODE:
             out.append(item.word)
     return out
 

@@ -401,7 +401,7 @@ STACK_REMAPS = [
     "sfpstore vd=1 mod0=3 imm10=16 addr_mod=5", "sfpload vd=2 mod0=1 imm10=20 addr_mod=6",
     "sfpstore vd=3 mod0=1 imm10=40", "sfpload vd=4 mod0=3 imm10=16 addr_mod=7",
     ".rwc_sp 24", ".sfpu_stack_incr 4", ".dest_sp_base 100",
-    *load_l0(isa.encode("SFPAND", isa.Arch.BLACKHOLE, vd=5, vc=0, vb=6, mod1=isa.USE_VB)), "sfpconfig vd=0",
+    *load_l0(isa.encode("SFPAND", isa.Arch.BLACKHOLE, vd=5, vc=0, vb=6, mod1=isa.AndOrMod1.USE_VB)), "sfpconfig vd=0",
     *load_l0(isa.encode("SFPOR", isa.Arch.BLACKHOLE, vd=7, vc=0, vb=6)), "sfpconfig vd=1",
     *load_l0(_MACRO_STORE | 4), "sfpconfig vd=4", *load_l0(_MACRO_STORE | 5), "sfpconfig vd=5",
     "sfpconfig vd=8 imm16=0xF3 mod1=1",
@@ -471,7 +471,7 @@ def template_edge_text(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     sub-unit run it" meets the words it must refuse."""
     opcodes = {op.opcode for op in isa.ISA[arch].table}
     near = sorted({code ^ (1 << bit) for code in opcodes for bit in range(8)} - opcodes)
-    words = [byte << 24 for byte in near] + [isa.encode("SFPNOP", arch), isa.encode("SFPSTORE", arch, vd=2, mod0=3),
+    words = [isa.OPCODE.insert(byte) for byte in near] + [isa.encode("SFPNOP", arch), isa.encode("SFPSTORE", arch, vd=2, mod0=3),
                                              isa.encode("SFPLUT", arch, vd=3, mod0=4), isa.encode("SFPMAD", arch, vd=1)]
     # Sequence k selects template k on Simple, MAD, Round and Store, with no delay.
     lines = ["# directed: macro templates that are no SFPU instruction", *_arch_line(arch), ".fp32_dest 1"]

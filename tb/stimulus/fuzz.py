@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from model import isa
 from tb.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +188,7 @@ def hex_bytes(r: random.Random) -> bytes:
             tokens.append(r.choice(_NASTY + ["+840C0DD0", "84_0C_0DD0", "0x840C0DD0", "840C0DD0 # c", "FFFFFFFFF",
                                              "37000000", "3700000F", "38000000", "04000000", "B2000000"]))
         else:
-            tokens.append(f"{r.choice(list(range(0x70, 0x96)) + [0x37, 0x38, 0x04, 0x00, 0xFF]):02X}"
+            tokens.append(f"{r.choice(sorted(isa.BY_OPCODE) + [0x37, 0x38, 0x04, 0x00, 0xFF]):02X}"
                           f"{r.getrandbits(24):06X}")
     return "\n".join(tokens).encode("utf-8", errors="surrogatepass")
 

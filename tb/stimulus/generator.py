@@ -540,7 +540,7 @@ def _break_lines(rule: str, rng, arch: isa.Arch = WORMHOLE) -> list[str]:
     if rule == "macro-template-invalid":  # InstructionTemplate[3] = 0 is no SFPU instruction
         return _macro_setup({3: 0}, {m: 0x07}) + [_lm(m, a), SFPNOP]
     if rule == "macro-store-not-sfpstore":
-        return _macro_setup({}, {m: 0x02 << 24}) + [_lm(m, a), SFPNOP]
+        return _macro_setup({}, {m: isa.OPCODE.insert(0x02)}) + [_lm(m, a), SFPNOP]
     if rule == "store-not-all-lanes":     # lanes 0-3 of L0 schedule a store, lanes 4-7 do not
         values = [0x03000000 if lane & 7 < 4 else 0 for lane in range(32)]
         return _macro_setup({}, {}) + [".lreg 0 " + " ".join(f"{v:#x}" for v in values),

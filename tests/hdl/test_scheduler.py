@@ -34,7 +34,7 @@ def templates(arch: isa.Arch) -> list[int]:
     ]
     if arch is isa.Arch.BLACKHOLE:
         words += [
-            enc("SFPAND", vd=4, vc=1, vb=3, mod1=isa.USE_VB),    # VB from its field
+            enc("SFPAND", vd=4, vc=1, vb=3, mod1=isa.AndOrMod1.USE_VB),    # VB from its field
             enc("SFPOR", vd=5, vc=2, vb=6),                     # VB field ignored: VD
             enc("SFPLE", vd=2, vc=7),
             enc("SFPMUL24", va=1, vb=2, vd=3),

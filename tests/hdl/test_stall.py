@@ -8,7 +8,7 @@ from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.stall import MASK_BITS, rule_mask
+from hdl.stall import MASK_BITS, believed_reads, believed_writes, rule_mask
 from model import isa
 from model.hazards import stall_reads, stall_writes, stalls_after_mad
 from tb.rtl_bench import run_lockstep
@@ -27,8 +27,8 @@ class StallMasks(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        reads = rule_mask(m, self.word, TABLE, stall_reads, "reads")
-        writes = rule_mask(m, self.word, MAD_CLASS, stall_writes, "writes")
+        reads = rule_mask(m, self.word, TABLE, believed_reads, "reads")
+        writes = rule_mask(m, self.word, MAD_CLASS, believed_writes, "writes")
         m.d.comb += [self.reads.eq(reads), self.writes.eq(writes)]
         return m
 
