@@ -64,13 +64,13 @@ def _options(ptype: str, name: str, default: str | None, named: dict[str, list[s
     enum the values the header itself names (`named`), else a value by type."""
     base = ptype.replace("const", "").replace("std::", "").strip()
     enum = base.split("::")[-1]
-    if base in ("typename", "class"):
-        return ["float"]                   # a value type the kernel is instantiated for (threshold's T)
     if base == "bool" and "fp32" in name.lower():
         return ["true", "false"]           # the caller's Fp32 Dst mode, which the corpus sets
     if default:
         others = [v for v in (named or {}).get(enum, []) if v != default]
         return [default] + others       # an enum's other values too: callers do not all take the default
+    if base in ("typename", "class"):
+        return ["float"]                   # a value type the kernel is instantiated for (threshold's T)
     if base == "bool":
         return ["false", "true"]
     if name.lower() == "iterations":

@@ -54,12 +54,14 @@ def test_unnamed_and_template_typed_parameters_get_values_of_their_type(tmp_path
     # `const std::uint32_t /*exponent_size_8*/` has no name; `T threshold` takes the type chosen for T.
     header = tmp_path / "ckernel_sfpu_x.h"
     header.write_text("template <bool A, int N = 8>\ninline void calculate_sign(const std::uint32_t /*e*/) {}\n"
-                      "template <bool A, int N, typename T>\ninline void calculate_threshold(T t, T v) {}\n")
+                      "template <bool A, int N, typename T>\ninline void calculate_threshold(T t, T v) {}\n"
+                      "template <int N = 8, class Config = ConfigDsV4>\ninline void calculate_glu(const uint i) {}\n")
     found = {e.name: e.function for e in entries(header)}
     assert found["calculate_sign"].params == [Param("const std::uint32_t", "", None)]
     assert call_expr(found["calculate_sign"]) == "calculate_sign<false, 8>(0)"
     assert call_expr(found["calculate_threshold"]) == \
         "calculate_threshold<false, 0, float>(static_cast<float>(0), static_cast<float>(0))"
+    assert call_expr(found["calculate_glu"]) == "calculate_glu<8, ConfigDsV4>(0)"      # a default wins
 
 
 def test_a_template_parameter_list_with_nested_angle_brackets_is_read(tmp_path):
