@@ -193,9 +193,8 @@ def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path
             (include / "llk_sfpu").symlink_to(shadows[tree.metal_sfpu], target_is_directory=True)
         if tree.sfpu_types is not None:
             (include / "llk_sfpu_types.h").symlink_to(tree.sfpu_types)
-        if header_dir in shadows:
-            header = shadows[header_dir] / header.name
-            header_dir = header.parent
+        header = _shadowed(header, shadows)
+        header_dir = header.parent
     source = work / "driver.cpp"
     source.write_text(_driver(request, header, [_shadowed(p.resolve(), shadows) for p in request.preincludes]))
     exe = work / "driver"

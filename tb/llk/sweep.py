@@ -104,14 +104,14 @@ def _bessel_i1(x):
         for k in range(1, 60):
             term = term * half * half / (k * (k + 1))
             series = series + term
-        t = np.linspace(0.0, math.pi, 1025)
-        weights = np.full(t.shape, 1.0 / 1024)
-        weights[[0, -1]] = 0.5 / 1024
-        mid = np.where((a >= 20.0) & (a < 100.0), a, 0.0)
-        integral = np.concatenate([(np.exp(np.outer(chunk, np.cos(t))) * np.cos(t)) @ weights
-                                   for chunk in np.array_split(mid.reshape(-1), max(1, mid.size // 4096))]
-                                  ).reshape(x.shape) if x.size else mid
-        out = np.where(a < 20.0, series, np.where(a < 100.0, integral, np.inf))
+        out = np.where(a < 20.0, series, np.inf)
+        mid = (a >= 20.0) & (a < 100.0)
+        if mid.any():
+            t = np.linspace(0.0, math.pi, 1025)
+            weights = np.full(t.shape, 1.0 / 1024)
+            weights[[0, -1]] = 0.5 / 1024
+            out[mid] = np.concatenate([(np.exp(np.outer(chunk, np.cos(t))) * np.cos(t)) @ weights
+                                       for chunk in np.array_split(a[mid], -(-mid.sum() // 4096))])
         return np.where(np.isnan(x), np.nan, np.copysign(out, x))
 
 

@@ -265,7 +265,7 @@ class SweepFacts:
 
     def _dispatch_code(self, arch: str) -> tuple[str, str]:
         if arch not in self._dispatch:
-            path = self.tests / "helpers" / "include" / "sfpu_operations.h"
+            path = dispatch_path(self.tests)
             if not path.is_file():
                 raise FactsError(f"{path}: no such file (the sweep's kernel dispatch)")
             self._dispatch[arch] = (_dispatch_text(path, arch), str(path))
@@ -372,15 +372,15 @@ class SweepFacts:
                     for f in functions(header):
                         self._headers.setdefault(f.name, header)
             # Then the loop wrappers the test harness defines for some ops.
-            harness = self.tests / "helpers" / "include" / "sfpu_test_helpers.h"
+            harness = dispatch_path(self.tests).with_name("sfpu_test_helpers.h")
             for f in functions(harness) if harness.is_file() else []:
                 self._headers.setdefault(f.name, harness)
-            dispatch = self.tests / "helpers" / "include" / "sfpu_operations.h"
+            dispatch = dispatch_path(self.tests)
             for f in functions(dispatch) if dispatch.is_file() else []:
                 if not f.name.startswith("call_"):
                     self._headers.setdefault(f.name, dispatch)
         found = self._headers.get(fn)
-        if found is not None and found.name == "sfpu_operations.h":
+        if found is not None and found == dispatch_path(self.tests):
             return self._dispatch_wrappers(found)
         return found
 
@@ -401,6 +401,12 @@ class SweepFacts:
             self._wrappers = Path(self._scratch.name) / "sfpu_operations_wrappers.h"
             self._wrappers.write_text(f'#pragma once\n#line 1 "{dispatch}"\n' + "\n".join(lines) + "\n")
         return self._wrappers
+
+
+def dispatch_path(tests: Path) -> Path:
+    """tt-llk's test dispatch: the kernel call and init of every SfpuType, and the includes of its
+    translation unit."""
+    return tests / "helpers" / "include" / "sfpu_operations.h"
 
 
 def included_before(tree: SourceTree, header: Path, dispatch: str) -> tuple[Path, ...]:
@@ -424,7 +430,7 @@ def dispatch_includes_before(tree: SourceTree, header: Path, arch: str) -> tuple
     """`included_before` for a tree with tt-llk's tests (the sweep's dispatch), else nothing."""
     if tree is None or tree.helpers is None:
         return ()
-    path = tests_folder(tree) / "helpers" / "include" / "sfpu_operations.h"
+    path = dispatch_path(tests_folder(tree))
     if not path.is_file():
         return ()
     return included_before(tree, header, _dispatch_text(path, arch))
