@@ -163,25 +163,34 @@ SWEEP_OP = "Exp"
 
 def bench_sweep() -> dict | None:
     """`sfpu sweep Exp` (every gated Wormhole cell) in this process, when $SFPU_LLK_SRC names a kernel
-    tree: seconds, cells, tiles run and model seconds per tile. None without a tree."""
-    from tb.llk import sweep as sw
-    from tb.llk.sources import find_tree
-    from tb.llk.sweep_facts import load
+    tree, with one worker and with one per CPU: seconds, cells, tiles run and model seconds per tile.
+    None without a tree."""
     src = os.environ.get("SFPU_LLK_SRC")
     if not src:
         return None
+    cpus = len(os.sched_getaffinity(0))
+    runs = [_sweep_once(src, jobs) for jobs in sorted({1, cpus})]
+    assert all(r["max_ulps"] == runs[0]["max_ulps"] for r in runs), "the workers changed a cell's result"
+    return {"op": SWEEP_OP, "runs": runs}
+
+
+def _sweep_once(src: str, jobs: int) -> dict:
+    from tb.llk import sweep as sw
+    from tb.llk.sources import find_tree
+    from tb.llk.sweep_facts import load
     start = time.perf_counter()
     tree = find_tree(src, "wormhole")
     facts = load(tree)
     stride, phase = sw.read_stride(facts)
-    sweeper = sw.Sweeper(facts, {"wormhole": tree}, stride, phase)
+    sweeper = sw.Sweeper(facts, {"wormhole": tree}, stride, phase, jobs=jobs)
     cells = sw.sweep_cells(facts, SWEEP_OP, "wormhole")
     rows = [sweeper.measure(cell) for cell in cells]
     seconds = time.perf_counter() - start
     tiles = sum(-(-len(v) // sw.TILE) for v in sweeper._dst_runs.values())
-    return {"op": SWEEP_OP, "cells": len(rows), "seconds": seconds, "tiles": tiles,
+    return {"jobs": jobs, "cells": len(rows), "seconds": seconds, "tiles": tiles,
             "model_seconds": sweeper.seconds, "model_seconds_per_tile": sweeper.seconds / max(tiles, 1),
-            "equal_to_hardware": sum(r["max_ulp"] == r["hw_max_ulp"] for r in rows)}
+            "equal_to_hardware": sum(r["max_ulp"] == r["hw_max_ulp"] for r in rows),
+            "max_ulps": [r["max_ulp"] for r in rows]}
 
 
 def bench_race() -> dict:
@@ -247,9 +256,10 @@ def table(results: dict) -> str:
               if "model_macro" in results else []),
             ("FMA, vectorised", f"{results['fma']['operands_per_s']:,.0f} operands/s")]
     if results.get("sweep"):
-        r = results["sweep"]
-        rows.append((f"sfpu sweep {r['op']}", f"{r['seconds']:.0f} s for {r['cells']} cells, {r['tiles']} tiles "
-                                              f"({r['model_seconds_per_tile'] * 1000:.0f} ms of model per tile)"))
+        for r in results["sweep"]["runs"]:
+            rows.append((f"sfpu sweep {results['sweep']['op']} --jobs {r['jobs']}",
+                         f"{r['seconds']:.0f} s for {r['cells']} cells, {r['tiles']} tiles "
+                         f"({r['model_seconds_per_tile'] * 1000:.0f} ms of model per tile)"))
     for path, r in results.get("race", {}).items():
         rows.append((f"sfpu race {path}", f"{r['seconds']:.1f} s for {r['schedules']} schedules "
                      f"({r['instructions']} instructions); every schedule run whole: {r['seconds_whole']:.1f} s "

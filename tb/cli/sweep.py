@@ -5,6 +5,7 @@ ULP beside the Wormhole hardware's figure from the row's comment."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -40,6 +41,8 @@ def register(sub) -> None:
                                                        "not run, as Markdown")
     p.add_argument("--shard", metavar="i/n", help="run the i-th of n shares of the (arch, op) jobs "
                                                  "(else from Slurm, GitLab or SFPU_SHARD, as sfpu regress)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes that share each kernel's tiles (default: "
+                                                        "the CPUs this process may use)")
     p.add_argument("--merge", nargs="+", metavar="JSON", help="merge the --json files of shards: no sweep is run")
     p.set_defaults(func=run)
 
@@ -78,6 +81,9 @@ def sweep(args) -> list[dict]:
     in_fmt, out_fmt = _format(args.in_fmt, "--in"), _format(args.out_fmt, "--out")
     approx = None if args.approx is None else args.approx == "yes"
     dest = None if args.dest is None else args.dest == "yes"
+    jobs = len(os.sched_getaffinity(0)) if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: give at least 1 worker process")
     if bool(args.ops) == bool(args.all):
         raise CliError("give OP names or --all (not both)")
     try:
@@ -111,7 +117,7 @@ def sweep(args) -> list[dict]:
                 raise CliError(f"{op}: no cell with a step budget matches --in {in_fmt or 'any'} --out "
                                f"{out_fmt or 'any'} --approx {args.approx or 'any'} --dest {args.dest or 'any'} "
                                f"in {facts.tests}/python_tests/helpers/sfpu_accuracy_budget.yaml")
-    sweeper = sw.Sweeper(facts, {a: t for a, t in trees.items()}, stride, phase)
+    sweeper = sw.Sweeper(facts, {a: t for a, t in trees.items()}, stride, phase, jobs=jobs)
     rows = []
     for job in jobs:
         start = time.time()

@@ -16,8 +16,10 @@ an op costs seven Dst sweeps per approx mode, not one per cell.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import re
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -421,6 +423,7 @@ class Sweeper:
     stride: int = 1 << 16
     phase_step: float = (math.sqrt(5) - 1) / 2
     tiles: int | None = None                      # at most this many tiles per Dst sweep (tests)
+    jobs: int = 1                                 # worker processes sharing a Dst sweep's tiles
     refs: dict | None = None                      # op -> reference (default: `references()`)
     _listings: dict = field(default_factory=dict)
     _dst_runs: dict = field(default_factory=dict)
@@ -449,7 +452,9 @@ class Sweeper:
         return found
 
     def run_dst(self, cell: Cell, call: KernelCall, p: lf.CellPlan, dst_in: np.ndarray) -> np.ndarray:
-        """The kernel over the Dst values (as `lf.unpack` gives them), a tile at a time."""
+        """The kernel over the Dst values (as `lf.unpack` gives them), a tile at a time, the tiles
+        shared out among `jobs` worker processes (each tile starts from a fresh state, so the
+        share changes no result)."""
         listing = self.listing(call, p)
         key = (id(listing), p.dst, p.src, p.in_fmt)
         if key in self._dst_runs:
@@ -457,26 +462,17 @@ class Sweeper:
         start = time.time()
         padded = np.zeros(-(-len(dst_in) // TILE) * TILE, np.uint32)
         padded[:len(dst_in)] = dst_in
-        out = np.empty_like(padded)
-        for t in range(len(padded) // TILE):
-            out[t * TILE:(t + 1) * TILE] = self._run_tile(listing, p, padded[t * TILE:(t + 1) * TILE])
-        self.seconds += time.time() - start
-        self._dst_runs[key] = out[:len(dst_in)]
-        return self._dst_runs[key]
-
-    @staticmethod
-    def _run_tile(listing, p: lf.CellPlan, values: np.ndarray) -> np.ndarray:
-        from tb.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
-        state = SfpuState(arch=listing.program.arch)
-        if p.dst == lf.DST_FP32:
-            put_tile_bits32(state, values)
+        shares = np.array_split(padded.reshape(-1, TILE), min(self.jobs, len(padded) // TILE))
+        if len(shares) == 1:
+            out = _run_tiles(listing.program, p.dst, shares[0])
         else:
-            put_tile_bits16(state, (shuffle_bf16 if p.dst == lf.DST_BF16 else shuffle_fp16)(values))
-        result = run_program(listing.program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
-        if p.dst == lf.DST_FP32:
-            return get_tile_bits32(result.state)
-        raw = get_tile_bits16(result.state).astype(np.uint32)
-        return (unshuffle_bf16 if p.dst == lf.DST_BF16 else unshuffle_fp16)(raw)
+            context = multiprocessing.get_context("fork")    # the workers inherit the loaded model
+            with ProcessPoolExecutor(len(shares), mp_context=context) as pool:
+                out = np.concatenate(list(pool.map(_run_tiles, [listing.program] * len(shares),
+                                                   [p.dst] * len(shares), shares)))
+        self.seconds += time.time() - start
+        self._dst_runs[key] = out.reshape(-1)[:len(dst_in)]
+        return self._dst_runs[key]
 
     def measure(self, cell: Cell, detail: bool = False) -> dict:
         """One cell's row: our max ULP beside the hardware's and the budget (with `detail`,
@@ -540,6 +536,25 @@ class Sweeper:
             record["worst_result"] = f"{result[worst]:.9g}"
             record["worst_golden"] = f"{golden[worst]:.9g}"
         return record
+
+
+def _run_tiles(program, dst: str, tiles: np.ndarray) -> np.ndarray:
+    """Each row of `tiles` (one tile's Dst values) through `program` from a fresh state."""
+    from tb.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
+    out = np.empty_like(tiles)
+    for n, values in enumerate(tiles):
+        state = SfpuState(arch=program.arch)
+        if dst == lf.DST_FP32:
+            put_tile_bits32(state, values)
+        else:
+            put_tile_bits16(state, (shuffle_bf16 if dst == lf.DST_BF16 else shuffle_fp16)(values))
+        result = run_program(program, state, strict=False, keep_trace=False, max_cycles=MAX_CYCLES)
+        if dst == lf.DST_FP32:
+            out[n] = get_tile_bits32(result.state)
+        else:
+            raw = get_tile_bits16(result.state).astype(np.uint32)
+            out[n] = (unshuffle_bf16 if dst == lf.DST_BF16 else unshuffle_fp16)(raw)
+    return out
 
 
 def golden_dst_format(p: lf.CellPlan) -> str:

@@ -42,8 +42,10 @@ def test_the_model_is_measured_on_a_fixed_program():
 
 def test_table_has_the_sweep_when_it_ran():
     r = results()
-    r["sweep"] = {"op": "Exp", "cells": 29, "seconds": 31.0, "tiles": 896, "model_seconds": 27.0,
-                  "model_seconds_per_tile": 0.03, "equal_to_hardware": 29}
-    assert row(bench.table(r), "sfpu sweep Exp") == "31 s for 29 cells, 896 tiles (30 ms of model per tile)"
+    one = {"jobs": 1, "cells": 29, "seconds": 31.0, "tiles": 896, "model_seconds": 27.0,
+           "model_seconds_per_tile": 0.03, "equal_to_hardware": 29}
+    r["sweep"] = {"op": "Exp", "runs": [one, {**one, "jobs": 2, "seconds": 17.0, "model_seconds_per_tile": 0.015}]}
+    assert row(bench.table(r), "sfpu sweep Exp --jobs 1") == "31 s for 29 cells, 896 tiles (30 ms of model per tile)"
+    assert row(bench.table(r), "sfpu sweep Exp --jobs 2") == "17 s for 29 cells, 896 tiles (15 ms of model per tile)"
     r["sweep"] = None
     assert "sfpu sweep" not in bench.table(r)

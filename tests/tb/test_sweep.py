@@ -94,6 +94,16 @@ def test_a_header_compiles_after_what_the_dispatch_includes_before_it(sweeper, f
     assert not any("call_unary_sfpu_operation" in text for text in extracted)
 
 
+def test_worker_processes_share_the_tiles_without_changing_a_lane(sweeper):
+    # Three tiles over two workers: an uneven share; every lane's result equals the one-process run.
+    cell = sw.Cell("FixtureScale", "Float16_b", "Float16_b", False, True, "wormhole")
+    rows = [sw.Sweeper(sweeper.facts, sweeper.trees, refs=REFERENCE, tiles=3, jobs=jobs).measure(cell, detail=True)
+            for jobs in (1, 2)]
+    assert rows[0]["lanes"] == rows[1]["lanes"] > 2 * sw.TILE
+    assert np.array_equal(rows[0]["detail"]["result"], rows[1]["detail"]["result"], equal_nan=True)
+    assert rows[0]["max_ulp"] == rows[1]["max_ulp"] == 1
+
+
 def test_static_assert_false_fails_only_where_its_branch_is_taken(facts):
     # g++ 12 rejects `static_assert(false, ...)` even in a discarded branch; the kernels' compiler
     # (and the front end's copy of the header) only where the branch is instantiated.
