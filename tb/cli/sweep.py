@@ -81,8 +81,8 @@ def sweep(args) -> list[dict]:
     in_fmt, out_fmt = _format(args.in_fmt, "--in"), _format(args.out_fmt, "--out")
     approx = None if args.approx is None else args.approx == "yes"
     dest = None if args.dest is None else args.dest == "yes"
-    jobs = len(os.sched_getaffinity(0)) if args.jobs is None else args.jobs
-    if jobs < 1:
+    workers = len(os.sched_getaffinity(0)) if args.jobs is None else args.jobs
+    if workers < 1:
         raise CliError(f"--jobs {args.jobs}: give at least 1 worker process")
     if bool(args.ops) == bool(args.all):
         raise CliError("give OP names or --all (not both)")
@@ -117,7 +117,7 @@ def sweep(args) -> list[dict]:
                 raise CliError(f"{op}: no cell with a step budget matches --in {in_fmt or 'any'} --out "
                                f"{out_fmt or 'any'} --approx {args.approx or 'any'} --dest {args.dest or 'any'} "
                                f"in {facts.tests}/python_tests/helpers/sfpu_accuracy_budget.yaml")
-    sweeper = sw.Sweeper(facts, {a: t for a, t in trees.items()}, stride, phase, jobs=jobs)
+    sweeper = sw.Sweeper(facts, {a: t for a, t in trees.items()}, stride, phase, jobs=workers)
     rows = []
     for job in jobs:
         start = time.time()

@@ -199,11 +199,22 @@ def test_cli_writes_rows_keyed_like_the_budget(tmp_path, capsys):
     assert "no numpy reference" in text
 
 
+def test_cli_runs_the_model_with_worker_processes(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sw, "references", lambda: REFERENCE)
+    out = tmp_path / "rows.json"
+    code, _, _ = _cli(capsys, "FixtureScale", "--approx", "no", "--dest", "yes", "--jobs", "2", "--json", str(out))
+    (row,) = json.loads(out.read_text())
+    assert code == 0 and row.get("reason") is None
+    # every finite Float16_b input (65,280) but those the masks leave out
+    assert (row["max_ulp"], row["hw_max_ulp"]) == (1, 1) and 65_000 < row["lanes"] <= 65_280
+
+
 @pytest.mark.parametrize("args, message", [
     (("Nope",), "Nope: not a unary op of"),
     (("FixtureScale", "--in", "Bfp8_b"), "--in Bfp8_b: not a format"),
     (("FixtureScale", "--out", "Float32"), "no cell with a step budget"),
     (("FixtureScale", "--all"), "give OP names or --all"),
+    (("FixtureScale", "--jobs", "0"), "--jobs 0: give at least 1"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, message):
     code, _, err = _cli(capsys, *args)
