@@ -56,6 +56,9 @@ class Instr:
     # cycle can come before it. Otherwise the thread pushed it, and any number
     # of idle cycles may precede it (docs/timing.md "Where instructions come from").
     back_to_back: bool = False
+    # The line it was made from, when its listing line ends in a `# FILE:LINE`
+    # comment (`sfpu llk` names each instruction's C++ line so).
+    origin: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -534,6 +537,7 @@ def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_ORIGIN = re.compile(r"#\s*([^\s#]+:\d+)\s*$")      # a trailing `# FILE:LINE` comment
 
 
 def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: isa.Arch | None = None) -> Program:
@@ -560,6 +564,9 @@ def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: 
                 raise AsmError(item.loc, f".arch {named.value} contradicts {given}, which chose {chosen.value}")
             chosen, chosen_at = named, item.loc
             continue
+        if isinstance(item, Instr):
+            named = _ORIGIN.search(line)
+            item = dataclasses.replace(item, origin=named.group(1)) if named else item
         if item is not None:
             items.append(item)
     if open_comment is not None:

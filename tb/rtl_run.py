@@ -115,8 +115,9 @@ def rtl_result(run, state: SfpuState) -> RunResult:
             got.stall_reason = expected.stall_reason
     issued = [record.cycle for record in run.rtl_trace if record.issued is not None]
     cycles = run.rtl_trace[-1].cycle + 1 if run.rtl_trace else 0
+    # The lock-step check has matched every issue cycle, so the model's source lines name the RTL's too.
     return RunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
-                     list(run.model.hazards), dst_rows_written={w.row for r in run.rtl_trace for w in r.dst_writes})
+                     list(run.model.hazards), issued_from=dict(run.issued_from), dst_rows_written={w.row for r in run.rtl_trace for w in r.dst_writes})
 
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:

@@ -534,6 +534,7 @@ class ProgramRun:
     seed: int | None = None
     model_trace: list[CycleRecord] = field(default_factory=list)
     rtl_trace: list[CycleRecord] = field(default_factory=list)   # see SfpuEnv for block mode
+    issued_from: dict = field(default_factory=dict)   # cycle -> the program's Instr the model issued then
     model: CycleModel | None = None     # the golden model at the end (its state, hazards)
     mismatch: Mismatch | None = None
     seconds: float = 0.0
@@ -563,6 +564,8 @@ class Scoreboard:
     def expect(self, cycle: Cycle) -> CycleRecord:
         self.source = self.model.context
         self.run.model_trace.append(cycle.record)
+        if cycle.record.issued is not None and cycle.instr is not None:
+            self.run.issued_from[cycle.record.cycle] = cycle.instr
         if self.on_cycle:
             self.on_cycle(self.model, cycle.record)
         return cycle.record

@@ -90,6 +90,8 @@ def requirements() -> list[Requirement]:
         Requirement("sfpu sim --backend icarus|verilator --waves", "GTKWave's fst2vcd, to read the FST",
                     shutil.which("fst2vcd"), "gtkwave"),
         Requirement("make waves", "the GTKWave viewer", shutil.which("gtkwave"), "gtkwave"),
+        Requirement("make test (the timeline page's browser test)", "headless chromium", shutil.which("chromium"),
+                    "chromium"),
     ]
 
 

@@ -4,23 +4,26 @@ One row per cycle: the instruction the thread issued (or the one held back by
 a stall, with the stall's reason), what each sub-unit starts that cycle, and
 the hazards. Instructions
 scheduled by SFPLOADMACRO are prefixed with `@T`, the cycle of their
-SFPLOADMACRO; the second cycle of a two-cycle instruction shows as `(...)`.
+SFPLOADMACRO; the second cycle of a two-cycle instruction shows as `(...)`. `--html` and
+`--perfetto` write the same run as a picture (tb/timeline_view.py).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import sys
 
 from model.asm import disassemble
-from model.isa import Arch, decode
+from model.isa import Arch
 from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
 from tb.cli import table
-from tb.cli.files import write_json
+from tb.cli.files import write_json, write_output
 from tb.cli.options import WIDE_HELP, cycle_range, out_path
 from tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
+from tb.timeline_view import to_html, to_perfetto, two_cycles
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.
@@ -39,13 +42,6 @@ def _unit_cell(a: UnitActivity, operands: bool = True) -> str:
         text = compact(a.text) if operands else a.mnemonic.lower()
         return f"@{a.macro_cycle} {text.removeprefix('sfp')}"
     return a.mnemonic.lower().removeprefix("sfp")
-
-
-def _two_cycles(a: UnitActivity, arch: Arch = Arch.WORMHOLE) -> bool:
-    ins = decode(a.word, arch)
-    if a.mnemonic != ins.mnemonic:      # a macro's SFPNOP substitute
-        return False
-    return ins.two_cycles
 
 
 def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORMHOLE) -> list[dict[str, str]]:
@@ -67,7 +63,7 @@ def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORM
             a = rec.units.get(unit)
             if a is not None:
                 row[unit] = _unit_cell(a, operands)
-            elif previous is not None and unit in previous.units and _two_cycles(previous.units[unit], arch):
+            elif previous is not None and unit in previous.units and two_cycles(previous.units[unit], arch):
                 row[unit] = f"({previous.units[unit].mnemonic.lower().removeprefix('sfp')})"
             else:
                 row[unit] = ""
@@ -109,13 +105,26 @@ def full_cycles(trace: list[CycleRecord]) -> list[int]:
 
 def cmd_timeline(args) -> int:
     result = run_on_backend(args)
+    first, last = args.cycles or (0, None)
+    if args.html or args.perfetto:
+        title = args.program or " + ".join(args.thread)
+        if args.call:
+            title += f": {args.call}"
+        for path, text in ((args.html, lambda: to_html(result, result.state.arch, title, first, last)),
+                           (args.perfetto, lambda: json.dumps(to_perfetto(result, result.state.arch, title, first,
+                                                                          last)) + "\n")):
+            if path:
+                write_output(path, text())
+                print(f"wrote {path}", file=sys.stderr)
+        if args.json is None and not args.csv:
+            print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH)
+            return 0
     if args.json is not None:
         write_json([r.to_json() for r in result.trace], args.json)
         return 0
     if args.csv:
         sys.stdout.write(format_csv(result.trace, arch=result.state.arch))
         return 0
-    first, last = args.cycles or (0, None)
     print(format_table(result.trace, first, last, width=None if args.wide else table.WIDTH,
                        arch=result.state.arch))
     busy = utilisation(result.trace)
@@ -135,6 +144,12 @@ def register(sub) -> None:
     form.add_argument("--json", metavar="OUT", type=out_path,
                       help="write the trace records as JSON ('-' for standard output)")
     form.add_argument("--csv", action="store_true", help="print the table as CSV")
+    p.add_argument("--html", metavar="OUT.html", type=out_path, help="write the timeline as one self-contained HTML page: sub-units "
+                                                     "as lanes, instructions as boxes, macros linked to their "
+                                                     "SFPLOADMACRO, stalls and hazards marked, the source line on "
+                                                     "hover")
+    p.add_argument("--perfetto", metavar="OUT.json", type=out_path, help="write Chrome/Perfetto trace events (open in "
+                                                         "ui.perfetto.dev; one microsecond per cycle)")
     p.add_argument("--wide", action="store_true", help=WIDE_HELP)
     p.add_argument("--cycles", metavar="A:B", type=cycle_range,
                    help="print only cycles A to B (A: or :B for open ends)")

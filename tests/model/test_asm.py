@@ -380,3 +380,12 @@ def test_error_in_later_line_of_long_program():
     src = "\n".join(["sfpnop"] * 41 + ["sfpmad vd=1 bogus"])
     with pytest.raises(AsmError, match=r"^x\.s:42:13: "):
         assemble(src, "x.s")
+
+
+def test_a_trailing_file_line_comment_names_the_instructions_origin():
+    # `sfpu llk` ends each line with the C++ line it came from; other comments name nothing.
+    program = assemble("TTI_SFPNOP;  # /k/ckernel_sfpu_x.h:12\nsfpnop  # a note\nsfpnop // x.h:3\n"
+                       "TTI_REPLAY(0, 1, 1, 1);\nsfpnop  # y.h:7\nTTI_REPLAY(0, 1, 0, 0);\n", "p.s")
+    origins = [i.origin for i in program.items if hasattr(i, "origin")]
+    assert origins[:3] == ["/k/ckernel_sfpu_x.h:12", None, None]
+    assert origins[3:] == ["y.h:7", "y.h:7"]        # recorded and issued, then replayed: both keep it

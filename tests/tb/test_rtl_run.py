@@ -168,6 +168,19 @@ def test_timeline_from_the_rtl_trace_on_verilator(capsys):
     assert "all five sub-units busy" in tables["verilator"]
 
 
+def test_the_timeline_picture_from_the_rtl_trace_on_verilator(tmp_path, capsys):
+    # The RTL's own trace, with the lock-step model's source lines: the same events as the model's.
+    events = {}
+    for backend in ("model", "verilator"):
+        out = tmp_path / f"{backend}.json"
+        assert main(["timeline", str(EXAMPLE_A), "--backend", backend, "--perfetto", str(out),
+                     "--html", str(tmp_path / f"{backend}.html")]) == 0
+        events[backend] = json.loads(out.read_text())["traceEvents"]
+    assert events["model"] == events["verilator"]
+    sources = {e["args"]["source"] for e in events["verilator"] if e.get("cat") == "macro" and e["ph"] == "X"}
+    assert len(sources) == 1 and sources.pop().startswith(f"{EXAMPLE_A}:")
+
+
 def test_a_difference_between_rtl_and_model_stops_the_run(tmp_path, capsys):
     """With a fault injected into the model (Amaranth's simulator runs in this
     process), the RTL run stops at the first difference with status 1 and the
