@@ -6,7 +6,7 @@ steadier than wall time on a shared machine).
     python tools/amaranth_speed.py [--program SPEC] [--tree PATH ...] [--rounds N]
                                    [--profile] [--wakes MODULE]
 
-The words come from this tree's `tb.programs` (default `random:legal:1:300`),
+The words come from this tree's `tb.stimulus.programs` (default `random:legal:1:300`),
 and the same words go to every `--tree` (another checkout, for example the
 baseline commit), each simulated in a fresh process, the trees alternating
 round by round. `--profile` times each module's compiled processes (folding
@@ -131,7 +131,7 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--program", default="random:legal:1:300", help="a program spec (tb.programs)")
+    p.add_argument("--program", default="random:legal:1:300", help="a program spec (tb.stimulus.programs)")
     p.add_argument("--tree", action="append", help="a checkout whose Sfpu to simulate (default: this one)")
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--profile", action="store_true", help="time each module's processes")
@@ -143,7 +143,7 @@ def main() -> int:
         print(json.dumps(simulate(tree, json.loads(Path(words).read_text()), args.profile, args.wakes)))
         return 0
 
-    from tb.programs import resolve_all
+    from tb.stimulus.programs import resolve_all
     words = [w for spec in resolve_all(args.program) for w in spec.program.words]
     trees = args.tree or [str(ROOT)]
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:

@@ -4,9 +4,9 @@ cycle (held), and vvp's own CPU time is measured, start-up subtracted.
 
     python tools/icarus_speed.py VERILOG [VERILOG ...] [--program SPEC] [--raw N] [--held N] [--profile]
 
-VERILOG is a simulation Verilog of the top (`tb.runner.verilog("icarus")`,
-or another tree's build/cocotb/Sfpu-*.v: older tops named the instruction
-ports instr_word/instr_valid/instr_ready, which the testbench follows).
+VERILOG is the top's Verilog (`sfpu verilog -o sfpu.v`, about two minutes;
+or another tree's: older tops named the instruction ports
+instr_word/instr_valid/instr_ready, which the testbench follows).
 `--profile` adds vvp's event counts for the raw run and, from a VCD of it,
 the value changes per module (per-lane instances folded into one row): what
 a new word wakes.
@@ -126,13 +126,13 @@ def measure(verilog: Path, words: list[int], held_word: int, raw: int, held: int
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("verilog", nargs="+", type=Path)
-    p.add_argument("--program", default="random:legal:1:300", help="a program spec (tb.programs)")
+    p.add_argument("--program", default="random:legal:1:300", help="a program spec (tb.stimulus.programs)")
     p.add_argument("--raw", type=int, default=60, help="cycles of new words (default 60)")
     p.add_argument("--held", type=int, default=4000, help="cycles of one word held (default 4000)")
     p.add_argument("--profile", action="store_true", help="event counts and value changes per module, raw")
     args = p.parse_args()
     from model import isa
-    from tb.programs import resolve_all
+    from tb.stimulus.programs import resolve_all
     words = [w for spec in resolve_all(args.program) for w in spec.program.words]
     held_word = isa.encode("SFPMAD", vd=1, va=2, vb=3, vc=4)     # the word `sfpu bench` holds: every FMA busy
     for verilog in args.verilog:
