@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import random
 import resource
 import signal
@@ -292,11 +293,22 @@ def _tool_case(r: random.Random, tmp: Path, program: Path) -> list[str]:
     ])
 
 
+@contextlib.contextmanager
+def _inside(folder: str):
+    """The working directory is `folder` until the block ends (contextlib.chdir from Python 3.11)."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 def run_case(seed: int) -> tuple[Outcome, list[str]]:
     """Case number `seed`: its outcome and what is wrong with it."""
     # Run inside the case's folder: an output path such as `-` or `out.npy`
     # is relative, and must not land in the user's working tree.
-    with tempfile.TemporaryDirectory(prefix="sfpu-fuzz-") as tmp, contextlib.chdir(tmp):
+    with tempfile.TemporaryDirectory(prefix="sfpu-fuzz-") as tmp, _inside(tmp):
         argv, source = make_case(random.Random(seed), Path(tmp))
         outcome = invoke(argv)
         return outcome, problems(outcome, source)
