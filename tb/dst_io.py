@@ -3,6 +3,7 @@ SFPSTORE wrote: the role the matrix unit and the packer play on the chip."""
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,7 +115,7 @@ def load_npy(path: str, what: str) -> np.ndarray:
         array = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise DstFileError(f"{path}: no such file") from None
-    except (OSError, ValueError, EOFError) as e:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:      # a corrupt or truncated file
         if isinstance(e, DstFileError):
             raise
         raise DstFileError(f"{path}: cannot read as .npy: {e}") from None

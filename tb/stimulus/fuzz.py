@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import io
 import os
+import pickle
 import random
 import resource
 import signal
@@ -194,8 +195,24 @@ def hex_bytes(r: random.Random) -> bytes:
     return "\n".join(tokens).encode("utf-8", errors="surrogatepass")
 
 
+def _saved(save, *args, **kwargs) -> bytes:
+    buffer = io.BytesIO()
+    save(buffer, *args, **kwargs)
+    return buffer.getvalue()
+
+
+def _damaged(r: random.Random, data: bytes) -> bytes:
+    """`data` cut short, or with a few bytes changed (in the header or anywhere)."""
+    if r.random() < 0.5:
+        return data[:r.randrange(len(data))]
+    out = bytearray(data)
+    for _ in range(r.randrange(1, 4)):
+        out[r.randrange(min(len(out), 128) if r.random() < 0.7 else len(out))] = r.getrandbits(8)
+    return bytes(out)
+
+
 def npy_file(r: random.Random, path: Path) -> None:
-    kind = r.randrange(9)
+    kind = r.randrange(12)
     if kind == 0:
         path.write_bytes(b"")
     elif kind == 1:
@@ -209,6 +226,14 @@ def npy_file(r: random.Random, path: Path) -> None:
             [np.float32, np.uint16, np.int64, np.bool_])))
     elif kind == 5:
         np.save(path, np.array(["a", "b"]))
+    elif kind == 6:         # a truncated or corrupt .npz archive, or a zip signature and then rubbish
+        archive = _saved(np.savez, a=np.zeros((1024, 16), np.uint16))
+        path.write_bytes(_damaged(r, archive) if r.random() < 0.8 else b"PK\x03\x04" + archive[4:40])
+    elif kind == 7:         # a pickle: a plain one, or an object array that needs allow_pickle
+        path.write_bytes(r.choice([pickle.dumps({"dst": [1, 2]}),
+                                   _saved(np.save, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)]))
+    elif kind == 8:         # a .npy with a damaged header or cut short
+        path.write_bytes(_damaged(r, _saved(np.save, np.zeros((1024, 16), np.uint16))))
     else:
         shape = r.choice([(32,), (32, 32), (2, 32, 32), (8, 32, 32), (9, 32, 32), (31,), (64,)])
         dtype = r.choice([np.float32, np.float16, np.int32, np.uint16, np.float64, np.int64, np.uint32])
