@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from model import isa
+from tb import api
 from tb.cli.errors import CliError
 from tb.cli.options import add_arch_option
 from tb.llk.entries import entries, signature
-from tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError, Request, compile_call, remember
-from tb.llk.sources import SourceError, find_header, find_tree
+from tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
+from tb.llk.sources import SourceError, find_tree
 
 
 def add_source_options(p) -> None:
@@ -31,51 +32,40 @@ def add_source_options(p) -> None:
                    help="faces the caller runs the kernel on (tt-llk's VectorMode; default rc: all four)")
 
 
-def request_from(args, header: str) -> Request:
-    if not args.call:
-        raise LlkError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
-    for line in args.setup:
-        if not line.strip().startswith("."):
-            raise LlkError(f"--setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
-    arch = arch_name(args)
-    try:
-        tree = find_tree(args.src, arch)
-        path = find_header(header, tree)
-    except SourceError as e:
-        raise LlkError(str(e)) from None
-    return Request(path, args.call, args.init, arch, tuple(args.defines), args.fp32_dest, args.srcb_format,
-                   tuple(args.setup), args.vector_mode, tree)
-
-
 def arch_name(args) -> str:
     """`--arch` as the front end names it ("wormhole" when not given)."""
     return args.arch.value if args.arch is not None else "wormhole"
 
 
 def listing_for(args, header: str):
-    """Compile HEADER with the kernel options of `args`."""
-    listing = compile_call(request_from(args, header), name=f"{Path(header).name}.s")
-    remember(listing)
-    return listing
+    """Compile HEADER with the kernel options of `args` (`api.compile_kernel`)."""
+    if not args.call:
+        raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
+    for line in args.setup:
+        if not line.strip().startswith("."):
+            raise CliError(f"--setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
+    try:
+        return api.compile_kernel(header, args.call, init=args.init, arch=arch_name(args), src=args.src,
+                                  defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
+                                  setup=args.setup, vector_mode=args.vector_mode)
+    except api.ApiError as e:
+        raise CliError(str(e)) from None
 
 
 def program_from_header(args, header: str):
     """`sfpu run/timeline HEADER --call ...`: the program `sfpu llk` would write."""
-    try:
-        return listing_for(args, header).program
-    except LlkError as e:
-        raise CliError(str(e)) from None
+    return listing_for(args, header).program
 
 
 def cmd_llk(args) -> int:
     try:
         if args.list:
             return _list(args)
-        if not args.header:
-            raise LlkError("give HEADER --call EXPR, or --list DIR")
-        listing = listing_for(args, args.header)
     except LlkError as e:
         raise CliError(str(e)) from None
+    if not args.header:
+        raise CliError("give HEADER --call EXPR, or --list DIR")
+    listing = listing_for(args, args.header)
     if args.output:
         Path(args.output).write_text(listing.text)
     else:

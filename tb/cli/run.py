@@ -14,10 +14,9 @@ import numpy as np
 
 from model import isa
 from model.asm import join_threads
-from model.hazards import RULES, group_hazards
-from model.run import result_to_json, run_program
-from model.state import SfpuState
-from tb import dst_io
+from model.hazards import group_hazards
+from model.run import result_to_json
+from tb import api, dst_io
 from tb.cli.errors import CliError, NotModelled
 from tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tb.cli.llk import add_source_options, program_from_header
@@ -58,39 +57,26 @@ def load_program(args):
 
 
 def run_on_backend(args, keep_trace: bool = True):
-    """The program run on the chosen backend, as a `model.run.RunResult`: on
-    an RTL backend its trace and final state come from the RTL, with the
-    model in lock-step (tb.rtl_run), elaborated for the program's architecture.
-    The model keeps its trace only if asked."""
+    """The program run on the chosen backend, as a `model.run.RunResult`
+    (`api.execute`): on an RTL backend its trace and final state come from the
+    RTL, with the model in lock-step (tb.rtl_run), elaborated for the
+    program's architecture. The model keeps its trace only if asked."""
     program = load_program(args)
-    if program.is_threaded and args.backend != "model":
-        raise CliError(f"--backend {args.backend}: a program of several threads runs on the model only (the "
-                       "RTL's configuration port holds one thread's Tensix registers)")
-    state = SfpuState(arch=program.arch)   # the initial Dst: --dst, then --input placed over it
-    if args.dst is not None:
-        state.dst = load_dst(args.dst)
-    if args.input is not None:
-        fmt = dst_io.FORMATS[args.format]
-        dst_io.put_array(state, fmt, load_input(args.input, fmt))
-    unknown = [r for r in args.allow if r not in RULES]
-    if unknown:
-        raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
-    if args.backend == "model":
-        try:
-            return run_program(program, state, strict=not args.lenient, allow=set(args.allow),
-                               keep_trace=keep_trace)
-        except (NotImplementedError, LookupError, ImportError) as e:
-            if program.arch is isa.Arch.WORMHOLE:
-                raise                # a bug in the Wormhole model: let it show
-            raise NotModelled(f"{program.name}: not modelled on {program.arch.title} yet: "
-                              f"{type(e).__name__}: {e}") from None
-    from tb import rtl_run, runner
-    given = args.dst is not None or args.input is not None   # else the RTL keeps its reset Dst
+    dst = load_dst(args.dst) if args.dst is not None else None
+    inputs = load_input(args.input, dst_io.FORMATS[args.format]) if args.input is not None else None
     try:
-        return rtl_run.run_program(args.backend, program, state.dst if given else None,
-                                   strict=not args.lenient, allow=set(args.allow))
-    except runner.RunnerError as e:
-        raise CliError(str(e)) from None
+        state = api.initial_state(program, inputs, args.format, dst)
+        return api.execute(program, state, backend=args.backend, strict=not args.lenient, allow=tuple(args.allow),
+                           trace=keep_trace, dst_given=dst is not None or inputs is not None)
+    except api.NotModelledError as e:
+        raise NotModelled(str(e)) from None
+    except api.ApiError as e:
+        raise CliError(_as_option(str(e))) from None
+
+
+def _as_option(message: str) -> str:
+    """An API message about a parameter, spelled as the option that set it."""
+    return "--" + message if message.startswith(("backend ", "allow ")) else message
 
 
 DST_ROWS_SHOWN = 16

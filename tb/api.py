@@ -1,0 +1,211 @@
+"""The Python API: what `sfpu llk`, `sfpu run` and `sfpu timeline` do, as
+functions of typed values, for a kernel author's own scripts and tests. The
+commands parse their options and call these.
+
+    from tb import api
+    listing = api.compile_kernel("ckernel_sfpu_exp.h", "calculate_exponential<false, false, 32>()",
+                                 init="exp_init<false, false>()", src="/path/to/tt_metal")
+    x = np.random.default_rng(1).uniform(-4, 4, (32, 32)).astype(np.float32)
+    result = api.run(listing, inputs=x, format="fp32")
+    result.output            # what the kernel stored where x was, as float32, shaped like x
+    result.cycles, result.hazards
+
+Errors in what is given (a header that does not compile, an input that does
+not fit Dst, a program with an error) raise `ApiError`, whose message is one
+line naming the file, line or value; a hazard in a strict run raises
+`model.machine.UndefinedBehaviour` with the cycle and the C++ line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from model import isa
+from model.asm import AsmError, Program, assemble
+from model.hazards import Hazard
+from model.run import RunResult, run_program
+from model.state import SfpuState
+from model.trace import CycleRecord
+from tb import dst_io
+from tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
+from tb.llk.sources import SourceError, find_header, find_tree
+
+BACKENDS = ("model", "amaranth", "icarus", "verilator")
+FORMATS = tuple(dst_io.FORMATS)
+
+
+class ApiError(ValueError):
+    """Something given cannot be used; the message says what and where, in one line."""
+
+
+class NotModelledError(ApiError):
+    """A Blackhole feature the model does not have yet."""
+
+
+def compile_kernel(header: str | Path, call: str, *, init: str | None = None, arch: str = "wormhole",
+                   src: str | Path | None = None, defines: tuple[str, ...] | list[str] = (),
+                   fp32_dest: int | None = None, srcb_format: int | None = None,
+                   setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc") -> Listing:
+    """A kernel's C++ header (a path, or a file name in `src`'s kernel folders)
+    compiled for `call` (and `init`, run once before the faces) into a listing
+    of the project's assembly, as `sfpu llk` writes it: `listing.text` and
+    `listing.program`. `src` is a tt-metal/tt-llk tree or the unpacked ttnn
+    wheel's ttnn/tt_metal (default: $SFPU_LLK_SRC); `defines` are `NAME` or
+    `NAME=VALUE`; `setup` holds directives for Tensix state the caller sets up,
+    e.g. ".addr_mod 6 dst_incr=2"."""
+    for line in setup:
+        if not line.strip().startswith("."):
+            raise ApiError(f"setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
+    try:
+        tree = find_tree(src, arch)
+        path = find_header(str(header), tree)
+        listing = compile_call(Request(path, call, init, arch, tuple(defines), fp32_dest, srcb_format, tuple(setup),
+                                       vector_mode, tree), name=f"{Path(header).name}.s")
+    except (LlkError, SourceError) as e:
+        raise ApiError(str(e)) from None
+    remember(listing)
+    return listing
+
+
+def assemble_program(source: str | Path, *, arch: str | None = None, strict: bool = True,
+                     name: str = "<program>") -> Program:
+    """A program of the project's assembly, from a file (a `Path`, or a string
+    naming an existing `.s` file) or from its text. With `strict`, a TTI_
+    argument wider than its field is an error."""
+    try:
+        chosen = isa.Arch.parse(arch) if arch is not None else None
+    except ValueError as e:
+        raise ApiError(f"arch: {e}") from None
+    path = Path(source) if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                                          and source.endswith(".s")) else None
+    try:
+        text = path.read_text() if path is not None else str(source)
+        return assemble(text, str(path) if path is not None else name, strict, chosen)
+    except OSError as e:
+        raise ApiError(f"{source}: cannot read: {e.strerror or e}") from None
+    except AsmError as e:
+        raise ApiError(str(e)) from None
+
+
+@dataclass
+class Result:
+    """One run: what the kernel left, in the caller's format, and how it ran."""
+    arch: isa.Arch
+    output: np.ndarray | None         # the values read back where `inputs` went (None without inputs)
+    dst: np.ndarray                   # raw Dst at the end, uint16[1024][16]
+    lregs: np.ndarray                 # uint32[17][32]: L0-L7, the constants L8-L15, L16
+    cycles: int                       # until the last result is written
+    instructions: int
+    hazards: list[Hazard]
+    trace: list[CycleRecord] = field(default_factory=list)      # with trace=True
+    run: RunResult | None = field(default=None, repr=False)     # the model's own record of the run
+
+    def timeline_html(self, title: str = "", first: int = 0, last: int | None = None) -> str:
+        """The run as `sfpu timeline --html` draws it (needs trace=True)."""
+        from tb.timeline_view import to_html
+        return to_html(self._traced(), self.arch, title, first, last)
+
+    def perfetto(self, title: str = "", first: int = 0, last: int | None = None) -> dict:
+        """The run as Chrome/Perfetto trace events (needs trace=True)."""
+        from tb.timeline_view import to_perfetto
+        return to_perfetto(self._traced(), self.arch, title, first, last)
+
+    def _traced(self) -> RunResult:
+        if not self.trace:
+            raise ApiError("this run kept no trace: run(..., trace=True) for its timeline")
+        return self.run
+
+
+def _program(program: Listing | Program | str | Path) -> Program:
+    if isinstance(program, Listing):
+        return program.program
+    if isinstance(program, Program):
+        return program
+    return assemble_program(program)
+
+
+def initial_state(program: Program, inputs: np.ndarray | None = None, format: str = "fp32",
+                  dst: np.ndarray | None = None) -> SfpuState:
+    """The state a run starts from: reset on the program's architecture, Dst
+    from `dst` (raw uint16[1024][16]) if given, then `inputs` placed where
+    SFPLOAD reads them in `format` (row group after row group from address 0)."""
+    state = SfpuState(arch=program.arch)
+    if dst is not None:
+        dst = np.asarray(dst)
+        if dst.shape != state.dst.shape or dst.dtype != np.uint16:
+            raise ApiError(f"dst: raw uint16 {state.dst.shape} expected, got {dst.dtype} {dst.shape}")
+        state.dst = dst.copy()
+    if inputs is not None:
+        fmt = _format(format)
+        values = np.asarray(inputs)
+        if values.size == 0 or values.size % 32:
+            raise ApiError(f"inputs: {values.size} values; they fill 32-lane row groups, so the size must be a "
+                           "positive multiple of 32 (a 32 x 32 tile is 1024)")
+        if values.size > dst_io.capacity(fmt):
+            raise ApiError(f"inputs: {values.size} values; Dst holds {dst_io.capacity(fmt)} in format {fmt.name}")
+        dst_io.put_array(state, fmt, values)
+    return state
+
+
+def _format(name: str) -> dst_io.Format:
+    if name not in dst_io.FORMATS:
+        raise ApiError(f"format {name!r}: expected one of {', '.join(FORMATS)}")
+    return dst_io.FORMATS[name]
+
+
+def execute(program: Program, state: SfpuState, *, backend: str = "model", strict: bool = True,
+            allow: tuple[str, ...] | set[str] | frozenset[str] = (), trace: bool = False,
+            dst_given: bool = True) -> RunResult:
+    """`program` from `state` on `backend`: the cycle model, or the RTL on a
+    simulator with the model in lock-step (its trace and final state the
+    RTL's). Without `dst_given` the RTL keeps its reset Dst."""
+    from model.hazards import RULES
+    if backend not in BACKENDS:
+        raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    unknown = [r for r in allow if r not in RULES]
+    if unknown:
+        raise ApiError(f"allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+    if program.is_threaded and backend != "model":
+        raise ApiError(f"backend {backend}: a program of several threads runs on the model only (the RTL's "
+                       "configuration port holds one thread's Tensix registers)")
+    if backend == "model":
+        try:
+            return run_program(program, state, strict=strict, allow=set(allow), keep_trace=trace)
+        except (NotImplementedError, LookupError, ImportError) as e:
+            if program.arch is isa.Arch.WORMHOLE:
+                raise                # a bug in the Wormhole model: let it show
+            raise NotModelledError(f"{program.name}: not modelled on {program.arch.title} yet: "
+                                   f"{type(e).__name__}: {e}") from None
+    from tb import rtl_run, runner
+    try:
+        return rtl_run.run_program(backend, program, state.dst if dst_given else None, strict=strict,
+                                   allow=set(allow))
+    except runner.RunnerError as e:
+        raise ApiError(str(e)) from None
+
+
+def run(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = None, format: str = "fp32",
+        dst: np.ndarray | None = None, backend: str = "model", strict: bool = True,
+        allow: tuple[str, ...] | list[str] = (), trace: bool = False) -> Result:
+    """Run a compiled kernel (a `Listing`), a `Program`, or a program's file
+    or text from reset. `inputs` (numbers, a multiple of 32) are placed in
+    Dst in `format` (see `FORMATS`: fp32, int32, uint32, fp16b, fp16,
+    uint16); `result.output` has what the kernel stored there, in the same
+    format and shape. With `strict` (the default) a hazard or undefined
+    behaviour stops the run; `allow` names hazard rules that only report."""
+    prog = _program(program)
+    state = initial_state(prog, inputs, format, dst)
+    result = execute(prog, state, backend=backend, strict=strict, allow=tuple(allow), trace=trace,
+                     dst_given=inputs is not None or dst is not None)
+    output = None
+    if inputs is not None:
+        output = dst_io.get_array(result.state, _format(format), np.shape(inputs))
+    return Result(prog.arch, output, result.state.dst.copy(), result.state.lregs.copy(), result.cycles,
+                  result.instructions, list(result.hazards), list(result.trace), result)
+
+
+__all__ = ["ApiError", "BACKENDS", "FORMATS", "NotModelledError", "Result", "assemble_program",
+           "compile_kernel", "execute", "initial_state", "run"]

@@ -1,0 +1,91 @@
+"""The Python API (tb/api.py): typed values in, numpy out, one-line ApiErrors.
+
+Expected values: the example kernel computes 2x + 1 (one rounding, as numpy's
+float32 2*x + 1, since 2x is exact); the RTL's result is the other half of the
+model/RTL pair; error messages name what was given."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model.machine import UndefinedBehaviour
+from tb import api
+
+ROOT = Path(__file__).resolve().parents[2]
+AFFINE = ROOT / "examples" / "ckernel_sfpu_affine.h"
+FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
+X = np.random.default_rng(7).uniform(-50, 50, (32, 32)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def affine():
+    return api.compile_kernel(AFFINE, "calculate_affine<false>()", init="affine_init<false>()", fp32_dest=1)
+
+
+def test_compile_and_run_a_header(affine):
+    assert affine.program.arch.value == "wormhole" and "TTI_SFPLOADMACRO" in affine.text
+    result = api.run(affine, inputs=X, format="fp32", trace=True)
+    assert result.output.shape == X.shape and result.output.dtype == np.float32
+    assert np.array_equal(result.output, 2 * X + 1)
+    assert result.hazards == [] and result.cycles >= result.instructions > 32
+    assert result.lregs.shape == (17, 32) and result.dst.shape == (1024, 16)
+    assert "<svg" in result.timeline_html("affine") and result.perfetto()["traceEvents"]
+
+
+def test_other_formats_round_trip_through_dst():
+    # A program that stores what it loads: the output is the input, in each format's own terms.
+    for fmt, values, mode in (("int32", np.arange(-16, 16, dtype=np.int32), ".fp32_dest 1\n"),
+                              ("uint16", np.arange(32, dtype=np.uint16) * 999, "")):
+        mod0 = f"MOD0_FMT_{fmt.upper()}"
+        program = api.assemble_program(f"{mode}sfpload vd=0 mod0={mod0} addr_mod=0 imm10=0\n"
+                                       f"sfpnop\nsfpstore vd=0 mod0={mod0} addr_mod=0 imm10=0\n")
+        out = api.run(program, inputs=values, format=fmt).output
+        assert out.dtype == values.dtype and np.array_equal(out, values)
+
+
+def test_a_hazard_stops_a_strict_run_and_is_reported_in_a_lenient_one():
+    listing = api.compile_kernel(FIXTURES / "ckernel_sfpu_fixture_add_one.h",
+                                 "calculate_fixture_add_one_hazard<false, 2>()", init="fixture_add_one_init<false>()")
+    with pytest.raises(UndefinedBehaviour, match="ckernel_sfpu_fixture_add_one.h"):
+        api.run(listing, inputs=X, format="fp32")
+    lenient = api.run(listing, inputs=X, format="fp32", strict=False)
+    assert lenient.hazards and all(h.rule for h in lenient.hazards)
+
+
+def test_the_rtl_gives_the_models_result(affine):
+    model = api.run(affine, inputs=X, format="fp32")
+    rtl = api.run(affine, inputs=X, format="fp32", backend="verilator")
+    assert np.array_equal(model.dst, rtl.dst) and model.cycles == rtl.cycles
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: api.compile_kernel(AFFINE, "calculate_nothing<false>()"), "calculate_nothing"),
+    (lambda: api.compile_kernel("no_such.h", "f()"), "no_such.h: no such header"),
+    (lambda: api.compile_kernel(AFFINE, "calculate_affine<false>()", setup=["addr_mod 6"]), "setup 'addr_mod 6'"),
+    (lambda: api.assemble_program("sfpnop\nsfpbogus\n", name="p.s"), "p.s:2"),
+    (lambda: api.assemble_program(Path("/nonexistent/x.s")), "/nonexistent/x.s: cannot read"),
+    (lambda: api.assemble_program("sfpnop\n", arch="quasar"), "quasar"),
+    (lambda: api.run("sfpnop\n", inputs=np.zeros(33, np.float32)), "33 values"),
+    (lambda: api.run("sfpnop\n", inputs=np.zeros(32, np.float32), format="bf16"), "format 'bf16'"),
+    (lambda: api.run("sfpnop\n", dst=np.zeros((4, 4), np.uint16)), "dst: raw uint16"),
+    (lambda: api.run("sfpnop\n", backend="spice"), "backend 'spice'"),
+    (lambda: api.run("sfpnop\n", allow=["no-such-rule"]), "allow no-such-rule"),
+])
+def test_bad_values_are_one_line_errors(call, message):
+    with pytest.raises(api.ApiError) as error:
+        call()
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_run_without_trace_has_no_timeline(affine):
+    with pytest.raises(api.ApiError, match="trace=True"):
+        api.run(affine, inputs=X).timeline_html()
+
+
+def test_the_example_kernel_test_passes():
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(ROOT / "examples" / "test_my_kernel.py")], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout[-2000:]
