@@ -189,11 +189,11 @@ def test_llk_arch_option_parses(capsys):
 
 def test_a_model_gap_on_blackhole_is_a_clean_stop(bh_file, capsys, monkeypatch):
     """A Blackhole feature the model lacks stops with a message, exit 3, never a traceback."""
-    import tb.cli.run
+    import tb.api
 
     def missing(*a, **k):
         raise NotImplementedError("SFPEXAMPLE mode 9")
-    monkeypatch.setattr(tb.cli.run, "run_program", missing)
+    monkeypatch.setattr(tb.api, "run_program", missing)
     code, _, err = run_cli(["run", bh_file], capsys)
     assert code == 3
     assert f"sfpu: stopped: {bh_file}: not modelled on Blackhole A0 yet: NotImplementedError: SFPEXAMPLE mode 9" in err
