@@ -22,7 +22,6 @@ from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
 from model.dst_format import Mod0Fmt
-from model.isa import Arch
 
 from .isa import ArchComponent, amaranth_enum
 
@@ -151,7 +150,7 @@ class LoadConvert(ArchComponent):
     def elaborate(self, platform):
         m = Module()
         raw, value = self.raw, self.value
-        blackhole = self.arch is Arch.BLACKHOLE
+        f = self.features
         fp32 = _unshuffle_fp32(raw)
 
         with m.Switch(self.mod0):
@@ -159,7 +158,7 @@ class LoadConvert(ArchComponent):
                 m.d.comb += value.eq(_load_fp16(raw, self.fp16a_inf))
             with m.Case(Mod0.BF16):
                 m.d.comb += value.eq(_load_bf16(raw))
-            if blackhole:
+            if not f.dst_signmag_convert:
                 # The deprecated INT32_SM loads as INT32, INT8_COMP as its sign-magnitude value.
                 with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL, Mod0.INT32_SM):
                     m.d.comb += value.eq(fp32)
@@ -174,7 +173,7 @@ class LoadConvert(ArchComponent):
                     signmag = Mux(self.mod0 == Mod0.INT8_COMP, _load_int8_signmag(raw), fp32)
                     m.d.comb += value.eq(_signmag_to_twos(signmag))
             with m.Case(Mod0.INT8):
-                m.d.comb += value.eq(_load_int8(raw, 8 if blackhole else 7))
+                m.d.comb += value.eq(_load_int8(raw, f.dst_int8_bits))
             with m.Case(Mod0.INT16):
                 m.d.comb += value.eq(_load_int16(raw))
             with m.Case(Mod0.UINT16, Mod0.LO16):
@@ -242,6 +241,7 @@ class StoreConvert(ArchComponent):
 
     def elaborate(self, platform):
         m = Module()
+        f = self.features
         x, raw = self.value, self.raw
 
         with m.Switch(self.mod0):
@@ -249,17 +249,20 @@ class StoreConvert(ArchComponent):
                 m.d.comb += raw.eq(_store_fp16(x))
             with m.Case(Mod0.BF16):
                 m.d.comb += raw.eq(_store_bf16(x))
-            if self.arch is Arch.BLACKHOLE:
+            words = (Mod0.INT32, Mod0.INT32_ALL)      # the 32 bits as they are
+            if f.store_fp32_flush:
                 with m.Case(Mod0.FP32):
                     m.d.comb += raw.eq(_shuffle_fp32(_flush_fp32(x)))
+            else:
+                words = (Mod0.FP32, *words)   # FP32 and Integer "32" round-trip bit-exactly
+            if not f.dst_signmag_convert:
                 # The deprecated INT32_SM stores as INT32, INT8_COMP as INT8.
-                with m.Case(Mod0.INT32, Mod0.INT32_ALL, Mod0.INT32_SM):
+                with m.Case(*words, Mod0.INT32_SM):
                     m.d.comb += raw.eq(_shuffle_fp32(x))
                 with m.Case(Mod0.INT8, Mod0.INT8_COMP):
                     m.d.comb += raw.eq(_store_int8(x))
             else:
-                with m.Case(Mod0.FP32, Mod0.INT32, Mod0.INT32_ALL):
-                    # No denormal flush: FP32 and Integer "32" round-trip bit-exactly.
+                with m.Case(*words):
                     m.d.comb += raw.eq(_shuffle_fp32(x))
                 # INT32_SM and INT8_COMP both start from the same sign-magnitude conversion.
                 signmag = _twos_to_signmag(x)

@@ -76,7 +76,7 @@ def _scan() -> dict[str, Callable]:
         if cls is None:
             raise ExportError(f"component {name!r} is listed but {where} has no {cls_name}")
         takes_arch = "arch" in inspect.signature(cls).parameters
-        factory = (lambda arch=Arch.WORMHOLE, cls=cls, kwargs=kwargs, takes_arch=takes_arch:
+        factory = (lambda arch, cls=cls, kwargs=kwargs, takes_arch=takes_arch:
                    cls(**kwargs, **({"arch": arch} if takes_arch else {})))
         factory.takes_arch = takes_arch
         factories[name] = factory
@@ -89,11 +89,11 @@ def arch_components() -> list[str]:
 
 
 def registry() -> dict[str, Callable]:
-    """Every listed component: name -> factory (`arch` optional), in list order."""
+    """Every listed component: name -> factory of `arch` (which only some use), in list order."""
     return dict(_scan())
 
 
-def verilog(name: str, arch: Arch = Arch.WORMHOLE) -> str:
+def verilog(name: str, arch: Arch) -> str:
     """The Verilog of component `name` for `arch`, its top module named `name`."""
     factories = _scan()
     if name not in factories:

@@ -16,7 +16,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, CmpMod1
+from model.isa import CmpMod1
 
 from .isa import ArchComponent
 
@@ -118,7 +118,7 @@ class FlagUnit(ArchComponent):
                             m.d.sync += [stack[d].lane_flags.eq(flags), stack[d].use_flags.eq(use)]
                 m.d.sync += depth.eq(depth + 1)
 
-        blackhole = self.arch is Arch.BLACKHOLE
+        f = self.features
 
         with m.Switch(req.op):
             with m.Case(FlagOp.SETCC):
@@ -133,7 +133,7 @@ class FlagUnit(ArchComponent):
                 update(new_flags, new_use, lanes)
             with m.Case(FlagOp.PUSHC):
                 with m.If(any_lane):
-                    if blackhole:
+                    if f.pushc_mod1:
                         with m.If(req.mod1 == 0):
                             push()
                         with m.Elif(empty):
@@ -141,7 +141,7 @@ class FlagUnit(ArchComponent):
                         with m.Else():
                             self._change_top(m, flags, use, top, lanes, update, replace_top)
                     else:
-                        push()                                 # Wormhole has no Mod1
+                        push()                                 # no Mod1
             with m.Case(FlagOp.POPC):
                 with m.If(any_lane):
                     self._popc(m, flags, use, depth, stack, top, empty, full, lanes, update)
@@ -149,7 +149,7 @@ class FlagUnit(ArchComponent):
                 top_flags = Mux(empty, ALL, top.lane_flags)
                 top_use = Mux(empty, ALL, top.use_flags)
                 update(top_use & use & top_flags & ~flags, use, lanes)
-            if blackhole:
+            if f.compare:
                 with m.Case(FlagOp.COMPARE):
                     with m.If((req.mod1 & CmpMod1.SET_CC).any()):
                         update(req.cond, use, lanes & self.enabled)
@@ -160,7 +160,7 @@ class FlagUnit(ArchComponent):
         return m
 
     def _change_top(self, m, flags, use, top, lanes, update, replace_top):
-        """Blackhole's SFPPUSHC Mod1 1-15 on a non-empty stack: the stack top
+        """SFPPUSHC Mod1 1-15 (`pushc_mod1`) on a non-empty stack: the stack top
         combined with (1-12) or replaced by (13-15) the current flags, no push."""
         mod1 = self.request.mod1
         with m.If(mod1 <= 12):
@@ -182,9 +182,9 @@ class FlagUnit(ArchComponent):
                 m.d.sync += depth.eq(depth - 1)
                 update(top_flags, top_use, lanes)
         with m.Else():
-            if self.arch is not Arch.BLACKHOLE:
+            if self.features.popc_full_flaw:
                 with m.If(full):
-                    # Wormhole flaw: a non-popping SFPPOPC on a full stack copies the top over the bottom.
+                    # Wormhole's flaw: a non-popping SFPPOPC on a full stack copies the top over the bottom.
                     m.d.sync += stack[0].eq(top)
             with m.If(self.request.mod1 <= 12):
                 update(_boolean_op(self.request.mod1, flags, top_flags), top_use, lanes)

@@ -30,7 +30,7 @@ of their product go through the shift-add with ``c`` of
 ``model.bh_arith.mul24_shift_add``.
 
 Stage 1: classify, special cases, product, alignment (and SFPMUL24's result).
-Pipeline register (``STAGE1``, Blackhole's ``STAGE1_BH``).  Stage 2 (`_Stage2`,
+Pipeline register (``STAGE1``, or ``STAGE1_MUL24`` with SFPMUL24).  Stage 2 (`_Stage2`,
 with the register): add, normalise, round, pack.
 """
 
@@ -38,12 +38,12 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch
+from model.isa import Arch, Features
 
 from .arith import Fp32, leading_zeros
 from .isa import ArchComponent
 
-__all__ = ["STAGE1", "STAGE1_BH", "Fma"]
+__all__ = ["STAGE1", "STAGE1_MUL24", "Fma"]
 
 
 # Significands on the 27-bit grid: hidden bit at 26, 23 fraction bits, then 3
@@ -65,9 +65,13 @@ STAGE1 = data.StructLayout({
     "special_sign": 1,          # sign of the NaN or Inf result
 })
 MUL24_BITS = 23
-# Blackhole's: SFPMUL24's finished result rides beside the FMA's.
-STAGE1_BH = data.StructLayout({**{name: f.shape for name, f in STAGE1}, "mul24": 1, "mul24_result": MUL24_BITS})
-BH_NAN = 0x7FC00000
+# With SFPMUL24 (`Features.mul24`), its finished result rides beside the FMA's.
+STAGE1_MUL24 = data.StructLayout({**{name: f.shape for name, f in STAGE1}, "mul24": 1, "mul24_result": MUL24_BITS})
+CANONICAL_NAN = 0x7FC00000     # every NaN result under `Features.canonical_nan`
+
+
+def _stage1(features: Features) -> data.StructLayout:
+    return STAGE1_MUL24 if features.mul24 else STAGE1
 
 
 class Fma(ArchComponent):
@@ -76,15 +80,16 @@ class Fma(ArchComponent):
     inputs: ``mul24`` (SFPMUL24: ``d`` is its result on ``a``, ``b``, ``c``)
     and ``upper`` (its Mod1 UPPER)."""
 
-    def __init__(self, arch: Arch = Arch.WORMHOLE):
+    def __init__(self, arch: Arch, *, features: Features | None = None):
+        feat = arch.features if features is None else features
         members = {"a": In(32), "b": In(32), "c": In(32), "d": Out(32)}
-        if arch is Arch.BLACKHOLE:
+        if feat.mul24:
             members.update(mul24=In(1), upper=In(1))
-        super().__init__(arch, wiring.Signature(members))
+        super().__init__(arch, wiring.Signature(members), features=feat)
 
     def elaborate(self, platform):
         m = Module()
-        bh = self.arch is Arch.BLACKHOLE
+        feat = self.features
 
         # ================================================================
         # Stage 1: classify, special cases, product, alignment
@@ -107,7 +112,7 @@ class Fma(ArchComponent):
 
         def multiplicand(f):
             # SFPMUL24 multiplies the bare 23-bit mantissas on the same multiplier.
-            if not bh:
+            if not feat.mul24:
                 return significand(f)
             return Mux(self.mul24, f.mantissa, significand(f))
         x_max = x.exponent == 0xFF      # exponent 255: Inf or NaN
@@ -137,7 +142,7 @@ class Fma(ArchComponent):
         # the Inf of z if z is Inf, else the product's Inf.  On Blackhole an
         # overflowed finite product is no Inf against an Inf z: z wins.
         p_inf_like = x_max | y_max | p_ovf
-        inf_product = (x_max | y_max) if bh else p_inf_like
+        inf_product = p_inf_like if feat.product_overflow_inf else x_max | y_max
         invalid = ((x_max & ((x.mantissa != 0) | (y.exponent == 0)))
                    | (y_max & ((y.mantissa != 0) | (x.exponent == 0)))
                    | (z_inf & inf_product & (p_sign != z.sign)))
@@ -171,8 +176,8 @@ class Fma(ArchComponent):
         small_kept = (small_sig >> shift)[:SIG_BITS]
         small_aligned = small_kept | (small_kept.any() & (small_sig & lost_mask).any())
 
-        stage1 = Signal(STAGE1_BH if bh else STAGE1)
-        if bh:
+        stage1 = Signal(_stage1(feat))
+        if feat.mul24:
             m.d.comb += [stage1.mul24.eq(self.mul24),
                          stage1.mul24_result.eq(_mul24_shift_add(
                              Mux(self.upper, product[MUL24_BITS:2 * MUL24_BITS], product[:MUL24_BITS]), self.c))]
@@ -193,7 +198,7 @@ class Fma(ArchComponent):
         # whole, so stage 2 then reruns once a cycle, not on every change of
         # the operands.
         # ================================================================
-        m.submodules.finish = finish = _Stage2(self.arch)
+        m.submodules.finish = finish = _Stage2(self.arch, feat)
         m.d.comb += [finish.stage1.eq(stage1), self.d.eq(finish.d)]
         return m
 
@@ -221,13 +226,12 @@ def _mul24_shift_add(p, z):
 class _Stage2(ArchComponent):
     """`Fma`'s pipeline register and stage 2: add, normalise, round, pack."""
 
-    def __init__(self, arch: Arch):
-        super().__init__(arch, wiring.Signature({"stage1": In(STAGE1_BH if arch is Arch.BLACKHOLE else STAGE1),
-                                                 "d": Out(32)}))
+    def __init__(self, arch: Arch, features: Features):
+        super().__init__(arch, wiring.Signature({"stage1": In(_stage1(features)), "d": Out(32)}), features=features)
 
     def elaborate(self, platform):
         m = Module()
-        bh = self.arch is Arch.BLACKHOLE
+        feat = self.features
         stage2 = Signal(self.stage1.shape())     # stage 2's side of the register
         m.d.sync += stage2.eq(self.stage1)
 
@@ -263,13 +267,13 @@ class _Stage2(ArchComponent):
         m.d.comb += [r_zero.eq(lz_zero), lead_zeros.eq(lz_count)]
         shifted = (r_mag << lead_zeros)[:SUM_BITS]
         sticky = shifted[2] | (r_mag[0] & (lead_zeros < 2))
-        if bh:
+        if feat.sticky_keeps_bit1:
             sticky = sticky | (r_mag[1] & (lead_zeros == 0))
         r_sig = Cat(sticky, shifted[3:])                                       # 1.f, guard, round, sticky
         r_exp = (stage2.exp + 2 - lead_zeros).as_signed()[:10].as_signed()     # -27 .. 257
         exp_field = r_exp[:8]
-        if bh:
-            # Blackhole: a result below 2**-126 goes one place further right
+        if feat.flush_after_round:
+            # A result below 2**-126 goes one place further right
             # (its lowest bit into the sticky) and is rounded at exponent 0.
             # Such a result was never shifted right, so nothing else is lost.
             tiny = r_exp <= 0
@@ -287,17 +291,20 @@ class _Stage2(ArchComponent):
         # ---- pack ---------------------------------------------------------
         ovf = r_exp >= 255
         # Below 2**-126 after rounding (Blackhole rounded every such result at exponent 0).
-        flush = (rounded[23:] == 0) if bh else (r_exp < 0) | (rounded[23:] == 0)
+        flush = (rounded[23:] == 0) if feat.flush_after_round else (r_exp < 0) | (rounded[23:] == 0)
         inf_word = Cat(Const(0x7F800000, 31), Mux(stage2.is_inf, stage2.special_sign, r_sign))
-        if bh:
-            # Blackhole: one NaN; a zero sum is negative only if both addends
-            # are; a flushed result keeps its sign.
+        first = m.If
+        if feat.mul24:
             with m.If(stage2.mul24):
                 m.d.comb += self.d.eq(stage2.mul24_result)
-            with m.Elif(stage2.is_inf):
+            first = m.Elif
+        if feat.canonical_nan:
+            # One NaN; a zero sum is negative only if both addends are; a
+            # flushed result keeps its sign.
+            with first(stage2.is_inf):
                 m.d.comb += self.d.eq(inf_word)
             with m.Elif(stage2.is_nan):
-                m.d.comb += self.d.eq(BH_NAN)
+                m.d.comb += self.d.eq(CANONICAL_NAN)
             with m.Elif(r_zero):
                 m.d.comb += self.d.eq(Cat(Const(0, 31), stage2.big_sign & stage2.small_sign))
             with m.Elif(ovf):
@@ -306,11 +313,11 @@ class _Stage2(ArchComponent):
                 m.d.comb += self.d.eq(Cat(Mux(flush, 0, rounded), r_sign))
             return m
 
-        # Wormhole: zero, flushed and overflowed results are the bare NaN on
-        # NaN lanes; otherwise NaN lanes OR the finished bits into the NaN
-        # pattern.  Every zero is +0.
+        # Without a canonical NaN (Wormhole): zero, flushed and overflowed
+        # results are the bare NaN on NaN lanes; otherwise NaN lanes OR the
+        # finished bits into the NaN pattern.  Every zero is +0.
         nan_word = Cat(Const(0x7F800001, 31), stage2.special_sign)
-        with m.If(stage2.is_inf):
+        with first(stage2.is_inf):
             m.d.comb += self.d.eq(inf_word)
         with m.Elif(stage2.is_nan):
             with m.If(r_zero | ovf | flush):

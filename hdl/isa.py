@@ -5,7 +5,8 @@
   `Opcode.NONE` (0) stands for "no instruction". Which of them a design
   decodes is its architecture's table (`table(arch)`).
 - `Unit`: the sub-unit an instruction issued by the thread runs on.
-- `ArchComponent`: a component elaborated for one architecture (`self.arch`).
+- `ArchComponent`: a component elaborated for one architecture (`self.arch`)
+  and its feature record (`self.features`).
 - `field_layout(mnemonic, arch)`: the instruction word as a
   `data.FlexibleLayout` with that opcode's named fields at their bit positions
   on that architecture.
@@ -59,7 +60,7 @@ def table(arch: isa.Arch) -> dict[str, isa.Opcode]:
     return isa.ISA[arch].opcodes
 
 
-def field_layout(mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> data.FlexibleLayout:
+def field_layout(mnemonic: str, arch: isa.Arch) -> data.FlexibleLayout:
     """The 32-bit word of `mnemonic` on `arch` with its fields named (signed fields as signed)."""
     op = table(arch)[mnemonic]
     fields = {"opcode": data.Field(Opcode, isa.OPCODE.lo)}
@@ -70,9 +71,12 @@ def field_layout(mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> data.Flex
 
 
 class ArchComponent(wiring.Component):
-    """A component elaborated for one architecture: what differs between
-    Wormhole and Blackhole comes from `self.arch` and its ISA table."""
+    """A component elaborated for one architecture: its encodings come from
+    `self.arch`'s ISA table, every other difference from `self.features`
+    (`model.isa.Features`; the architecture's own unless `features` replaces
+    it, as a test of a variant does). Code reads a feature, never the name."""
 
-    def __init__(self, arch: isa.Arch = isa.Arch.WORMHOLE, signature=None):
+    def __init__(self, arch: isa.Arch, signature=None, *, features: isa.Features | None = None):
         self.arch = arch
+        self.features = arch.features if features is None else features
         super().__init__(signature)

@@ -51,8 +51,8 @@ class IssueStage(ArchComponent):
         word = d.word
         interlock = Signal(name="interlock_q")      # the thread's SFPSWAP (BH: SFPSHFT2 2-4) started last cycle
         hold = interlock & (word != SFPNOP_WORD)
-        if self.arch is isa.Arch.BLACKHOLE:
-            m.submodules.mad_stall = mad_stall = MadStall(self.arch)
+        if self.features.mad_stall:
+            m.submodules.mad_stall = mad_stall = MadStall(self.arch, features=self.features)
             hold = hold | mad_stall.hold
         accepted = valid & run & ~hold
         claimed = Cat(self.due[i].valid & (d.unit == unit(u)) for i, u in enumerate(MACRO_UNITS)).any()
@@ -61,7 +61,7 @@ class IssueStage(ArchComponent):
                      self.thread_runs.eq(thread_runs)]
         with m.If(run):
             m.d.sync += interlock.eq(thread_runs & d.interlock)
-        if self.arch is isa.Arch.BLACKHOLE:
+        if self.features.mad_stall:
             m.d.comb += [mad_stall.word.eq(word), mad_stall.known.eq(valid & d.known), mad_stall.run.eq(run),
                          mad_stall.started.eq(thread_runs & d.known)]
 

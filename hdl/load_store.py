@@ -31,11 +31,12 @@ store keep the address as computed.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
-from model.isa import Arch, LoadiMod0
+from model.isa import Arch, Features, LoadiMod0
 
 from .arith import field
 from .isa import ArchComponent, Opcode, table
@@ -58,11 +59,12 @@ def _mem_fields(word, arch: Arch):
     return field(word, op, "imm10"), field(word, op, "addr_mod"), field(word, op, "mod0")
 
 
-def _addr_mod_undefined(m: Module, applies, view, arch: Arch, name: str) -> Signal:
-    """Blackhole: an ADDR_MOD applied with ADDR_MOD_SET_Base or the bias bit set
-    (`model.machine.Machine.apply_addr_mod`); never on Wormhole."""
+def _addr_mod_undefined(m: Module, applies, view, features: Features, name: str) -> Signal:
+    """An ADDR_MOD applied with ADDR_MOD_SET_Base or the bias bit set where
+    AddrMod names the slot itself (`model.machine.Machine.apply_addr_mod`);
+    never where those pick the slot's high bit (Wormhole)."""
     undefined = Signal(name=name)
-    if arch is Arch.BLACKHOLE:
+    if features.addr_mod_names_slot:
         m.d.comb += undefined.eq(applies & (view.addr_mod_set_base | view.extra_addr_mod_bit))
     return undefined
 
@@ -73,16 +75,21 @@ def _col_exchange(lane_config, bit: int):
 
 
 class LoadUnit(ArchComponent):
-    inputs: In(SubUnitInputs())
-    tensix: In(TensixView)
-    write: Out(WriteBackPort()).array(2)  # 0: VD, 1: VD + 4 (the Dst index capture)
-    dst: Out(DstAccess(write=False))
     WRITE_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7[4:]))
-    apply_addr_mod: Out(1)
-    addr_mod: Out(3)          # Wormhole's 2 bits, zero-extended
-    stack: Out(StackMove)     # Blackhole's Sp after the load
-    address: Out(10)
-    undefined: Out(1)
+
+    def __init__(self, arch: Arch, *, features: Features | None = None):
+        f = arch.features if features is None else features
+        super().__init__(arch, wiring.Signature({
+            "inputs": In(SubUnitInputs()),
+            "tensix": In(TensixView),
+            "write": Out(WriteBackPort()).array(2),     # 0: VD, 1: VD + 4 (the Dst index capture)
+            "dst": Out(DstAccess(write=False)),
+            "apply_addr_mod": Out(1),
+            "addr_mod": Out(3),                         # a narrower AddrMod zero-extended
+            **({"stack": Out(StackMove)} if f.stack_pointer else {}),     # Sp after the load
+            "address": Out(10),
+            "undefined": Out(1),
+        }), features=f)
 
     def elaborate(self, platform):
         m = Module()
@@ -99,19 +106,18 @@ class LoadUnit(ArchComponent):
         # -- Dst address and access ---------------------------------------------------
         imm10, addr_mod, mod0_field = _mem_fields(issue.word, self.arch)
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
-        address, sp = dst_address(m, imm10, mod0, self.tensix, self.arch, pop=loads_dst)
+        address, sp = dst_address(m, imm10, mod0, self.tensix, self.features, pop=loads_dst)
         width32 = is_dst32(mod0, "load")
         m.d.comb += [
             self.address.eq(address), self.dst.width32.eq(width32),
             self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_RD_COL_EXCHANGE)),
             self.apply_addr_mod.eq(loads_dst), self.addr_mod.eq(addr_mod),
         ]
-        addr_mod_undefined = _addr_mod_undefined(m, loads_dst, self.tensix, self.arch, "addr_mod_undefined")
-        if self.arch is Arch.BLACKHOLE:
-            m.d.comb += [self.dst.addr.eq(dst_rows(m, address, width32, self.tensix)),
-                         self.stack.move.eq(loads_dst & (mod0 == Mod0.INT32_ALL)), self.stack.sp.eq(sp)]
-        else:
-            m.d.comb += self.dst.addr.eq(address)
+        addr_mod_undefined = _addr_mod_undefined(m, loads_dst, self.tensix, self.features, "addr_mod_undefined")
+        m.d.comb += self.dst.addr.eq(dst_rows(m, address, width32, self.tensix) if self.features.dst_remap
+                                     else address)
+        if self.features.stack_pointer:
+            m.d.comb += [self.stack.move.eq(loads_dst & (mod0 == Mod0.INT32_ALL)), self.stack.sp.eq(sp)]
 
         # INT32_ALL loads ignore LaneEnabled.
         active = Signal(LANES)
@@ -185,14 +191,17 @@ class LoadUnit(ArchComponent):
 
 
 class StoreUnit(ArchComponent):
-    inputs: In(SubUnitInputs())
-    tensix: In(TensixView)
-
-    dst: Out(DstAccess(write=True))
-    apply_addr_mod: Out(1)
-    addr_mod: Out(3)          # Wormhole's 2 bits, zero-extended
-    stack: Out(StackMove)     # Blackhole's Sp after the store
-    undefined: Out(1)
+    def __init__(self, arch: Arch, *, features: Features | None = None):
+        f = arch.features if features is None else features
+        super().__init__(arch, wiring.Signature({
+            "inputs": In(SubUnitInputs()),
+            "tensix": In(TensixView),
+            "dst": Out(DstAccess(write=True)),
+            "apply_addr_mod": Out(1),
+            "addr_mod": Out(3),                         # a narrower AddrMod zero-extended
+            **({"stack": Out(StackMove)} if f.stack_pointer else {}),     # Sp after the store
+            "undefined": Out(1),
+        }), features=f)
 
     def elaborate(self, platform):
         m = Module()
@@ -202,7 +211,7 @@ class StoreUnit(ArchComponent):
 
         imm10, addr_mod, mod0_field = _mem_fields(issue.word, self.arch)
         mod0 = resolve_mod0(m, mod0_field, self.tensix)
-        thread_address, sp = dst_address(m, imm10, mod0, self.tensix, self.arch)
+        thread_address, sp = dst_address(m, imm10, mod0, self.tensix, self.features)
         address = Mux(issue.macro, issue.store_addr, thread_address)
         width32 = is_dst32(mod0, "store")
         thread_store = store & ~issue.macro
@@ -210,14 +219,14 @@ class StoreUnit(ArchComponent):
             self.dst.width32.eq(width32),
             self.dst.col_exchange.eq(_col_exchange(self.inputs.lane_config, DEST_WR_COL_EXCHANGE)),
             self.apply_addr_mod.eq(thread_store), self.addr_mod.eq(addr_mod),
-            self.undefined.eq(_addr_mod_undefined(m, thread_store, self.tensix, self.arch, "addr_mod_undefined")),
+            self.undefined.eq(_addr_mod_undefined(m, thread_store, self.tensix, self.features,
+                                                  "addr_mod_undefined")),
         ]
-        if self.arch is Arch.BLACKHOLE:
-            m.d.comb += [self.dst.addr.eq(dst_rows(m, address, width32, self.tensix)),
-                         self.stack.move.eq(thread_store & (mod0 == Mod0.INT32_ALL)),
+        m.d.comb += self.dst.addr.eq(dst_rows(m, address, width32, self.tensix) if self.features.dst_remap
+                                     else address)
+        if self.features.stack_pointer:
+            m.d.comb += [self.stack.move.eq(thread_store & (mod0 == Mod0.INT32_ALL)),
                          self.stack.sp.eq(sp + self.tensix.sfpu_stack_incr)]
-        else:
-            m.d.comb += self.dst.addr.eq(address)
 
         guard = backdoor_guard(m, issue, self.inputs.lane_config)
         lane_enable = Mux(mod0 == Mod0.INT32_ALL, Const((1 << LANES) - 1, LANES), self.inputs.enabled)   # INT32_ALL ignores it

@@ -26,7 +26,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, LutMod, MadMod1, Mul24Mod1
+from model.isa import LutMod, MadMod1, Mul24Mod1
 
 from .fma import Fma
 from .isa import ArchComponent, Opcode, field_layout
@@ -77,7 +77,7 @@ class MadUnit(ArchComponent):
 
     def elaborate(self, platform):
         m = Module()
-        bh = self.arch is Arch.BLACKHOLE
+        f = self.features
         issue, lregs = self.inputs.issue, self.inputs.lregs
         mad = data.View(field_layout("SFPMAD", self.arch), issue.word)
         imm = data.View(field_layout("SFPADDI", self.arch), issue.word)
@@ -97,7 +97,7 @@ class MadUnit(ArchComponent):
                     m.d.comb += form.eq(Form.LUT)
                 with m.Case(Opcode.LUTFP32):
                     m.d.comb += form.eq(Form.LUTFP32)
-                if bh:
+                if f.mul24:
                     with m.Case(Opcode.MUL24):
                         m.d.comb += form.eq(Form.MUL24)
 
@@ -107,7 +107,7 @@ class MadUnit(ArchComponent):
         indirect_va = Signal()
         indirect_vd = Signal()
         sgn_retain = Signal()
-        mad_operands = (form == Form.MAD) | (form == Form.MUL24) if bh else form == Form.MAD
+        mad_operands = (form == Form.MAD) | (form == Form.MUL24) if f.mul24 else form == Form.MAD
         m.d.comb += [
             indirect_va.eq(mad_operands & mod[INDIRECT_VA]),
             # L16 is only reachable through a macro and is never redirected.
@@ -119,7 +119,7 @@ class MadUnit(ArchComponent):
         # One wide mux each rather than a register-indexed read per lane.
         vb = read_lreg(m, lregs, issue.vb, "vb")
         vc = read_lreg(m, lregs, issue.vc, "vc")
-        if bh:
+        if f.mad_negate:
             # NEGATE_VB / NEGATE_VC: a float negation, the sign bit flipped
             # whatever the value (NaNs included). SFPADDI/SFPMULI's VC is VD.
             negate_vb = (form == Form.MAD) & mod[NEGATE_VB]
@@ -178,9 +178,9 @@ class MadUnit(ArchComponent):
 
         results = Signal(LaneValues)
         for lane in range(LANES):
-            fma = m.submodules[f"fma_{lane}"] = Fma(self.arch)
+            fma = m.submodules[f"fma_{lane}"] = Fma(self.arch, features=f)
             m.d.comb += [fma.a.eq(a[lane]), fma.b.eq(b[lane]), fma.c.eq(c[lane]), results[lane].eq(fma.d)]
-            if bh:
+            if f.mul24:
                 m.d.comb += [fma.mul24.eq(form == Form.MUL24), fma.upper.eq(mod[MUL24_UPPER])]
 
         # -- destinations: VD in every lane, or L7's low bits per lane under INDIRECT_VD.

@@ -33,7 +33,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, RoundMode, Shft2Mod1
+from model.isa import RoundMode, Shft2Mod1
 
 from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound
@@ -72,7 +72,7 @@ class RoundUnit(ArchComponent):
     def elaborate(self, platform):
         m = Module()
         issue = self.inputs.issue
-        blackhole = self.arch is Arch.BLACKHOLE
+        f = self.features
         rnd = data.View(field_layout("SFPSTOCHRND", self.arch), issue.word)
         shft2 = data.View(field_layout("SFPSHFT2", self.arch), issue.word)
         mod1 = shft2.mod1
@@ -100,7 +100,7 @@ class RoundUnit(ArchComponent):
         rounded = Signal(LaneValues)
         for lane in range(LANES):
             prng = self.prng[lane][:23]
-            if blackhole:
+            if f.round_mode_field:
                 rand = Mux(rnd.rnd_mode == RoundMode.NEAREST, ROUND_NEAREST,
                            Mux(rnd.rnd_mode == RoundMode.ZERO, ROUND_TOWARD_ZERO, prng))
             else:
@@ -129,7 +129,7 @@ class RoundUnit(ArchComponent):
             m.d.comb += ror1[lane].eq(vc[src])
             if lane % ROW_LANES:
                 m.d.comb += shr1[lane].eq(vc[src])
-            elif not blackhole:
+            elif f.shft2_captured_vc:
                 m.d.comb += shr1[lane].eq(self.captured_vc[src])
             if lane + ROW_LANES < LANES:
                 m.d.comb += chained[lane].eq(old[0][lane + ROW_LANES])
@@ -189,7 +189,7 @@ class RoundUnit(ArchComponent):
         for i in range(4):
             m.d.sync += write_back(self.landing[i], pending[i])
 
-        if not blackhole:
+        if f.shft2_captured_vc:
             # The capture ignores lane enables; a thread's VD 12-15 only loads a template.
             with m.If(is_shft2 & mod1.matches(Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1)
                       & (issue.macro | (issue.vd < 12))):

@@ -2,7 +2,7 @@
 
 `Sfpu(arch)` elaborates the one design for either architecture: every block
 that differs takes the architecture (`hdl.isa.ArchComponent`) and reads what
-differs from the ISA table of `model.isa`.
+differs from `model.isa`: the ISA table and the feature record.
 
 One cycle of the timing contract (docs/timing.md) in hardware:
 
@@ -61,7 +61,7 @@ from .config_regs import ConfigRegs, backdoor_write
 from .decoder import Decoder
 from .dst import Dst
 from .flags import DEPTH, FlagUnit, StackEntry
-from .isa import Unit, field_layout, opcode, table
+from .isa import ArchComponent, Unit, field_layout, opcode, table
 from .issue import IssueStage
 from .load_store import LoadUnit, StoreUnit
 from .lregs import LANES, NUM_LREGS, WRITABLE, LRegFile, LRegWrite, LaneValues, WriteBack, write_back
@@ -91,7 +91,7 @@ def lreg_file() -> LRegFile:
     return LRegFile(WRITE_BACKS, TRANSPOSE_POSITION)
 
 
-class Sfpu(wiring.Component):
+class Sfpu(ArchComponent):
     instr: In(stream.Signature(32))
     run: In(1, init=1)
 
@@ -120,13 +120,12 @@ class Sfpu(wiring.Component):
 
     cycle_trace: Out(Trace)     # not `trace`: Verilator's C++ model has a method of that name
 
-    def __init__(self, arch: isa.Arch = isa.Arch.WORMHOLE):
-        self.arch = arch
-        super().__init__()
+    def __init__(self, arch: isa.Arch, *, features: isa.Features | None = None):
+        super().__init__(arch, features=features)
 
     def elaborate(self, platform):
         m = Module()
-        arch = self.arch
+        arch, f = self.arch, self.features
         run = self.run
         frozen = EnableInserter(run)      # pipelines and SFPU-only state hold while frozen
 
@@ -143,24 +142,24 @@ class Sfpu(wiring.Component):
             m.submodules[name] = part
             return part
 
-        decoder = add("decoder", Decoder(arch), holds=False)
-        issue = add("issue", IssueStage(arch), holds=False)
-        flag_unit = add("flags", FlagUnit(arch))
+        decoder = add("decoder", Decoder(arch, features=f), holds=False)
+        issue = add("issue", IssueStage(arch, features=f), holds=False)
+        flag_unit = add("flags", FlagUnit(arch, features=f))
         config_regs = add("config_regs", ConfigRegs())
-        scheduler = add("scheduler", MacroScheduler(arch))
+        scheduler = add("scheduler", MacroScheduler(arch, features=f))
         units = {
-            "load": add("load", LoadUnit(arch)),
-            "simple": add("simple", SimpleUnit(arch)),
-            "mad": add("mad", MadUnit(arch)),
-            "round": add("round", RoundUnit(arch)),
-            "store": add("store", StoreUnit(arch)),
+            "load": add("load", LoadUnit(arch, features=f)),
+            "simple": add("simple", SimpleUnit(arch, features=f)),
+            "mad": add("mad", MadUnit(arch, features=f)),
+            "round": add("round", RoundUnit(arch, features=f)),
+            "store": add("store", StoreUnit(arch, features=f)),
         }
         # These also take writes from outside while frozen, so their SFPU writes are
         # gated by `run` instead: nothing issues while frozen, and the LReg file and
         # the PRNG take `run` for what lands from earlier cycles.
         prng = add("prng", Prng(), holds=False)
         dst = add("dst", Dst(), holds=False)
-        tensix = add("tensix", TensixRegs(arch), holds=False)
+        tensix = add("tensix", TensixRegs(arch, features=f), holds=False)
         recorder = add("recorder", TraceRecorder(), holds=False)
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
@@ -196,7 +195,7 @@ class Sfpu(wiring.Component):
         assert len(lregs.write) == len(unit_writes) + 1
         for port, request in zip(lregs.write, unit_writes):
             wiring.connect(write_backs, unit=request, lregs=port)
-        if arch is isa.Arch.BLACKHOLE:      # SFPSWAP's SWAP mode reads what lands this cycle
+        if f.swap_late_reads:      # SFPSWAP's SWAP mode reads what lands this cycle
             wiring.connect(write_backs, mad=mad.landing, simple=simple.mad_landing)
             for i, port in enumerate(rnd.landing):
                 wiring.connect(write_backs, round=port, simple=simple.round_landing[i])
@@ -227,7 +226,7 @@ class Sfpu(wiring.Component):
             tensix.config.eq(self.config_write),
             tensix.apply_addr_mod.eq((load.apply_addr_mod | store.apply_addr_mod) & run),
             tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod))]
-        if arch is isa.Arch.BLACKHOLE:      # Sp: a load's INT32_ALL and a thread store's never meet
+        if f.stack_pointer:        # Sp: a load's INT32_ALL and a thread store's never meet
             dst_access.d.comb += tensix.stack.eq(Mux(load.stack.move, load.stack.as_value(), store.stack.as_value()))
         counters = issue.accepted & d.counters         # the word reaches the counters only when it is theirs
         wires("counters").d.comb += [tensix.counters_valid.eq(counters),

@@ -4,10 +4,10 @@ Covers SFPABS, SFPAND, SFPOR, SFPXOR, SFPNOT, SFPLZ, SFPSHFT, SFPIADD,
 SFPEXEXP, SFPEXMAN, SFPSETEXP, SFPSETMAN, SFPSETSGN, SFPDIVP2, the register
 forms of SFPMOV, and SFPSETCC's test. Written from the "Functional model"
 sections of the tt-isa-documentation WormholeB0 pages (spec section 2.3);
-elaborated for Blackhole (`arch`) it also covers the BlackholeA0 pages'
-differences (docs/blackhole.md), which a Wormhole elaboration does not build:
+with the features Blackhole has (`Features.compare`, `arecip`,
+`cast_int_modes`, `shft_arithmetic`; docs/blackhole.md) it also covers
 SFPLE, SFPGT, SFPARECIP, SFPCAST's integer modes, and SFPSHFT's ARITHMETIC
-and ARG_IMM_USE_VC.
+and ARG_IMM_USE_VC, which an elaboration without them does not build.
 
 Purely combinational. The caller owns everything that is not lane arithmetic:
 resolving VB/VC (``vb`` already holds VD's value where the model says
@@ -74,7 +74,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib.wiring import In, Out
 
 from model.bh_arith import EXP_TABLE, RECIP_TABLE
-from model.isa import Arch, ArecipMod1, CastMod1, CmpMod1, ShftMod1
+from model.isa import ArecipMod1, CastMod1, CmpMod1, ShftMod1
 
 from .arith import Fp32, leading_zeros, sign_magnitude_key
 from .isa import ArchComponent, Opcode
@@ -132,9 +132,9 @@ class SimpleAlu(ArchComponent):
         # --- Shared shifter: a right shift is a left shift of the bit-reversed word
         shift_right = Signal()
         shift_distance = Signal(5)
-        blackhole = self.arch is Arch.BLACKHOLE
+        f = self.features
         shift_source = vb
-        if blackhole:       # ARG_IMM with ARG_IMM_USE_VC shifts VC instead of VD
+        if f.shft_arithmetic:       # ARG_IMM with ARG_IMM_USE_VC shifts VC instead of VD
             shift_source = Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & ShftMod1.ARG_IMM_USE_VC).any(), vc, vb)
         shift_in = Mux(shift_right, shift_source[::-1], shift_source)
         shifted = (shift_in << shift_distance)[:32]
@@ -205,7 +205,7 @@ class SimpleAlu(ArchComponent):
                 amount_negative = Mux(use_imm, imm[11], vc[31])
                 amount_low = Mux(use_imm, imm[:5], vc[:5])
                 right = shifted[::-1]
-                if blackhole:   # ARITHMETIC: the vacated high bits copy the sign
+                if f.shft_arithmetic:   # ARITHMETIC: the vacated high bits copy the sign
                     sign_fill = ~(Const(0xFFFFFFFF, 32) >> shift_distance)
                     right = right | Mux((mod1 & ShftMod1.ARITHMETIC).any() & shift_source[31], sign_fill, 0)
                 m.d.comb += [
@@ -266,12 +266,16 @@ class SimpleAlu(ArchComponent):
                     self.cond.eq(Mux(mod1[3], 0, Mux(mod1[0], imm1, register_test))),
                     self.cond_valid.eq(1),
                 ]
-            if blackhole:
-                self._blackhole(m, c, add_b, subtract, total)
+            if f.compare:
+                self._compare(m)
+            if f.cast_int_modes:
+                self._cast_int(m, add_b, subtract, total)
+            if f.arecip:
+                self._arecip(m, c)
         return m
 
-    def _blackhole(self, m: Module, c, add_b, subtract, total) -> None:
-        """The cases Blackhole adds (inside the opcode switch)."""
+    def _compare(self, m: Module) -> None:
+        """SFPLE and SFPGT (`Features.compare`), inside the opcode switch."""
         mod1, vb, vc = self.mod1, self.vb, self.vc
         # --- SFPLE / SFPGT: VD (in VB) <= / > VC in the sign-magnitude order --
         with m.Case(Opcode.LE, Opcode.GT):
@@ -285,7 +289,10 @@ class SimpleAlu(ArchComponent):
                 self.cond_valid.eq((mod1 & CmpMod1.SET_CC).any()),
             ]
 
-        # --- SFPCAST INT32_ABS / INT32_SM32 (the FP32 modes are CastToFp32's)
+    def _cast_int(self, m: Module, add_b, subtract, total) -> None:
+        """SFPCAST's INT32_ABS / INT32_SM32 (`Features.cast_int_modes`; the FP32
+        modes are CastToFp32's), inside the opcode switch."""
+        mod1, vc = self.mod1, self.vc
         with m.Case(Opcode.CAST):
             negative = vc[31]
             m.d.comb += [add_b.eq(vc), subtract.eq(1)]      # 0 - VC; 0x80000000 stays
@@ -294,7 +301,9 @@ class SimpleAlu(ArchComponent):
             m.d.comb += [self.result.eq(Mux(mod1[0], Cat(magnitude[:31], negative), magnitude)),
                          self.writes.eq((mod1 & CAST_INT).any())]
 
-        # --- SFPARECIP: approximate 1/|VC| or e**|VC| ----------------------
+    def _arecip(self, m: Module, c) -> None:
+        """SFPARECIP (`Features.arecip`): approximate 1/|VC| or e**|VC|, inside the opcode switch."""
+        mod1, vb, vc = self.mod1, self.vb, self.vc
         with m.Case(Opcode.ARECIP):
             magnitude = vc[:31]
             exponent = c.exponent

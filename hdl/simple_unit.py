@@ -25,10 +25,10 @@ on what the sub-unit runs.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, CmpMod1, MovMod1
+from model.isa import Arch, CmpMod1, Features, MovMod1
 
 from .arith import sign_magnitude_key
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
@@ -65,32 +65,34 @@ SWAP_PORTS = 4                   # VD, VC, then the dest-index pair, in the mode
 
 
 class SimpleUnit(ArchComponent):
-    inputs: In(SubUnitInputs())
-    lane_flags: In(LANES)
-    use_flags: In(LANES)
-    prng: In(data.ArrayLayout(32, LANES))    # what an advance would hand out in each lane
-    templates: In(data.ArrayLayout(LaneValues, 4))
-    sequences: In(data.ArrayLayout(LaneValues, 4))
-    misc: In(data.ArrayLayout(12, LANES))
-
-    # Blackhole: the other sub-units' results landing at the end of this cycle (unused on Wormhole).
-    mad_landing: In(WriteBackPort(per_lane=True))
-    round_landing: In(WriteBackPort()).array(4)
-
-    write: Out(WriteBackPort())              # lands at the end of this cycle
-    landing: Out(WriteBackPort()).array(SWAP_PORTS)  # last cycle's SFPSWAP, landing at the end of this one
     # The registers each write-back port reaches: VD or SFPCONFIG's L11-L14; SFPSWAP's VD and VC, and
     # the dest-index pair in L4-L7.
     WRITE_TARGETS = WriteBack((*VD_TARGETS, *PROGRAMMABLE_RESET))
     LANDING_TARGETS = (WriteBack(L0_L7), WriteBack(L0_L7), WriteBack(L0_L7[4:]), WriteBack(L0_L7[4:]))
-    transpose: Out(1)
-    transpose_lanes: Out(LANES)
 
-    flags: Out(FlagRequest())
-
-    prng_used: Out(1)                        # the instruction advances the PRNG (in `prng_advance`)
-    prng_advance: Out(LANES)
-    config_write: Out(ConfigRegWrite)
+    def __init__(self, arch: Arch, *, features: Features | None = None):
+        f = arch.features if features is None else features
+        # With `swap_late_reads`: the other sub-units' results landing at the end of this cycle.
+        landings = {"mad_landing": In(WriteBackPort(per_lane=True)),
+                    "round_landing": In(WriteBackPort()).array(4)} if f.swap_late_reads else {}
+        super().__init__(arch, wiring.Signature({
+            "inputs": In(SubUnitInputs()),
+            "lane_flags": In(LANES),
+            "use_flags": In(LANES),
+            "prng": In(data.ArrayLayout(32, LANES)),    # what an advance would hand out in each lane
+            "templates": In(data.ArrayLayout(LaneValues, 4)),
+            "sequences": In(data.ArrayLayout(LaneValues, 4)),
+            "misc": In(data.ArrayLayout(12, LANES)),
+            **landings,
+            "write": Out(WriteBackPort()),              # lands at the end of this cycle
+            "landing": Out(WriteBackPort()).array(SWAP_PORTS),  # last cycle's SFPSWAP, landing at the end of this one
+            "transpose": Out(1),
+            "transpose_lanes": Out(LANES),
+            "flags": Out(FlagRequest()),
+            "prng_used": Out(1),                        # the instruction advances the PRNG (in `prng_advance`)
+            "prng_advance": Out(LANES),
+            "config_write": Out(ConfigRegWrite),
+        }), features=f)
 
     def elaborate(self, platform):
         m = Module()
@@ -114,14 +116,16 @@ class SimpleUnit(ArchComponent):
         # Operand isolation: the ALUs and casts see their operands only when the
         # instruction is theirs, so an event-driven simulator leaves them idle
         # otherwise (their outputs are read only then).
-        blackhole = self.arch is Arch.BLACKHOLE
-        bh_alu_opcodes = (*COMPARE_OPCODES, Opcode.ARECIP, Opcode.CAST) if blackhole else ()
-        cast_int = (mod1 & CAST_INT).any()     # Blackhole's SFPCAST integer modes
+        f = self.features
+        # The opcodes the ALUs take beyond the common ones: the comparisons, SFPARECIP, SFPCAST's integer modes.
+        more_alu_opcodes = ((*COMPARE_OPCODES,) if f.compare else ()) + ((Opcode.ARECIP,) if f.arecip else ()) \
+            + ((Opcode.CAST,) if f.cast_int_modes else ())
+        cast_int = (mod1 & CAST_INT).any()     # SFPCAST's integer modes (`cast_int_modes`)
         uses_alu = Signal()
-        m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC, *bh_alu_opcodes))
+        m.d.comb += uses_alu.eq(op.as_value().matches(*ALU_OPCODES, Opcode.MOV, Opcode.SETCC, *more_alu_opcodes))
         alus, casts = [], []
         for lane in range(LANES):
-            alu = m.submodules[f"alu_{lane}"] = SimpleAlu(self.arch)
+            alu = m.submodules[f"alu_{lane}"] = SimpleAlu(self.arch, features=f)
             cast = m.submodules[f"cast_{lane}"] = CastToFp32()
             alus.append(alu)
             casts.append(cast)
@@ -153,7 +157,7 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += w.en.eq(Mux(writes_vd, lanes, 0))
                 m.d.comb += w.data.eq(Mux(mod1[3], special, alu_result))
             with m.Case(Opcode.CAST):
-                if blackhole:
+                if f.cast_int_modes:
                     m.d.comb += w.en.eq(Mux(writes_vd, Mux(cast_int, self.inputs.enabled, guarded), 0))
                     m.d.comb += w.data.eq(Mux(cast_int, alu_result, cast_result))
                 else:
@@ -163,10 +167,11 @@ class SimpleUnit(ArchComponent):
                 constant_target = (issue.vd >= 11) & (issue.vd <= 14)
                 m.d.comb += w.en.eq(Mux(constant_target, config_lanes, 0))
                 m.d.comb += w.data.eq(constant)
-            if blackhole:
+            if f.compare:
                 with m.Case(*COMPARE_OPCODES):
                     m.d.comb += w.en.eq(Mux(writes_vd & (mod1 & CmpMod1.SET_VD).any(), guarded, 0))
                     m.d.comb += w.data.eq(alu_result)
+            if f.arecip:
                 with m.Case(Opcode.ARECIP):
                     m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
                     m.d.comb += w.data.eq(alu_result)
@@ -187,7 +192,7 @@ class SimpleUnit(ArchComponent):
                 m.d.comb += flags.op.eq(FlagOp.POPC)
             with m.Case(Opcode.COMPC):
                 m.d.comb += flags.op.eq(FlagOp.COMPC)
-            if blackhole:
+            if f.compare:
                 with m.Case(*COMPARE_OPCODES):
                     m.d.comb += flags.op.eq(FlagOp.COMPARE)
         m.d.comb += [
@@ -202,7 +207,7 @@ class SimpleUnit(ArchComponent):
 
         # --- SFPTRANSP (done inside the LReg file) and the PRNG ------------------------------
         cast_advances = (op == Opcode.CAST) & mod1[0]     # stochastic rounding
-        if blackhole:
+        if f.cast_int_modes:
             cast_advances = cast_advances & ~cast_int
         m.d.comb += [
             self.transpose.eq(op == Opcode.TRANSP),
@@ -355,7 +360,7 @@ class SimpleUnit(ArchComponent):
 
         index_c, index_d = Cat(issue.vc[0:2], Const(1, 3)), Cat(issue.vd[0:2], Const(1, 3))   # 4 + (V & 3)
         value_c, value_d = self._read(m, index_c, "swap_index_c"), self._read(m, index_d, "swap_index_d")
-        if self.arch is Arch.BLACKHOLE:
+        if self.features.swap_late_reads:
             # SWAP mode compares nothing and reads in its second cycle (SFPSWAP.md): every
             # read sees what lands at the end of the first.
             late = Signal(name="swap_reads_late")

@@ -21,20 +21,21 @@ elaboration has the registers (a Wormhole one reads them as 0), and its
 """
 
 from amaranth import Cat, Module, Mux, Signal
-from amaranth.lib import data, enum
+from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
 from model import state as model_state
 from model import tensix as model_tensix
 from model.dst_format import Mod0Fmt, resolve_srcb
 
-from model.isa import Arch
+from model.isa import Arch, Features
 
 from .dst_convert import Mod0
 from .isa import ArchComponent, opcode_bits
 
 __all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixRegs", "StackMove",
-           "BLACKHOLE_FIELDS", "pack_addr_mod", "dst_address", "dst_rows", "resolve_mod0"]
+           "STACK_FIELDS", "REMAP_FIELDS", "feature_fields", "pack_addr_mod", "dst_address",
+           "dst_rows", "resolve_mod0"]
 
 DST_BITS = 10
 SRC_BITS = 6
@@ -82,16 +83,20 @@ _COMMON_FIELDS = {
     "rwc_srcb": SRC_BITS, "rwc_srcb_cr": SRC_BITS,
     "extra_addr_mod_bit": 1,
 }
-# The registers only Blackhole has, named as in `model.state.TensixRegs`.
-BLACKHOLE_FIELDS = {
-    "rwc_sp": DST_BITS, "sfpu_stack_incr": DST_BITS, "dest_sp_base": DST_BITS,
-    "dest_remap_addrs": 1, "dest_swizzle_32b": 1,
-}
-TensixView = data.StructLayout({**_COMMON_FIELDS, **BLACKHOLE_FIELDS})
-_REGISTERS = {Arch.WORMHOLE: data.StructLayout(_COMMON_FIELDS), Arch.BLACKHOLE: TensixView}
-_BLACKHOLE_CONFIG = {ConfigField.RWC_SP: "rwc_sp", ConfigField.SFPU_STACK_INCR: "sfpu_stack_incr",
-                     ConfigField.DEST_SP_BASE: "dest_sp_base", ConfigField.DEST_REMAP_ADDRS: "dest_remap_addrs",
-                     ConfigField.DEST_SWIZZLE_32B: "dest_swizzle_32b"}
+# The registers of `Features.stack_pointer` and `Features.dst_remap`, named as in `model.state.TensixRegs`.
+STACK_FIELDS = {"rwc_sp": DST_BITS, "sfpu_stack_incr": DST_BITS, "dest_sp_base": DST_BITS}
+REMAP_FIELDS = {"dest_remap_addrs": 1, "dest_swizzle_32b": 1}
+# Every architecture's view has all of them (the top's `tensix` port is one layout); those an
+# architecture lacks read 0.
+TensixView = data.StructLayout({**_COMMON_FIELDS, **STACK_FIELDS, **REMAP_FIELDS})
+_FEATURE_CONFIG = {ConfigField.RWC_SP: "rwc_sp", ConfigField.SFPU_STACK_INCR: "sfpu_stack_incr",
+                   ConfigField.DEST_SP_BASE: "dest_sp_base", ConfigField.DEST_REMAP_ADDRS: "dest_remap_addrs",
+                   ConfigField.DEST_SWIZZLE_32B: "dest_swizzle_32b"}
+
+
+def feature_fields(features: Features) -> dict[str, int]:
+    """The registers beyond the common ones that an architecture with `features` has."""
+    return {**(STACK_FIELDS if features.stack_pointer else {}), **(REMAP_FIELDS if features.dst_remap else {})}
 
 # A Blackhole SFPLOAD/SFPSTORE with MOD0_FMT_INT32_ALL moves Sp to `sp` (`move`).
 StackMove = data.StructLayout({"move": 1, "sp": DST_BITS})
@@ -133,29 +138,34 @@ class TensixRegs(ArchComponent):
     writes.
     """
 
-    config: In(ConfigWrite)
-    apply_addr_mod: In(1)
-    addr_mod: In(3)            # Wormhole's is 2 bits: bit 2 is not read
-    stack: In(StackMove)       # Blackhole only
-    counters_valid: In(1)      # the thread issued SETRWC or INCRWC
-    counters_word: In(32)
-    view: Out(TensixView)
-    addr_mods: Out(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
+    def __init__(self, arch: Arch, *, features: Features | None = None):
+        f = arch.features if features is None else features
+        super().__init__(arch, wiring.Signature({
+            "config": In(ConfigWrite),
+            "apply_addr_mod": In(1),
+            "addr_mod": In(3),                          # the bits above `addr_mod_bits` are not read
+            **({"stack": In(StackMove)} if f.stack_pointer else {}),
+            "counters_valid": In(1),                    # the thread issued SETRWC or INCRWC
+            "counters_word": In(32),
+            "view": Out(TensixView),
+            "addr_mods": Out(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS)),
+        }), features=f)
 
     def elaborate(self, platform):
         m = Module()
-        blackhole = self.arch is Arch.BLACKHOLE
-        regs = Signal(_REGISTERS[self.arch])
+        f = self.features
+        regs = Signal(data.StructLayout({**_COMMON_FIELDS, **feature_fields(f)}))
         slots = Signal(data.ArrayLayout(AddrModLayout, ADDR_MOD_SLOTS))
         m.d.comb += [self.view[name].eq(regs[name]) for name, _ in regs.shape()]   # Wormhole: the rest reads 0
         m.d.comb += self.addr_mods.eq(slots)
 
         # -- ApplyPartialAddrMod -----------------------------------------------------
         slot_index = Signal(3)
-        if blackhole:
+        if f.addr_mod_names_slot:
             m.d.comb += slot_index.eq(self.addr_mod)
         else:
-            m.d.comb += slot_index.eq(Cat(self.addr_mod[:2], regs.extra_addr_mod_bit | regs.addr_mod_set_base))
+            m.d.comb += slot_index.eq(Cat(self.addr_mod[:f.addr_mod_bits],
+                                          regs.extra_addr_mod_bit | regs.addr_mod_set_base))
         mod = Signal(AddrModLayout)
         m.d.comb += mod.eq(slots[slot_index])
         srca, srca_cr = _step(m, regs.rwc_srca, regs.rwc_srca_cr, mod.srca_incr, mod.srca_clear,
@@ -173,7 +183,7 @@ class TensixRegs(ArchComponent):
             with m.Elif(mod.bias_incr != 0):
                 m.d.sync += regs.extra_addr_mod_bit.eq(~regs.extra_addr_mod_bit)   # a one-bit counter
 
-        if blackhole:
+        if f.stack_pointer:
             with m.If(self.stack.move):
                 m.d.sync += regs.rwc_sp.eq(self.stack.sp)
 
@@ -199,8 +209,8 @@ class TensixRegs(ArchComponent):
                     m.d.sync += [regs.rwc_dst.eq(value), regs.rwc_dst_cr.eq(value)]
                 with m.Case(ConfigField.ADDR_MOD):
                     m.d.sync += slots[self.config.index].eq(value)
-                if blackhole:
-                    for config_field, name in _BLACKHOLE_CONFIG.items():
+                for config_field, name in _FEATURE_CONFIG.items():
+                    if name in feature_fields(f):
                         with m.Case(config_field):
                             m.d.sync += regs[name].eq(value)
         return m
@@ -239,7 +249,7 @@ def resolve_mod0(m: Module, mod0, view, name: str = "mod0_resolved") -> Signal:
     return resolved
 
 
-def dst_address(m: Module, imm10, mod0, view, arch: Arch, pop=None, name: str = "dst_address") -> Signal:
+def dst_address(m: Module, imm10, mod0, view, features: Features, pop=None, name: str = "dst_address") -> Signal:
     """The Dst address of an SFPLOAD/SFPSTORE (`model.semantics._dst_address`):
     Imm10 + offset + (RWC + base), where INT32_ALL (`mod0` already resolved)
     keeps only the counter's low two bits.
@@ -253,7 +263,7 @@ def dst_address(m: Module, imm10, mod0, view, arch: Arch, pop=None, name: str = 
     int32_all = mod0 == Mod0.INT32_ALL
     used = Signal(DST_BITS, name=f"{name}_counter_used")
     address = Signal(DST_BITS, name=name)
-    if arch is not Arch.BLACKHOLE:
+    if not features.stack_pointer:
         m.d.comb += used.eq(Mux(int32_all, counter[:2], counter))
         m.d.comb += address.eq(imm10 + view.dest_offset + used)
         return address, None

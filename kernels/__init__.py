@@ -2,7 +2,7 @@
 assembly (`kernels/*.s`), each with the inputs it runs on, the numpy function
 it computes and how closely it must agree (docs/kernels.md).
 
-Each module of this package lists its kernels in `KERNELS`; `all_kernels()`
+Each module of this package lists its kernels in `KERNELS`; `all_kernels(arch)`
 collects them. A kernel runs on one 32 x 32 tile of Dst unless it says
 otherwise: `prepare` writes its inputs into a fresh state, `result` reads
 what it wrote, and `reference` is numpy on the inputs. A program marks the
@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -96,7 +96,7 @@ class Kernel:
     source_schedule: str = ""
     timeline: tuple[int, int] | None = None
     llk_source: LlkSource | None = None               # the C++ call it can be generated from instead
-    arch: Arch = Arch.WORMHOLE                        # the architecture its listing is for
+    arch: Arch = field(kw_only=True)                  # the architecture its listing is for
 
     @property
     def path(self) -> Path:
@@ -121,7 +121,7 @@ class KernelRun:
 
 
 @cache
-def all_kernels(arch: Arch = Arch.WORMHOLE) -> dict[str, Kernel]:
+def all_kernels(arch: Arch) -> dict[str, Kernel]:
     """The kernels of `arch` by name (a Blackhole kernel may share its Wormhole twin's name)."""
     table: dict[str, Kernel] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):

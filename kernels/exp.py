@@ -9,6 +9,7 @@ import numpy as np
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource, issue_slots_per_row
+from model.isa import Arch
 
 FLT_MIN = float(np.finfo(np.float32).tiny)
 
@@ -73,7 +74,8 @@ KERNELS = [
            source_schedule=EXP_FAST_SCHEDULE, timeline=(0, 27),
            llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 8, true>()",
                                 "exp_init<true, 0x3F800000, true, true>()", allow=("swap-mad-nop",),
-                                regenerated="body words equal the hand listing's; Dst bit-identical")),
+                                regenerated="body words equal the hand listing's; Dst bit-identical"),
+                                arch=Arch.WORMHOLE),
     Kernel("exp_fast_twin", "exp_fast_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, CLAMP_NEGATIVE> (DISABLE_SFPLOADMACRO)",
            exp_inputs, get_tile_fp32, clamped_exp, SCHRAUDOLPH,
@@ -89,7 +91,8 @@ KERNELS = [
                                 "exp_init<true, 0x3F800000, true, true>()", ("DISABLE_SFPLOADMACRO",),
                                 regenerated="the source issues SFP_STOCH_RND right after the SFPMAD whose result it "
                                             "reads (ckernel_sfpu_exp.h:490), where this listing has an SFPNOP: the "
-                                            "generated listing stops there (read-in-flight), a finding for tt-metal")),
+                                            "generated listing stops there (read-in-flight), a finding for tt-metal"),
+                                            arch=Arch.WORMHOLE),
 ]
 
 
@@ -151,7 +154,7 @@ KERNELS.append(
                  "earlier source: |x| halved into [0.5, 1), a quadratic, e+1 squarings and a "
                  "reciprocal for negative x, whose error grew with |x| (0.829 relative at the worst "
                  "point of these inputs), 49.25 cycles a row group. This source's FP32 exp is within "
-                 "2 ULP (5.98e-08 relative on these inputs), 57.25 cycles a row group."))
+                 "2 ULP (5.98e-08 relative on these inputs), 57.25 cycles a row group.", arch=Arch.WORMHOLE))
 
 
 # --- exp_fast_replay: FAST_APPROX without CLAMP_NEGATIVE, ITERATIONS = 32 ----------------
@@ -211,7 +214,8 @@ KERNELS += [
            source_schedule=EXP_REPLAY_SCHEDULE, timeline=(0, 14),
            llk_source=LlkSource("ckernel_sfpu_exp.h", "calculate_exponential<true, true, false, 32, false>()",
                                 "exp_init<true, 0x3F800000, false, true>()", vector_mode="none",
-                                regenerated="body words equal the hand listing's; Dst bit-identical")),
+                                regenerated="body words equal the hand listing's; Dst bit-identical"),
+                                arch=Arch.WORMHOLE),
     Kernel("exp_fast_replay_twin", "exp_fast_replay_twin.s",
            "_calculate_exponential_<APPROX, FAST_APPROX, !CLAMP_NEGATIVE, ITERATIONS=32> (DISABLE_SFPLOADMACRO)",
            replay_inputs, get_tile_fp32, exp64, SCHRAUDOLPH,
@@ -225,5 +229,5 @@ KERNELS += [
                                 vector_mode="none",
                                 regenerated="as exp_fast_twin, the source reads the SFPMAD result in the next cycle "
                                             "(ckernel_sfpu_exp.h:615): the generated listing stops there, a finding "
-                                            "for tt-metal")),
+                                            "for tt-metal"), arch=Arch.WORMHOLE),
 ]

@@ -8,6 +8,7 @@ import numpy as np
 from tb.dst_io import TILE_ADDRESSES, get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
+from model.isa import Arch
 
 I32 = np.iinfo(np.int32)
 
@@ -70,7 +71,7 @@ KERNELS = [
            notes="Two's complement int32 in FP32 Dst mode, loaded and stored as INT32; "
                  "SFPIADD with CC_NONE adds L1 into L0 without touching the lane flags, "
                  "so the sum wraps modulo 2^32 as numpy's int32 does. Inputs at tiles 0 and 1, "
-                 "the sum written over tile 0."),
+                 "the sum written over tile 0.", arch=Arch.WORMHOLE),
     Kernel("mul_uint16_nomacro", "mul_int_nomacro.s",
            "_mul_int_<APPROX, 8> with DISABLE_SFPLOADMACRO, in0 = tile 0, in1 = tile 1, out = tile 0",
            uint16_pair, get_tile_bits16, wrapping_mul16, Accuracy(True),
@@ -81,7 +82,7 @@ KERNELS = [
            llk_source=LlkSource("ckernel_sfpu_mul_int.h", "_mul_int_<false, 8>(0, 1, 0)", "_init_mul_int_<false>()",
                                 ("DISABLE_SFPLOADMACRO",), fp32_dest=0, setup=(".addr_mod 6 dst_incr=2",),
                                 regenerated="body words equal; Dst bit-identical (the binary SFPU caller's ADDR_MOD_6"
-                                            " given as set-up)")),
+                                            " given as set-up)"), arch=Arch.WORMHOLE),
 ]
 
 # The macro kernel: its store survives a later byte that selects nothing (docs/timing.md).
@@ -127,6 +128,6 @@ MUL_UINT16_MACRO = Kernel("mul_uint16", "mul_int.s",
                                                "_init_mul_int_<false>()", fp32_dest=0,
                                                setup=(".addr_mod 6 dst_incr=2",),
                                                regenerated="body words equal; Dst bit-identical (the binary SFPU "
-                                                           "caller's ADDR_MOD_6 given as set-up)"))
+                                                           "caller's ADDR_MOD_6 given as set-up)"), arch=Arch.WORMHOLE)
 
 KERNELS.append(MUL_UINT16_MACRO)

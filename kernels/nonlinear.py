@@ -14,6 +14,7 @@ import numpy as np
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource, issue_slots_per_row
+from model.isa import Arch
 
 F32 = np.float32
 FLT_MIN = float(np.finfo(F32).tiny)
@@ -285,7 +286,7 @@ KERNELS = [
                  "the stream differs in registers and copies: 21.25 cycles a row group against "
                  "that listing's 20.25, which hid the integer work in the cycles after MADs. Zero "
                  "and denormal inputs give Inf with the input's sign; Inf and NaN give 0 with the "
-                 "input's sign; results below 2^-126 are flushed to 0."),
+                 "input's sign; results below 2^-126 are flushed to 0.", arch=Arch.WORMHOLE),
     Kernel("reciprocal_approx", "reciprocal_approx.s",
            "_calculate_reciprocal_<APPROXIMATION_MODE=true, 8, is_fp32_dest_acc_en=true> "
            "(_sfpu_reciprocal_<0>: one Newton-Raphson step)",
@@ -295,7 +296,7 @@ KERNELS = [
            cycles_per_row=(4 * (8 * 16 + 2)) / 32,
            compare=_compare(RECIPROCAL_APPROX, _recip_special, relative=True),
            notes="As reciprocal, with one Newton step: the source's max_iter = 0 currently does what "
-                 "max_iter = 1 does."),
+                 "max_iter = 1 does.", arch=Arch.WORMHOLE),
     Kernel("sigmoid", "sigmoid.s",
            "calculate_sigmoid<APPROXIMATION_MODE=false, is_fp32_dest_acc_en=true> (1 / (1 + exp(-x)): "
            "_sfpu_exp_accurate_ and sfpu_reciprocal_iter<2>), through the SFPI stand-in",
@@ -310,7 +311,7 @@ KERNELS = [
                  "within 0.0178 of sigmoid. This source computes 1/(1 + exp(-x)) with the accurate "
                  "exp and two Newton steps: within 3 ULP (9.8e-08 absolute on these inputs), 79.25 "
                  "cycles a row group. +Inf gives 1 and -Inf 0; NaN gives -0, as exp of the negated "
-                 "NaN is a negative NaN whose reciprocal is -0."),
+                 "NaN is a negative NaN whose reciprocal is -0.", arch=Arch.WORMHOLE),
     Kernel("gelu", "gelu.s", "calculate_gelu<APPROXIMATION_MODE=true> (calculate_gelu_appx: SFPLUTFP32 "
            "Mod1 = 2, FP16 six-entry table, last piece from 3.0), gelu_init<true>, through the SFPI stand-in",
            gelu_inputs, get_tile_fp32, gelu_reference, GELU,
@@ -323,5 +324,5 @@ KERNELS = [
                  "group against 8.25). x/2 plus a six-piece table of |x|(Phi(|x|) - 1/2); from "
                  "|x| = 3 the table is 0.5|x|, so the kernel is relu there, +Inf gives +Inf and -Inf "
                  "gives NaN (-Inf + Inf). The table's error peaks near |x| = 0.25. The source's "
-                 "vLut16ii(0.0f) is the table format's zero (0x7C00): 0x0000 would read as 2^-15."),
+                 "vLut16ii(0.0f) is the table format's zero (0x7C00): 0x0000 would read as 2^-15.", arch=Arch.WORMHOLE),
 ]

@@ -14,6 +14,7 @@ import numpy as np
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
+from model.isa import Arch
 
 F32 = np.float32
 
@@ -131,7 +132,7 @@ KERNELS = [
                                 "calculate_reduce<PoolType::SUM, ReduceDim::REDUCE_COL, "
                                 "DataFormat::Float32, true>(1, 1)",
                                 "init_reduce<PoolType::SUM, DataFormat::Float32, true>(1)", vector_mode="none",
-                                reference=col_sum_fp32_rows_first, regenerated=COL_SUM_REGEN)),
+                                reference=col_sum_fp32_rows_first, regenerated=COL_SUM_REGEN), arch=Arch.WORMHOLE),
     Kernel("reduce_col_avg", "reduce_col_avg.s",
            "_calculate_reduce_<AVG, REDUCE_COL, Float32> (float path, FP32 load mode)",
            reduce_inputs, top_row, lambda x: col_sum_fp32(x) * F32(1 / 32), EXACT_ORDER,
@@ -145,7 +146,7 @@ KERNELS = [
                                 "DataFormat::Float32, true>(1, 1)",
                                 "init_reduce<PoolType::AVG, DataFormat::Float32, true>(1)", vector_mode="none",
                                 reference=lambda x: col_sum_fp32_rows_first(x) * F32(1 / 32),
-                                regenerated=COL_AVG_REGEN)),
+                                regenerated=COL_AVG_REGEN), arch=Arch.WORMHOLE),
 ]
 
 
@@ -187,7 +188,7 @@ KERNELS.append(
                  "SFPADDs carries the running total from row to row (and from the previous block, "
                  "held in the other register group), a second SFPTRANSP restores Dst order. The "
                  "order of the adds is fixed by that chain (out[r] = out[r-1] + x[r], from 0), so "
-                 "the reference is the same sequence of FP32 adds and the result is bit-exact."))
+                 "the reference is the same sequence of FP32 adds and the result is bit-exact.", arch=Arch.WORMHOLE))
 
 
 def max_inputs(state, rng) -> np.ndarray:
@@ -232,7 +233,8 @@ KERNELS.append(
                                 "init_reduce<PoolType::MAX, DataFormat::Float32, true>(1)", vector_mode="none",
                                 allow=("swap-mad-nop", "write-conflict"),
                                 regenerated="body words equal; Dst bit-identical (with the write-conflict of "
-                                            "ckernel_sfpu_reduce.h:1243 allowed, as this listing does)")))
+                                            "ckernel_sfpu_reduce.h:1243 allowed, as this listing does)"),
+                                            arch=Arch.WORMHOLE))
 
 
 def row_sum_fp32(x: np.ndarray) -> np.ndarray:
@@ -269,7 +271,7 @@ KERNELS.append(
                                 "DataFormat::Float32, true>(1, 1)",
                                 "init_reduce<PoolType::SUM, DataFormat::Float32, true>(1)", vector_mode="none",
                                 regenerated="the 0.81.1 header differs from the source this listing follows; bit-"
-                                            "exact against numpy, Dst elsewhere differs")))
+                                            "exact against numpy, Dst elsewhere differs"), arch=Arch.WORMHOLE))
 
 
 # Per step of 8 rows: 8 SFPLOAD; 6 SFPSWAP, each with a stall cycle (12);
@@ -293,4 +295,4 @@ KERNELS.append(
                                 "DataFormat::Float32, true>(1, 1)",
                                 "init_reduce<PoolType::MAX, DataFormat::Float32, true>(1)", vector_mode="none",
                                 regenerated="the 0.81.1 header differs from the source this listing follows; bit-"
-                                            "exact against numpy, Dst elsewhere differs")))
+                                            "exact against numpy, Dst elsewhere differs"), arch=Arch.WORMHOLE))

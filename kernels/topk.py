@@ -7,6 +7,7 @@ import numpy as np
 from tb.dst_io import get_bits32, put_bits32
 
 from . import Kernel, Accuracy
+from model.isa import Arch
 
 ROWS, COLS = 64, 32            # two tiles, one above the other; every column is one sequence
 INDEX_BASE = 128               # the indices sit two tiles (128 address units) after the values
@@ -141,7 +142,7 @@ KERNELS = [
                  "16, alternately descending and ascending, carrying a 32-bit index tile two tiles "
                  "on. Checked for the order the step guarantees, the same values as numpy's sort "
                  "and each value beside its own index; ties may come in any index order. "
-                 "Cycles per row count the 64 value row groups."),
+                 "Cycles per row count the 64 value row groups.", arch=Arch.WORMHOLE),
     Kernel("topk_local_sort_k32", "topk_local_sort_k32.s",
            "_bitonic_topk_phases_steps<APPROX, fp32 Dst, STABLE_SORT=false>(ArgMax, end phase 4, "
            "start phase 0): top-k's local sort for k = 32, with _init_topk",
@@ -156,5 +157,5 @@ KERNELS = [
            compare=check_runs(32),
            notes="As topk_local_sort, one phase further: runs of 32, the top half of each "
                  "column descending and the bottom half ascending, through the source's general "
-                 "branch (step 5 on pairs of faces, INCRWC with Dst_Cr to walk them)."),
+                 "branch (step 5 on pairs of faces, INCRWC with Dst_Cr to walk them).", arch=Arch.WORMHOLE),
 ]

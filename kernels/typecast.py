@@ -26,6 +26,7 @@ import numpy as np
 from tb.dst_io import get_tile_bits16, get_tile_fp32, get_tile_hi16, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
+from model.isa import Arch
 
 EXACT = Accuracy(True)
 
@@ -330,7 +331,7 @@ KERNELS = [
            llk_source=typecast_source("fp32_to_uint16",
                                       "body words equal; Dst bit-identical (with is_fp32_dest_acc_en true the 0.81.1 "
                                       "header stores with mode 9, halves swapped, and without SFPLOADMACRO)",
-                                      dest_template=True)),
+                                      dest_template=True), arch=Arch.WORMHOLE),
     Kernel("typecast_fp32_to_uint16_twin", "typecast_fp32_to_uint16_twin.s",
            "_calculate_typecast_fp32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            fp32_for_uint16, get_tile_bits16, ref_fp32_to_uint16, EXACT,
@@ -340,7 +341,8 @@ KERNELS = [
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("fp32_to_uint16",
                                       "body words equal; Dst bit-identical (with is_fp32_dest_acc_en true the 0.81.1 "
-                                      "header stores with mode 9, halves swapped)", twin=True, dest_template=True)),
+                                      "header stores with mode 9, halves swapped)", twin=True, dest_template=True),
+                                      arch=Arch.WORMHOLE),
     Kernel("typecast_uint16_to_fp16b", "typecast_uint16_to_fp16b.s",
            "_calculate_typecast_uint16_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint16_to_fp16b_",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
@@ -371,7 +373,8 @@ KERNELS = [
 """,
            timeline=(0, 6),
            llk_source=typecast_source("uint16_to_fp16b",
-                                      "body words equal; Dst bit-identical", fp32_dest=0, srcb_format=5)),
+                                      "body words equal; Dst bit-identical", fp32_dest=0, srcb_format=5),
+                                      arch=Arch.WORMHOLE),
     Kernel("typecast_uint16_to_fp16b_twin", "typecast_uint16_to_fp16b_twin.s",
            "_calculate_typecast_uint16_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint16_values, bf16_tile, ref_uint16_to_bf16, EXACT,
@@ -379,7 +382,8 @@ KERNELS = [
            cycles_per_row=4 * 34 / 32,
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("uint16_to_fp16b",
-                                      "body words equal; Dst bit-identical", twin=True, fp32_dest=0, srcb_format=5)),
+                                      "body words equal; Dst bit-identical", twin=True, fp32_dest=0, srcb_format=5),
+                                      arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_fp16b", "typecast_int32_to_fp16b.s",
            "_calculate_typecast_int32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_int32_to_fp16b_",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
@@ -416,7 +420,7 @@ KERNELS = [
 """,
            timeline=(2, 11),
            llk_source=typecast_source("int32_to_fp16b",
-                                      "body words equal; Dst bit-identical")),
+                                      "body words equal; Dst bit-identical"), arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_fp16b_twin", "typecast_int32_to_fp16b_twin.s",
            "_calculate_typecast_int32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, ref_int_to_bf16, EXACT,
@@ -424,7 +428,7 @@ KERNELS = [
            cycles_per_row=4 * 74 / 32,
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("int32_to_fp16b",
-                                      "body words equal; Dst bit-identical", twin=True)),
+                                      "body words equal; Dst bit-identical", twin=True), arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_fp32", "typecast_int32_to_fp32.s",
            "_calculate_typecast_int32_to_fp32_ (SFPLOADMACRO) with _init_typecast_int32_to_fp32_",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
@@ -456,7 +460,7 @@ KERNELS = [
 """,
            timeline=(2, 10),
            llk_source=typecast_source("int32_to_fp32",
-                                      "body words equal; Dst bit-identical")),
+                                      "body words equal; Dst bit-identical"), arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_fp32_twin", "typecast_int32_to_fp32_twin.s",
            "_calculate_typecast_int32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_fp32, int_to_fp32, EXACT,
@@ -464,7 +468,7 @@ KERNELS = [
            cycles_per_row=4 * 66 / 32,
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("int32_to_fp32",
-                                      "body words equal; Dst bit-identical", twin=True)),
+                                      "body words equal; Dst bit-identical", twin=True), arch=Arch.WORMHOLE),
     Kernel("typecast_uint32_to_fp16b", "typecast_uint32_to_fp16b.s",
            "_calculate_typecast_uint32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp16b_",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
@@ -498,7 +502,7 @@ KERNELS = [
 """,
            timeline=(2, 10),
            llk_source=typecast_source("uint32_to_fp16b",
-                                      "body words equal; Dst bit-identical")),
+                                      "body words equal; Dst bit-identical"), arch=Arch.WORMHOLE),
     Kernel("typecast_uint32_to_fp16b_twin", "typecast_uint32_to_fp16b_twin.s",
            "_calculate_typecast_uint32_to_fp16b_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, ref_uint32_to_bf16, EXACT,
@@ -507,7 +511,8 @@ KERNELS = [
            notes="The source's non-macro path as it stands.",
            llk_source=typecast_source("uint32_to_fp16b",
                                       "the source stores with InstrModLoadStore::FP32 where this listing uses the "
-                                      "default, the same format in 32-bit Dst; Dst bit-identical", twin=True)),
+                                      "default, the same format in 32-bit Dst; Dst bit-identical", twin=True),
+                                      arch=Arch.WORMHOLE),
     Kernel("typecast_uint32_to_fp32", "typecast_uint32_to_fp32.s",
            "_calculate_typecast_uint32_to_fp32_ (SFPLOADMACRO) with _init_typecast_uint32_to_fp32_",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -539,7 +544,8 @@ KERNELS = [
 | 0 (next but one) | ... | | | | store L16 |
 """,
            timeline=(2, 14),
-           llk_source=typecast_source("uint32_to_fp32", UINT32_TO_FP32_REGEN, reference=uint32_to_fp32_once)),
+           llk_source=typecast_source("uint32_to_fp32", UINT32_TO_FP32_REGEN, reference=uint32_to_fp32_once),
+           arch=Arch.WORMHOLE),
     Kernel("typecast_uint32_to_fp32_twin", "typecast_uint32_to_fp32_twin.s",
            "_calculate_typecast_uint32_to_fp32_ built with DISABLE_SFPLOADMACRO",
            uint32_values, get_tile_fp32, uint32_to_fp32, EXACT,
@@ -549,7 +555,7 @@ KERNELS = [
            notes="The source's non-macro path, with lane predication switched on first as the "
                  "firmware does at boot.",
            llk_source=typecast_source("uint32_to_fp32", UINT32_TO_FP32_REGEN, twin=True,
-                                      reference=uint32_to_fp32_once)),
+                                      reference=uint32_to_fp32_once), arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_uint16", "typecast_int32_to_uint16.s",
            "_calculate_typecast_int32_to_uint16_ (SFPLOADMACRO) with _init_typecast_int32_to_uint16_",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -580,7 +586,8 @@ KERNELS = [
 | 2 (next) | | | | | store L16 |
 """,
            timeline=(0, 9),
-           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, result=get_tile_hi16)),
+           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, result=get_tile_hi16),
+           arch=Arch.WORMHOLE),
     Kernel("typecast_int32_to_uint16_twin", "typecast_int32_to_uint16_twin.s",
            "_calculate_typecast_int32_to_uint16_ built with DISABLE_SFPLOADMACRO",
            int32_values, get_tile_bits16, ref_int32_to_uint16, EXACT,
@@ -588,7 +595,8 @@ KERNELS = [
            # cycles; 48 per face and two SETRWCs.
            cycles_per_row=4 * 50 / 32,
            notes="The source's non-macro path as it stands.",
-           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, twin=True, result=get_tile_hi16)),
+           llk_source=typecast_source("int32_to_uint16", INT32_TO_UINT16_REGEN, twin=True, result=get_tile_hi16),
+           arch=Arch.WORMHOLE),
     Kernel("typecast_fp32_to_fp16b", "typecast_fp32_to_fp16b.s",
            "_calculate_typecast_fp32_to_fp16b_ (SFPLOADMACRO) with _init_typecast_fp32_to_fp16b_",
            fp32_for_bf16, bf16_tile, ref_fp32_to_bf16_rne, EXACT,
@@ -621,7 +629,7 @@ KERNELS = [
 """,
            timeline=(0, 9),
            llk_source=typecast_source("fp32_to_fp16b", FP32_TO_FP16B_REGEN, result=get_tile_fp32,
-                                      reference=ref_fp32_to_bf16_kept)),
+                                      reference=ref_fp32_to_bf16_kept), arch=Arch.WORMHOLE),
     Kernel("typecast_fp32_to_fp16b_twin", "typecast_fp32_to_fp16b_twin.s",
            "_calculate_typecast_fp32_to_fp16b_ built with DISABLE_SFPLOADMACRO, plus the FP32 store "
            "of (x >> 16) & 1 that the macro version does",
@@ -631,7 +639,7 @@ KERNELS = [
            notes="The source's non-macro path with one added SFPSTORE, so that Dst matches the "
                  "macro version outside the results too.",
            llk_source=typecast_source("fp32_to_fp16b", FP32_TO_FP16B_REGEN, twin=True, result=get_tile_fp32,
-                                      reference=ref_fp32_to_bf16_kept)),
+                                      reference=ref_fp32_to_bf16_kept), arch=Arch.WORMHOLE),
 ]
 
 # Variants of ckernel_sfpu_typecast.h that use SFPLOADMACRO but are not here, and why.

@@ -7,6 +7,7 @@ import numpy as np
 from tb.dst_io import TILE_ADDRESSES, get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
+from model.isa import Arch
 
 
 
@@ -81,7 +82,7 @@ KERNELS = [
                                 "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 3)",
                                 "_init_where_<false>()", setup=(".addr_mod 6 dst_incr=2",),
                                 regenerated="body words equal; Dst bit-identical (the ternary SFPU caller's "
-                                            "ADDR_MOD_6 given as set-up)")),
+                                            "ADDR_MOD_6 given as set-up)"), arch=Arch.WORMHOLE),
     Kernel("where_fp32_nomacro", "where_fp32_nomacro.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> with DISABLE_SFPLOADMACRO: "
            "c = tile 0, a = tile 1, b = tile 2, out = tile 3",
@@ -92,7 +93,7 @@ KERNELS = [
            llk_source=LlkSource("ckernel_sfpu_where.h",
                                 "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 3)",
                                 "_init_where_<false>()", ("DISABLE_SFPLOADMACRO",), setup=(".addr_mod 6 dst_incr=2",),
-                                regenerated='body words equal; Dst bit-identical')),
+                                regenerated='body words equal; Dst bit-identical'), arch=Arch.WORMHOLE),
     Kernel("where_fp32_inplace", "where_fp32_inplace.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> (SFPLOADMACRO, out == in0): "
            "c = tile 0 = out, a = tile 1, b = tile 2",
@@ -116,7 +117,7 @@ KERNELS = [
            llk_source=LlkSource("ckernel_sfpu_where.h",
                                 "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 0)",
                                 "_init_where_<false>()", setup=(".addr_mod 6 dst_incr=2",),
-                                regenerated='body words equal; Dst bit-identical')),
+                                regenerated='body words equal; Dst bit-identical'), arch=Arch.WORMHOLE),
     Kernel("where_fp32_inplace_nomacro", "where_fp32_inplace_nomacro.s",
            "_calculate_where_<APPROX, DataFormat::Float32, 8> with DISABLE_SFPLOADMACRO: "
            "c = tile 0 = out, a = tile 1, b = tile 2",
@@ -126,5 +127,5 @@ KERNELS = [
            llk_source=LlkSource("ckernel_sfpu_where.h",
                                 "_calculate_where_<false, DataFormat::Float32, 8>(0, 1, 2, 0)",
                                 "_init_where_<false>()", ("DISABLE_SFPLOADMACRO",), setup=(".addr_mod 6 dst_incr=2",),
-                                regenerated='body words equal; Dst bit-identical')),
+                                regenerated='body words equal; Dst bit-identical'), arch=Arch.WORMHOLE),
 ]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import isa, tensix
 from .hazards import RULES
@@ -85,9 +85,9 @@ class Directive:
 
 @dataclass
 class Program:
-    items: list[Instr | Directive] = field(default_factory=list)
-    warnings: list[AsmError] = field(default_factory=list)     # arguments wider than their field
-    arch: isa.Arch = isa.Arch.WORMHOLE                          # from `.arch` or the caller
+    items: list[Instr | Directive]
+    warnings: list[AsmError]            # arguments wider than their field
+    arch: isa.Arch                      # from `.arch` or the caller
 
     @property
     def words(self) -> list[int]:
@@ -156,8 +156,9 @@ DIRECTIVE_RANGES = {"fp32_dest": 1, "srcb_format": 15, "rwc_dst": 1023, "dest_of
                     "dest_base": 1023, "addr_mod_base": 1, "addr_mod": 7, "prng_seed": 0xFFFFFFFF,
                     "rwc_sp": 1023, "sfpu_stack_incr": 1023, "dest_sp_base": 1023, "dest_remap_addrs": 1,
                     "dest_swizzle_32b": 1}
-BLACKHOLE_DIRECTIVES = frozenset({"rwc_sp", "sfpu_stack_incr", "dest_sp_base", "dest_remap_addrs",
-                                  "dest_swizzle_32b"})
+# The directives that set a register only some architectures have, and the feature that has it.
+FEATURE_DIRECTIVES = {"rwc_sp": "stack_pointer", "sfpu_stack_incr": "stack_pointer", "dest_sp_base": "stack_pointer",
+                      "dest_remap_addrs": "dst_remap", "dest_swizzle_32b": "dst_remap"}
 
 
 # ---------------------------------------------------------------------------
@@ -198,7 +199,7 @@ def _cpp_int(token: str) -> int | None:
     return int(digits, 8) if digits.startswith("0") else int(digits)
 
 
-def evaluate(text: str, loc: Loc, arch: isa.Arch = isa.Arch.WORMHOLE) -> int:
+def evaluate(text: str, loc: Loc, arch: isa.Arch) -> int:
     """Evaluate an integer expression of C++ literals and the names `arch`'s kernels use (`llk_symbols`)."""
     names = symbols(arch)
     leading = len(text) - len(text.lstrip())
@@ -314,8 +315,8 @@ def _split_args(text: str, col0: int) -> list[tuple[str, int]]:
     return args
 
 
-def assemble_line(line: str, loc: Loc, warnings: list[AsmError] | None = None,
-                  arch: isa.Arch = isa.Arch.WORMHOLE) -> Instr | Directive | None:
+def assemble_line(line: str, loc: Loc, arch: isa.Arch,
+                  warnings: list[AsmError] | None = None) -> Instr | Directive | None:
     """One line (its comments closed on it) of an `arch` program. An argument
     wider than the instruction field it fills is an error, or with `warnings`,
     a warning appended there."""
@@ -337,12 +338,12 @@ def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None,
     call = _LLK_CALL.match(stripped)
     if call:
         if call.group(1) in tensix.OPS:
-            return _tensix_item(call, stripped, here)
+            return _tensix_item(call, stripped, here, arch)
         return Instr(_llk_word(call, stripped, here, warnings, arch), here, stripped)
     return Instr(_named_word(stripped, here, arch), here, stripped)
 
 
-def _llk_args(call: re.Match, loc: Loc, llk_args, arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, tuple[int, Loc]]:
+def _llk_args(call: re.Match, loc: Loc, llk_args, arch: isa.Arch) -> dict[str, tuple[int, Loc]]:
     """The evaluated arguments of a `TTI_NAME(...)` call, each with its location."""
     name = call.group(1)
     args = _split_args(call.group(2), loc.col + call.start(2)) if call.group(2) is not None else []
@@ -379,11 +380,11 @@ def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | No
     return isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
 
 
-def _tensix_item(call: re.Match, text: str, loc: Loc) -> "Instr | Directive | Replay":
+def _tensix_item(call: re.Match, text: str, loc: Loc, arch: isa.Arch) -> "Instr | Directive | Replay":
     """SETRWC/INCRWC are issued like instructions; REPLAY is for the front end
     (`expand_replay`); SETC16 becomes the directive it stands for (model.tensix)."""
     op = tensix.OPS[call.group(1)]
-    values = _llk_args(call, loc, op.llk_args)
+    values = _llk_args(call, loc, op.llk_args, arch)
     for arg, bits in op.defined.items():
         value, arg_loc = values[arg]
         if value & ~bits:
@@ -453,7 +454,7 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
     rest_col = loc.col + 1 + rest_offset
     if name == "word":
         value_loc = Loc(loc.file, loc.line, rest_col)
-        value = evaluate(rest, value_loc)
+        value = evaluate(rest, value_loc, arch)
         if not 0 <= value <= 0xFFFFFFFF:
             raise AsmError(value_loc, f".word value 0x{value:X} is not a 32-bit word")
         if not tensix.is_issued(value):
@@ -490,8 +491,11 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
     if name not in DIRECTIVES:
         raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, .issue, .thread, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
-    if name in BLACKHOLE_DIRECTIVES and arch is not isa.Arch.BLACKHOLE:
-        raise AsmError(loc, f".{name} sets a Blackhole register; {arch.title} has none (use .arch blackhole)")
+    feature = FEATURE_DIRECTIVES.get(name)
+    if feature and not getattr(arch.features, feature):
+        having = [a for a in isa.Arch if getattr(a.features, feature)]
+        raise AsmError(loc, f".{name} sets a register {arch.title} does not have ({feature}); "
+                            + ", ".join(f"{a.title} has it (use .arch {a.value})" for a in having))
     (lo, hi), allowed, _ = DIRECTIVES[name]
     args: list[int] = []
     arg_locs: list[Loc] = []
@@ -503,9 +507,9 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
             key, _, val = token.partition("=")
             if key not in allowed:
                 raise AsmError(tloc, f".{name} has no option {key!r} (options: {', '.join(sorted(allowed)) or 'none'})")
-            options[key] = evaluate(val, tloc)
+            options[key] = evaluate(val, tloc, arch)
         else:
-            args.append(evaluate(token, tloc))
+            args.append(evaluate(token, tloc, arch))
             arg_locs.append(tloc)
     if not lo <= len(args) <= hi or (name == "lreg" and len(args) not in (2, 33)):
         raise AsmError(loc, f".{name} expects {'2 or 33' if name == 'lreg' else lo} value(s): {DIRECTIVES[name][2]}")
@@ -554,7 +558,7 @@ def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: 
     for number, line in enumerate(_LINE_BREAK.split(source.removeprefix("\ufeff")), start=1):
         loc = Loc(filename, number, 1)
         body, open_comment = _code(line, open_comment, loc)
-        item = _assemble_code(body, loc, None if strict else warnings, chosen or isa.Arch.WORMHOLE)
+        item = _assemble_code(body, loc, None if strict else warnings, chosen or isa.DEFAULT_ARCH)
         if isinstance(item, Directive) and item.name == "arch":
             named = isa.Arch(item.args[0])
             if items:
@@ -571,7 +575,7 @@ def assemble(source: str, filename: str = "<input>", strict: bool = True, arch: 
             items.append(item)
     if open_comment is not None:
         raise AsmError(open_comment, "unterminated /* comment")
-    return Program(expand_threads(items), warnings, chosen or isa.Arch.WORMHOLE)
+    return Program(expand_threads(items), warnings, chosen or isa.DEFAULT_ARCH)
 
 
 def expand_threads(items: list) -> list[Instr | Directive]:
@@ -713,7 +717,7 @@ def _format_value(ins: isa.Instruction, name: str, value: int) -> str:
     return str(value)
 
 
-def disassemble(word: int, style: str = "named", arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def disassemble(word: int, style: str = "named", *, arch: isa.Arch) -> str:
     """One instruction word as assembly text that assembles back to the same word.
 
     style "named" gives the readable form, "llk" the TTI_ form; the Tensix

@@ -136,7 +136,7 @@ class CycleModel:
         self._mad: Instruction | None = None        # Blackhole: the thread's MAD-class instruction of last cycle
         self._backdoor_changed = False              # the previous cycle changed DISABLE_BACKDOOR_LOAD
         self._last_record: CycleRecord | None = None
-        self._blackhole = self.state.arch is Arch.BLACKHOLE     # the state's architecture never changes
+        self.features = self.state.arch.features    # the state's architecture never changes
         # For the rules from field reports:
         self._config_writer: dict[tuple[str, int | None], tuple[str, str]] = {}   # -> (thread, source)
         self._misc_used = True            # an SFPLOADMACRO was issued since Misc was last written
@@ -295,10 +295,6 @@ class CycleModel:
 
     # -- the steps of a cycle -------------------------------------------------
 
-    @property
-    def blackhole(self) -> bool:
-        return self._blackhole
-
     def _stall_reason(self, word: int, ins: Instruction | None) -> str | None:
         """Why the thread's word is held this cycle, or None if it is accepted."""
         if self._interlock is not None and word != SFPNOP_WORD:
@@ -372,7 +368,7 @@ class CycleModel:
     def _reads_in_second_cycle(self, e: Execution) -> bool:
         """Blackhole SFPSWAP in SWAP mode (Mod1 0) compares nothing: it reads
         VC and VD only in its second cycle (SFPSWAP.md, SFPMAD.md)."""
-        return self.blackhole and e.mnemonic == "SFPSWAP" and e.x.ins["mod1"] == 0
+        return self.features.swap_late_reads and e.mnemonic == "SFPSWAP" and e.x.ins["mod1"] == 0
 
     def _commit(self, executions: list[Execution], direct: bool, before: "_Observed | None") -> None:
         """Land this cycle's writes on the state, and queue the two-cycle results."""
@@ -488,7 +484,7 @@ class CycleModel:
             for reg in sorted(self._reads(e) & landing_regs.keys()) if landing_regs else ():
                 producer = landing_regs[reg]
                 rule, note = "read-in-flight", ""
-                if self.blackhole:
+                if self.features.mad_stall:
                     if e.origin == producer.origin == "thread":
                         rule = gap_rule(e.x.ins, producer.x.ins)
                         note = "; the stall logic does not see this read"
@@ -512,8 +508,8 @@ class CycleModel:
                         self._hazard("swap-next-cycle", e.unit.value,
                                      f"{e.label()} runs in the cycle after SFPSWAP", e.source)
             if prev.mnemonic == "SFPSHFT2" and prev.x.ins.two_cycles:
-                if self.blackhole:
-                    self._check_shft2_next_blackhole(prev, executions)
+                if interlocks_next(prev.x.ins):
+                    self._check_shft2_next_interlocked(prev, executions)
                 else:
                     self._check_shft2_next(prev, executions)
         if thread is not None and self._backdoor_changed:
@@ -544,9 +540,9 @@ class CycleModel:
                 self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
                              f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
 
-    def _check_shft2_next_blackhole(self, prev: Execution, executions: list[Execution]) -> None:
-        """Blackhole: the thread is interlocked after its own SFPSHFT2 modes
-        2-4; after a macro's, "at least one idle cycle" (SFPSHFT2.md). Either
+    def _check_shft2_next_interlocked(self, prev: Execution, executions: list[Execution]) -> None:
+        """SFPSHFT2 modes 2-4 where they interlock (Blackhole): the thread is
+        interlocked after its own; after a macro's, "at least one idle cycle" (SFPSHFT2.md). Either
         way nothing but SFPNOP may start in the next cycle."""
         mode = prev.x.ins["mod1"]
         for e in executions:
@@ -555,10 +551,9 @@ class CycleModel:
                              f"{prev.label()} mode {mode}, which must be idle", e.source)
 
     def _check_after(self, executions: list[Execution]) -> None:
-        if self.blackhole:
-            return      # the next cycle is idle or reported by _check_shft2_next_blackhole
         for prev in self._previous:
-            if prev.mnemonic == "SFPSHFT2" and prev.x.ins["mod1"] == 2:
+            # After an interlocking one the next cycle is idle or reported by _check_shft2_next_interlocked.
+            if prev.mnemonic == "SFPSHFT2" and prev.x.ins["mod1"] == 2 and not interlocks_next(prev.x.ins):
                 for e in executions:
                     regs = {w.reg for w in e.effects.lreg_writes} & {1, 2, 3}
                     if regs:
@@ -575,7 +570,7 @@ class CycleModel:
                 if e.mnemonic not in TEN_2932_EXEMPT and 4 <= e.x.vd <= 7:
                     self._hazard("ten-2932", e.unit.value, f"{e.label()} writes L{e.x.vd} while LaneConfig's "
                                  "ENABLE_DEST_INDEX is set: the result written is undefined", e.source)
-        if (thread is not None and not self.blackhole and not self._misc_used and not self._armed_reported
+        if (thread is not None and self.features.armed_macro_hazard and not self._misc_used and not self._armed_reported
                 and thread.mnemonic not in ARMED_EXEMPT and int(st.macro_misc[0]) & UNIT_DELAY_KIND_BITS):
             self._armed_reported = True
             self._hazard("armed-macro-config", thread.unit.value, f"{thread.mnemonic} runs while "
@@ -626,7 +621,7 @@ class CycleModel:
     def end_of_code(self) -> None:
         """A thread's code ends here (the kernel returns): report the macro
         configuration it leaves armed and never used."""
-        if not self.blackhole and not self._misc_used and int(self.state.macro_misc[0]) & UNIT_DELAY_KIND_BITS:
+        if self.features.armed_macro_hazard and not self._misc_used and int(self.state.macro_misc[0]) & UNIT_DELAY_KIND_BITS:
             self._record = self._last_record or CycleRecord(self.cycle)
             self._hazard("armed-macro-config", None, f"the code of thread {self.thread or '(unnamed)'} ends with "
                          f"LoadMacroConfig.Misc = 0x{int(self.state.macro_misc[0]):03X} (UnitDelayKind armed), "

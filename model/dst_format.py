@@ -326,7 +326,7 @@ def _read_fp16(d: np.ndarray, inf_en: np.ndarray) -> np.ndarray:
     return (sign << _U32(31)) | (exp << _U32(23)) | (man << _U32(13))
 
 
-def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
+def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, *, arch: Arch) -> np.ndarray:
     """Raw Dst datum -> 32-bit LReg value, as in SFPLOAD.md's functional model.
 
     ``raw`` is a Dst16b datum (must fit in 16 bits) or a Dst32b datum, as
@@ -347,7 +347,7 @@ def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Ar
     deprecated INT32_SM and INT8_COMP no longer convert to two's complement
     (INT32_SM loads as INT32, INT8_COMP as the 10-bit sign-magnitude value).
     """
-    blackhole = arch is Arch.BLACKHOLE
+    f = arch.features
     m = _check_mod0(mod0)
     if m == _M.ZERO:
         return np.zeros(np.shape(raw), dtype=np.uint32)
@@ -364,13 +364,13 @@ def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Ar
     if m in (_M.FP32, _M.INT32, _M.INT32_ALL):
         return unshuffle_fp32(d)
     if m == _M.INT32_SM:
-        return unshuffle_fp32(d) if blackhole else _out(_signmag_to_twos(unshuffle_fp32(d)))
+        return _out(_signmag_to_twos(unshuffle_fp32(d))) if f.dst_signmag_convert else unshuffle_fp32(d)
     sign31 = (d >> _U32(15)) << _U32(31)
     if m == _M.INT8:
-        return _out(sign31 | ((d >> _U32(5)) & _U32(0xFF if blackhole else 0x7F)))
+        return _out(sign31 | ((d >> _U32(5)) & _U32((1 << f.dst_int8_bits) - 1)))
     if m == _M.INT8_COMP:
         signmag = sign31 | ((d >> _U32(5)) & _U32(0x3FF))
-        return _out(signmag if blackhole else _signmag_to_twos(signmag))
+        return _out(_signmag_to_twos(signmag) if f.dst_signmag_convert else signmag)
     if m == _M.INT16:
         return _out(sign31 | (d & _U32(0x7FFF)))
     if m in (_M.UINT16, _M.LO16):
@@ -422,7 +422,7 @@ def _flush_fp32(x: np.ndarray) -> np.ndarray:
     return np.where((x & _U32(0x7F800000)) == 0, x & _U32(0x80000000), x).astype(np.uint32)
 
 
-def store_convert(mod0: int, lreg_value, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
+def store_convert(mod0: int, lreg_value, *, arch: Arch) -> np.ndarray:
     """32-bit LReg value -> raw Dst datum, as in SFPSTORE.md's functional model.
 
     The result is a whole Dst16b datum (fits in 16 bits) or a whole Dst32b datum,
@@ -445,9 +445,9 @@ def store_convert(mod0: int, lreg_value, arch: Arch = Arch.WORMHOLE) -> np.ndarr
     """
     m = _check_mod0(mod0)
     x = _as_u32(lreg_value, "lreg_value")
-    if arch is Arch.BLACKHOLE:
-        if m == _M.FP32:
-            return shuffle_fp32(_flush_fp32(x))
+    if m == _M.FP32 and arch.features.store_fp32_flush:
+        return shuffle_fp32(_flush_fp32(x))
+    if not arch.features.dst_signmag_convert:
         if m == _M.INT32_SM:
             m = _M.INT32
         elif m == _M.INT8_COMP:

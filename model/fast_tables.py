@@ -49,7 +49,7 @@ _STORE_HIGH19 = frozenset({_M.FP16})
 
 @functools.lru_cache(maxsize=None)
 def _load_table(mod0: int, arch: Arch, inf: bool) -> np.ndarray:
-    return dfmt.load_convert(mod0, _ALL16, None, inf, arch)
+    return dfmt.load_convert(mod0, _ALL16, None, inf, arch=arch)
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,13 +57,13 @@ def _high_table(mod0: int, arch: Arch, load: bool) -> np.ndarray:
     """The high half's conversion, the low half 0: a value's is `T[hi] | lo`
     (load), or the reference's for `hi << 16` (store)."""
     if load:
-        return dfmt.load_convert(mod0, _ALL16 << U32(16), None, False, arch)
-    return dfmt.store_convert(mod0, _ALL16 << U32(16), arch)
+        return dfmt.load_convert(mod0, _ALL16 << U32(16), None, False, arch=arch)
+    return dfmt.store_convert(mod0, _ALL16 << U32(16), arch=arch)
 
 
 @functools.lru_cache(maxsize=None)
 def _high19_table(mod0: int, arch: Arch) -> np.ndarray:
-    return dfmt.store_convert(mod0, np.arange(1 << 19, dtype=U32) << U32(13), arch)
+    return dfmt.store_convert(mod0, np.arange(1 << 19, dtype=U32) << U32(13), arch=arch)
 
 
 # The two DstBits rows' first behind each Dst32b row.
@@ -76,11 +76,11 @@ def dst32_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a, a + 8
 
 
-def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
+def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, *, arch: Arch) -> np.ndarray:
     """`dfmt.load_convert` for a datum read from Dst (uint32 lanes whose
     values fit the datum's width)."""
     if not isinstance(raw, np.ndarray) or raw.dtype != U32:
-        return dfmt.load_convert(mod0, raw, old_lreg, enable_fp16a_inf, arch)
+        return dfmt.load_convert(mod0, raw, old_lreg, enable_fp16a_inf, arch=arch)
     if mod0 in _LOAD16:
         if mod0 == _M.FP16:
             inf = np.asarray(enable_fp16a_inf, dtype=bool)
@@ -88,20 +88,20 @@ def load_convert(mod0: int, raw, old_lreg=None, enable_fp16a_inf=False, arch: Ar
         return _load_table(mod0, arch, False)[raw]
     if mod0 in _SPLIT32_LOAD:
         return _high_table(mod0, arch, True)[raw >> U32(16)] | (raw & U32(0xFFFF))
-    return dfmt.load_convert(mod0, raw, old_lreg, enable_fp16a_inf, arch)
+    return dfmt.load_convert(mod0, raw, old_lreg, enable_fp16a_inf, arch=arch)
 
 
-def store_convert(mod0: int, lreg_value, arch: Arch = Arch.WORMHOLE) -> np.ndarray:
+def store_convert(mod0: int, lreg_value, *, arch: Arch) -> np.ndarray:
     """`dfmt.store_convert` for LReg lanes (uint32)."""
     x = lreg_value
     if isinstance(x, np.ndarray) and x.dtype == U32:
-        if mod0 in _SPLIT32_STORE or (mod0 == _M.FP32 and arch is not Arch.BLACKHOLE):
+        if mod0 in _SPLIT32_STORE or (mod0 == _M.FP32 and not arch.features.store_fp32_flush):
             return _high_table(mod0, arch, False)[x >> U32(16)] | (x & U32(0xFFFF))
         if mod0 in _STORE_HIGH16:
             return _high_table(mod0, arch, False)[x >> U32(16)]
         if mod0 in _STORE_HIGH19:
             return _high19_table(mod0, arch)[x >> U32(13)]
-    return dfmt.store_convert(mod0, x, arch)
+    return dfmt.store_convert(mod0, x, arch=arch)
 
 
 _LUT8 = lut.lut8_to_fp32(np.arange(256, dtype=U32))

@@ -243,7 +243,7 @@ def stall_writes(ins: Instruction) -> frozenset[int]:
 def stalls_after_mad(ins: Instruction) -> bool:
     """A MAD-class instruction: its thread issue arms the stall logic for the
     next cycle (SFPMAD.md and every page that says "As per SFPMAD")."""
-    return ins.op.unit is Unit.MAD and ins.op.arch is Arch.BLACKHOLE
+    return ins.op.unit is Unit.MAD and ins.op.arch.features.mad_stall
 
 
 def interlocks_next(ins: Instruction) -> bool:
@@ -254,7 +254,7 @@ def interlocks_next(ins: Instruction) -> bool:
 
 # The rule for a read at T+1 of a thread MAD-class result that the stall
 # logic let through, by the consumer's mnemonic (the table's `stall_gap`).
-GAP_RULES: dict[str, str] = {op.mnemonic: op.stall_gap for op in ISA[Arch.BLACKHOLE].table if op.stall_gap}
+GAP_RULES: dict[str, str] = {op.mnemonic: op.stall_gap for arch in Arch for op in ISA[arch].table if op.stall_gap}
 # The producer's gap: the stall logic and the instruction disagree on INDIRECT_VD (SFPLUTFP32's Mod1Mirror).
 LUTFP32_MIRROR_GAP = GAP_RULES["SFPLUTFP32"]
 # Rules about holes in Blackhole's stall logic: Wormhole has no stall to have holes in.

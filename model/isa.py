@@ -42,6 +42,11 @@ class Arch(enum.Enum):
     def title(self) -> str:
         return {"wormhole": "Wormhole B0", "blackhole": "Blackhole A0"}[self.value]
 
+    @property
+    def features(self) -> "Features":
+        """What this architecture's SFPU does beyond its instruction table (`FEATURES`)."""
+        return FEATURES[self]
+
     @classmethod
     def parse(cls, name: str) -> "Arch":
         """The architecture called `name` (also `wormhole_b0`, `wh`, `bh`);
@@ -55,6 +60,76 @@ class Arch(enum.Enum):
 
 
 WORMHOLE, BLACKHOLE = Arch.WORMHOLE, Arch.BLACKHOLE
+# What a program without `.arch` (or a command without --arch) means: the user's default, not a parameter's.
+DEFAULT_ARCH = Arch.WORMHOLE
+
+
+@dataclass(frozen=True)
+class Features:
+    """One architecture's variations, each named for what it is, so that code
+    branches on a feature and never on the chip's name. Each is documented in
+    docs/blackhole.md ("Encoding differences", "Behaviour differences") and
+    in the spec's Appendix A; `tests/model/test_features.py` checks the ones
+    the table also states (the new opcodes, the AddrMod width) against it."""
+    # -- encodings ---------------------------------------------------------------------------
+    addr_mod_bits: int          # width of SFPLOAD/SFPSTORE/SFPLOADMACRO's AddrMod (3: it names the ADDR_MOD slot)
+    mul24: bool                 # SFPMUL24: a 23-bit integer product on the MAD sub-unit's multipliers
+    compare: bool               # SFPLE, SFPGT: comparisons to the flags, VD or the flag stack's top
+    arecip: bool                # SFPARECIP: approximate reciprocal or exponential on the Simple sub-unit
+    pushc_mod1: bool            # SFPPUSHC's Mod1 1-15 change the flag stack's top instead of pushing
+    round_mode_field: bool      # SFPSTOCHRND's 2-bit rnd_mode (nearest, stochastic, toward zero) replaces `stochastic`
+    # -- behaviour of the same words -----------------------------------------------------------
+    mad_negate: bool            # SFPMAD family's Mod1 NEGATE_VB / NEGATE_VC flip their operands' signs
+    canonical_nan: bool         # MAD-class results are fma_bh's: every NaN 0x7FC00000, IEEE-signed zeros
+    flush_after_round: bool     # MAD-class results below 2**-126 are rounded at exponent 0, then flushed
+    sticky_keeps_bit1: bool     # the FMA's 2-place right normalisation ORs the sum's bit 1 into the sticky bit
+    product_overflow_inf: bool  # an FMA product overflowing to exponent 255 counts as Inf against an Inf addend
+    shft_arithmetic: bool       # SFPSHFT's ARITHMETIC (sign-filling right shift) and ARG_IMM_USE_VC
+    cast_int_modes: bool        # SFPCAST Mod1 & 3 = 2, 3 are INT32_ABS and INT32_SM32, not rounding modes
+    popc_full_flaw: bool        # SFPPOPC Mod1 != 0 on a full stack also copies the top over the bottom
+    shft2_captured_vc: bool     # SFPSHFT2 modes 2/3 capture VC, which mode 4 moves into lanes 0, 8, 16, 24
+    dst_int8_bits: int          # magnitude bits SFPLOAD's INT8 takes (7: +-127, 8: +-255)
+    dst_signmag_convert: bool   # SFPLOAD/SFPSTORE's INT32_SM, INT8_COMP convert sign-magnitude <-> two's complement
+    store_fp32_flush: bool      # SFPSTORE's FP32 flushes denormals to signed zero
+    stack_pointer: bool         # RWC Sp, SFPU_STACK_Incr, DEST_SP_BASE join Dst addresses (INT32_ALL: a stack in Dst)
+    dst_remap: bool             # DEST_ACCESS_CFG remap_addrs / swizzle_32b remap Dst rows
+    # -- timing (docs/timing.md) ---------------------------------------------------------------
+    mad_stall: bool             # the thread stalls on a read of a thread MAD-class result in flight, but for the gaps
+    swap_late_reads: bool       # SFPSWAP's SWAP mode reads VC, VD in its second cycle (what lands at the first's end)
+    armed_macro_hazard: bool    # a UnitDelayKind left armed in LoadMacroConfig.Misc hangs later instructions (field report)
+    # -- around the SFPU (the tt-llk sweep's formats, docs/llk.md) -----------------------------
+    pack_fp32_to_fp16_early: bool   # the packer's early stage converts a 32-bit Dst to Float16 (else via Float32)
+
+    @property
+    def addr_mod_names_slot(self) -> bool:
+        """AddrMod names any of the 8 ADDR_MOD slots itself; a narrower one takes
+        the slot's high bit from the bias bit or ADDR_MOD_SET_Base."""
+        return self.addr_mod_bits == 3
+
+
+FEATURES: dict[Arch, Features] = {
+    Arch.WORMHOLE: Features(
+        addr_mod_bits=2, mul24=False, compare=False, arecip=False, pushc_mod1=False, round_mode_field=False,
+        mad_negate=False, canonical_nan=False, flush_after_round=False, sticky_keeps_bit1=False,
+        product_overflow_inf=True, shft_arithmetic=False,
+        cast_int_modes=False, popc_full_flaw=True, shft2_captured_vc=True, dst_int8_bits=7,
+        dst_signmag_convert=True, store_fp32_flush=False, stack_pointer=False, dst_remap=False,
+        mad_stall=False, swap_late_reads=False, armed_macro_hazard=True,
+        pack_fp32_to_fp16_early=False),
+    Arch.BLACKHOLE: Features(
+        addr_mod_bits=3, mul24=True, compare=True, arecip=True, pushc_mod1=True, round_mode_field=True,
+        mad_negate=True, canonical_nan=True, flush_after_round=True, sticky_keeps_bit1=True,
+        product_overflow_inf=False, shft_arithmetic=True,
+        cast_int_modes=True, popc_full_flaw=False, shft2_captured_vc=False, dst_int8_bits=8,
+        dst_signmag_convert=False, store_fp32_flush=True, stack_pointer=True, dst_remap=True,
+        mad_stall=True, swap_late_reads=True, armed_macro_hazard=False,
+        pack_fp32_to_fp16_early=True),
+}
+
+
+def features(arch: Arch) -> Features:
+    """`arch`'s feature record."""
+    return FEATURES[arch]
 
 
 class Unit(enum.Enum):

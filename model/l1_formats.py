@@ -47,6 +47,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .isa import Arch
+
 __all__ = [
     "FLOAT32", "FLOAT16_B", "FLOAT16", "FORMATS", "DST_FP32", "DST_BF16", "DST_FP16",
     "CellPlan", "plan", "unpack", "pack", "values",
@@ -188,7 +190,7 @@ class CellPlan:
         return 1 if self.src == FLOAT16 else 5
 
 
-def plan(in_fmt: str, out_fmt: str, dest32: bool, arch: str = "wormhole") -> CellPlan:
+def plan(in_fmt: str, out_fmt: str, dest32: bool, arch: str) -> CellPlan:
     """The formats tt-llk's test harness configures for one cell (its format
     inference for the unary SFPU test; the rules are facts about that harness,
     summarised here):
@@ -197,7 +199,8 @@ def plan(in_fmt: str, out_fmt: str, dest32: bool, arch: str = "wormhole") -> Cel
     - Float16_b and Float16 go through SrcA in their own format;
     - the packer reads Float32 from a 32-bit Dst when the output is Float16 on
       Wormhole (it cannot do that conversion in its early stage), else the
-      output format; from a 16-bit Dst it reads the Dst's own format."""
+      output format (`Features.pack_fp32_to_fp16_early`); from a 16-bit Dst it
+      reads the Dst's own format."""
     for name, value in (("input", in_fmt), ("output", out_fmt)):
         if value not in FORMATS:
             raise ValueError(f"{name} format {value!r}: expected one of {', '.join(FORMATS)}")
@@ -207,7 +210,8 @@ def plan(in_fmt: str, out_fmt: str, dest32: bool, arch: str = "wormhole") -> Cel
         src = in_fmt
     dst = DST_FP32 if dest32 else (DST_FP16 if src == FLOAT16 else DST_BF16)
     if dest32:
-        pack_src = FLOAT32 if (out_fmt == FLOAT16 and arch == "wormhole") else out_fmt
+        early = Arch.parse(arch).features.pack_fp32_to_fp16_early
+        pack_src = FLOAT32 if (out_fmt == FLOAT16 and not early) else out_fmt
     else:
         pack_src = src
     return CellPlan(in_fmt, out_fmt, dest32, arch, src, dst, pack_src)

@@ -3,6 +3,7 @@ from real kernels assemble. Values are the encodings given by tt-isa-documentati
 (modifier names) and tt-llk (register and mode names). Prefixes `sfpi::`, `ckernel::`
 and `p_sfpu::`-style scopes are matched as written."""
 
+from .isa import Arch
 from .tensix import SETC16_SYMBOLS
 
 SYMBOLS: dict[str, int] = {
@@ -358,6 +359,10 @@ BLACKHOLE_SYMBOLS: dict[str, int] = {
 }
 
 
-def symbols(arch) -> dict[str, int]:
-    """The names a kernel of `arch` (model.isa.Arch) may use."""
-    return SYMBOLS | BLACKHOLE_SYMBOLS if arch.value == "blackhole" else SYMBOLS
+# Each architecture's names: a table, as the ISA's.
+_BY_ARCH: dict[Arch, dict[str, int]] = {Arch.WORMHOLE: SYMBOLS, Arch.BLACKHOLE: SYMBOLS | BLACKHOLE_SYMBOLS}
+
+
+def symbols(arch: Arch) -> dict[str, int]:
+    """The names a kernel of `arch` may use."""
+    return _BY_ARCH[arch]

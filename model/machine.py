@@ -151,8 +151,8 @@ _ALL_LANES.flags.writeable = False
 
 
 class Machine:
-    def __init__(self, state: SfpuState | None = None, strict: bool = True):
-        self.state = state if state is not None else SfpuState()
+    def __init__(self, state: SfpuState, strict: bool = True):
+        self.state = state
         self.strict = strict
         self.warnings: list[str] = []
         self.where = ""                 # set by the caller: cycle, source line
@@ -267,7 +267,7 @@ class Machine:
         so a Blackhole access with either set is undefined (lenient: the slot
         is AddrMod, the base ignored)."""
         t = self.state.tensix
-        if self.state.arch is Arch.BLACKHOLE:
+        if self.state.arch.features.addr_mod_names_slot:
             if t.addr_mod_set_base or t.extra_addr_mod_bit:
                 self.undefined("Blackhole SFPLOAD/SFPSTORE with ADDR_MOD_SET_Base or the ADDR_MOD bias bit set: "
                                "the pages do not say which slot a 3-bit AddrMod then uses")
@@ -303,14 +303,14 @@ class Machine:
         """DstBits rows behind Dst16b rows: Blackhole's Adj16 (the identity
         unless DEST_ACCESS_CFG_remap_addrs is set; Wormhole has no remap)."""
         t = self.state.tensix
-        if self.state.arch is Arch.BLACKHOLE and t.dest_remap_addrs:
+        if self.state.arch.features.dst_remap and t.dest_remap_addrs:
             return dfmt.adj16(rows, True)
         return rows
 
     def _dst32_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two DstBits rows behind Dst32b rows (Blackhole's Adj32)."""
         t = self.state.tensix
-        if self.state.arch is Arch.BLACKHOLE and (t.dest_remap_addrs or t.dest_swizzle_32b):
+        if self.state.arch.features.dst_remap and (t.dest_remap_addrs or t.dest_swizzle_32b):
             rows = dfmt.adj32_base(rows, t.dest_remap_addrs, t.dest_swizzle_32b)
         return dst32_rows(rows)
 

@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from . import dst_format as dfmt
-from .isa import VD_INDEX, Arch, CmpMod1, Instruction, Narrowing, Read, Shft2Mod1
+from .isa import VD_INDEX, CmpMod1, Instruction, Narrowing, Read, Shft2Mod1
 from .machine import regular_operands
 from .semantics import Operands
 from .state import LaneConfigBit, SfpuState
@@ -220,7 +220,7 @@ def _sfpshft2(x: Operands, state: SfpuState, declared: Reads) -> Reads:
     if mode == Shft2Mod1.SHFLROR1:
         # On Wormhole modes 2 and 3 capture VC for a later mode 4 when VD < 12 or
         # under a macro, so any VD counts; Blackhole, without mode 4's flaw, captures nothing.
-        captures = (x.vd < 12 or x.macro) and x.ins.op.arch is not Arch.BLACKHOLE
+        captures = (x.vd < 12 or x.macro) and x.ins.op.arch.features.shft2_captured_vc
         return declared if captures or _written(x.vd) else NONE
     if mode in (Shft2Mod1.SHFLSHR1, Shft2Mod1.SHFT_LREG, Shft2Mod1.SHFT_IMM):
         return declared if _written(x.vd) else NONE

@@ -9,8 +9,9 @@ machine has already applied the backdoor rule, so functions here only see
 instructions that execute.
 
 Both architectures share each function: where Blackhole differs in a detail,
-the function asks `_blackhole(x)` (the decoded instruction's table) at that
-point, so Wormhole's path is the one it always was. The instructions only
+the function asks for the feature (`_features(x)`, the record of the
+architecture whose table decoded it) at that point, so Wormhole's path is the
+one it always was. The instructions only
 Blackhole has are at the end.
 """
 
@@ -27,7 +28,7 @@ from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
 # model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
 from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
 from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
-from .isa import (Arch, ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Instruction, LutMod, MadMod1, MovMod1,
+from .isa import (ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Features, Instruction, LutMod, MadMod1, MovMod1,
                   Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
 from .rounding import cast_int_to_fp32, stochrnd
 from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
@@ -81,9 +82,9 @@ def _writes_vd(vd: int) -> bool:
     return vd < 8 or vd == 16
 
 
-def _blackhole(x: Operands) -> bool:
-    """The instruction was decoded from Blackhole's table."""
-    return x.ins.op.arch is Arch.BLACKHOLE
+def _features(x: Operands) -> Features:
+    """The feature record of the architecture whose table decoded the instruction."""
+    return x.ins.op.arch.features
 
 
 # ---------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def _dst_address(m: "Machine", imm10: int, mod0: int, store: bool = False) -> in
     t = m.state.tensix
     dst_offset = (t.rwc_dst + t.dest_base) & 0x3FF
     int32_all = mod0 == dfmt.Mod0Fmt.INT32_ALL
-    if m.state.arch is not Arch.BLACKHOLE:
+    if not m.state.arch.features.stack_pointer:
         counter = dst_offset & 3 if int32_all else dst_offset
         return (imm10 + t.dest_offset + counter) & 0x3FF
     if int32_all:
@@ -160,7 +161,7 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
         value = load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
-                              st.arch)
+                              arch=st.arch)
         m.write_lreg(vd, value, active)
         if vd < 4:
             capture = active & st.lane_config_bit(LaneConfigBit.ENABLE_DEST_INDEX) \
@@ -219,7 +220,7 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
     if mod0 != dfmt.Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
-    value = store_convert(mod0, st.lregs[x.vd], st.arch)
+    value = store_convert(mod0, st.lregs[x.vd], arch=st.arch)
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
     if not x.macro:
         m.apply_addr_mod(x["addr_mod"])
@@ -234,14 +235,17 @@ def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     """The MAD sub-unit's a * b + c: Wormhole's FMA, or Blackhole's with the
     NEGATE_VB / NEGATE_VC modifiers applied to b and c first (a float
     negation, which flips the sign bit of any value, NaNs included).
-    `negate_b`/`negate_c` say whether the instruction's Mod1 asks for it."""
-    if not _blackhole(x):
-        return fma_wh(a, b, c)
-    if negate_b:
-        b = b ^ SIGN
-    if negate_c:
-        c = c ^ SIGN
-    return fma_bh(a, b, c)
+    `negate_b`/`negate_c` say whether the instruction's Mod1 asks for it.
+    The model has the two FMAs whole: fma_bh has every arithmetic feature
+    (canonical_nan, flush_after_round, sticky_keeps_bit1, no
+    product_overflow_inf), fma_wh none."""
+    f = _features(x)
+    if f.mad_negate:
+        if negate_b:
+            b = b ^ SIGN
+        if negate_c:
+            c = c ^ SIGN
+    return fma_bh(a, b, c) if f.canonical_nan else fma_wh(a, b, c)
 
 
 def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) -> None:
@@ -403,11 +407,11 @@ def sfpshft(m: "Machine", x: Operands) -> None:
     value = lr[x.vb]
     if mod1 & ShftMod1.ARG_IMM:
         amount = np.full(LANES, x["imm12"], dtype=np.int64)
-        if _blackhole(x) and mod1 & ShftMod1.ARG_IMM_USE_VC:
+        if _features(x).shft_arithmetic and mod1 & ShftMod1.ARG_IMM_USE_VC:
             value = lr[x.vc]             # VC shifted by Imm12
     else:
         amount = _s32(lr[x.vc]).astype(np.int64)
-    _simple_write(m, x, _shift(value, amount, arithmetic=_blackhole(x) and bool(mod1 & ShftMod1.ARITHMETIC)))
+    _simple_write(m, x, _shift(value, amount, arithmetic=_features(x).shft_arithmetic and bool(mod1 & ShftMod1.ARITHMETIC)))
 
 
 def _shift(value: np.ndarray, amount: np.ndarray, arithmetic: bool = False) -> np.ndarray:
@@ -525,8 +529,8 @@ def sfpmov(m: "Machine", x: Operands) -> None:
 @semantics("SFPCAST")
 def sfpcast(m: "Machine", x: Operands) -> None:
     mode = x["mod1"] & 3
-    if _blackhole(x) and mode >= CastMod1.INT32_ABS:
-        # Blackhole's integer modes: no backdoor guard, only VD < 8 or L16.
+    if _features(x).cast_int_modes and mode >= CastMod1.INT32_ABS:
+        # The integer modes: no backdoor guard, only VD < 8 or L16.
         c = m.state.lregs[x.vc]
         negative = c >= SIGN
         negated = (-c.astype(np.int64) & 0xFFFFFFFF).astype(U32)
@@ -640,7 +644,7 @@ def sfppopc(m: "Machine", x: Operands) -> None:
         top_flags, top_use = stack[-1].lane_flags, stack[-1].use_flags
     else:
         top_flags = top_use = np.zeros(LANES, dtype=bool)
-    if len(stack) == 8 and not _blackhole(x):
+    if len(stack) == 8 and _features(x).popc_full_flaw:
         # Wormhole flaw (fixed in Blackhole): with the stack full, a
         # non-popping SFPPOPC also copies the top entry over the bottom one.
         m.overwrite_stack_bottom()
@@ -741,7 +745,7 @@ _ROR1 = np.where(LANE & 7, LANE - 1, LANE + 7)   # source lane of a rotate right
 def _captures_shft2_vc(x: Operands) -> bool:
     """Wormhole's modes 2 and 3 keep VC for mode 4's flaw; Blackhole, without
     the flaw, keeps nothing."""
-    return (x.vd < 12 or x.macro) and not _blackhole(x)
+    return (x.vd < 12 or x.macro) and _features(x).shft2_captured_vc
 
 
 @semantics("SFPSHFT2")
@@ -777,7 +781,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         # Intended: zero enters lanes 0, 8, 16, 24, as on Blackhole. Wormhole
         # instead feeds them from the VC captured by the last mode-2/3 SFPSHFT2
         # (a hardware flaw).
-        fill = ZERO if _blackhole(x) else st.shft2_captured_vc[(LANE + 7) % LANES]
+        fill = st.shft2_captured_vc[(LANE + 7) % LANES] if _features(x).shft2_captured_vc else ZERO
         value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], fill)
         if _writes_vd(x.vd):
             m.write_lreg(x.vd, value, en)
@@ -803,7 +807,7 @@ def sfpstochrnd(m: "Machine", x: Operands) -> None:
     bits = m.advance_prng(lanes) & U32(0x7FFFFF)
     # Wormhole: a stochastic bit. Blackhole: a 2-bit mode; mode 3 has no case
     # in the page's switch, so it keeps the PRNG bits (stochastic).
-    mode = x["rnd_mode"] if _blackhole(x) else x["stochastic"]
+    mode = x["rnd_mode"] if _features(x).round_mode_field else x["stochastic"]
     if mode == RoundMode.NEAREST:
         bits = np.full(LANES, 0x400000, dtype=U32)
     elif mode == RoundMode.ZERO:

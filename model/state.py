@@ -158,7 +158,7 @@ def shallow_copy(obj):
 @dataclass
 class SfpuState:
     # The architecture whose instruction set and behaviour apply (model.isa.Arch).
-    arch: Arch = Arch.WORMHOLE
+    arch: Arch
     lregs: np.ndarray = field(default_factory=reset_lregs)
     lane_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))
     use_flags: np.ndarray = field(default_factory=lambda: np.zeros(LANES, dtype=bool))

@@ -60,13 +60,15 @@ def _timed(func, *args, **kwargs) -> tuple[object, float]:
 def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from model.asm import Directive, Instr
     from model.machine import Machine, apply_effects
+    from model.isa import Arch
+    from model.state import SfpuState
     from model.run import apply_directive, run_program
     from tb.stimulus.generator import generate
     program = generate(*program_spec)
     instructions = len(program.words)
 
     def functional() -> None:
-        machine = Machine(strict=False)
+        machine = Machine(SfpuState(Arch.WORMHOLE), strict=False)
         for item in program.items:
             if isinstance(item, Directive):
                 if item.name != "allow":
@@ -93,8 +95,9 @@ def bench_fma(count: int = 1 << 20) -> dict:
 
 def bench_verilog() -> dict:
     from hdl import export
+    from model.isa import Arch
     from tb import runner
-    _, amaranth_s = _timed(export.verilog, "Sfpu")
+    _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
     _, simulation_s = _timed(runner.simulation_verilog)
     return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
 

@@ -149,8 +149,8 @@ _FP16_SWAP = {int(Mod0Fmt.FP16): int(Mod0Fmt.BF16), int(Mod0Fmt.BF16): int(Mod0F
 
 
 def _store_format_swap(store_convert: Callable) -> Callable:
-    def faulty_store_convert(mod0, lreg_value, *arch):
-        return store_convert(_FP16_SWAP.get(int(mod0), mod0), lreg_value, *arch)
+    def faulty_store_convert(mod0, lreg_value, **arch):
+        return store_convert(_FP16_SWAP.get(int(mod0), mod0), lreg_value, **arch)
     return faulty_store_convert
 
 

@@ -44,7 +44,7 @@ from hdl.flags import DEPTH, StackEntry
 from hdl.lregs import LRegWrite
 from hdl.dst import DstRowWrite
 from hdl.sfpu import UNITS, Trace, TraceUnit
-from hdl.tensix import BLACKHOLE_FIELDS, ConfigField, ConfigWrite, TensixView, pack_addr_mod
+from hdl.tensix import ConfigField, ConfigWrite, TensixView, feature_fields, pack_addr_mod
 from hdl.unit_io import LaneConfig
 from model.asm import Directive, Program, disassemble
 from model.cycle import CycleModel
@@ -826,9 +826,8 @@ class SfpuEnv:
             want = (getattr(state.tensix, counter), getattr(state.tensix, counter + "_cr"))
             check(f"{counter} and its carry register", want,
                   (getattr(tensix, counter), getattr(tensix, counter + "_cr")))
-        if state.arch is Arch.BLACKHOLE:     # Sp moves with INT32_ALL; the others only by directive
-            for name in BLACKHOLE_FIELDS:
-                check(name, int(getattr(state.tensix, name)), getattr(tensix, name))
+        for name in feature_fields(state.arch.features):    # Sp moves with INT32_ALL; the others by directive
+            check(name, int(getattr(state.tensix, name)), getattr(tensix, name))
         rows = sorted(self.touched_rows | set(np.flatnonzero(state.dst.any(axis=1)).tolist()))
         for row in rows:
             await FallingEdge(dut.clk)

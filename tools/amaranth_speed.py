@@ -38,6 +38,7 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
     from amaranth.sim import Simulator, _pyrtl, pysim
 
     from hdl.sfpu import Sfpu
+    from model.isa import Arch
     owner = {}
     if profile or wakes:
         compile_fragment = _pyrtl._FragmentCompiler.__call__
@@ -60,7 +61,7 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
             return result
         pysim._PySignalState.commit = counting
 
-    dut = Sfpu()
+    dut = Sfpu(Arch.WORMHOLE)
     sim = Simulator(dut)
     design = sim._engine._design
     paths = {fragment: ".".join(info.name) for fragment, info in design.fragments.items()}

@@ -11,7 +11,7 @@ from tb.cli.options import add_arch_option
 def cmd_disasm(args) -> int:
     arch = args.arch or isa.Arch.WORMHOLE
     for word in read_words(args.file, args.words, arch):
-        print(disassemble(word, "llk" if args.llk else "named", arch))
+        print(disassemble(word, "llk" if args.llk else "named", arch=arch))
     return 0
 
 

@@ -334,7 +334,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
                 sfpi_lines.add(len(out) + 1)
             word = int(r.text, 16)
             try:
-                text = disassemble(word, "llk", arch)
+                text = disassemble(word, "llk", arch=arch)
                 if isa.opcode_of(word) in isa.ISA[arch].by_opcode:
                     decoded[len(out) + 1] = isa.decode(word, arch)
             except isa.DecodeError as e:

@@ -51,17 +51,19 @@ class Regenerated:
 
 
 def body_words(program) -> list[int]:
-    """The SFPU instruction words after `.mark body`: the kernel's calls, without its init."""
+    """The SFPU instruction words after `.mark body`: the kernel's calls, without its init
+    (the instructions of the program's architecture)."""
+    sfpu = isa.ISA[program.arch].by_opcode
     out, body = [], False
     for item in program.items:
         if isinstance(item, Directive) and item.name == "mark" and item.args[0] == "body":
             body = True
-        elif body and isinstance(item, Instr) and isa.opcode_of(item.word) in isa.BY_OPCODE:
+        elif body and isinstance(item, Instr) and isa.opcode_of(item.word) in sfpu:
             out.append(item.word)
     return out
 
 
-def compile_source(kernel: kernels.Kernel, tree, arch: str = "wormhole") -> Listing:
+def compile_source(kernel: kernels.Kernel, tree, arch: str) -> Listing:
     src = kernel.llk_source
     request = Request(find_header(src.header, tree), src.call, src.init, arch, src.defines, src.fp32_dest,
                       src.srcb_format, src.setup, src.vector_mode, tree)
@@ -78,7 +80,7 @@ def _first_difference(a: list[int], b: list[int]) -> str:
 def regenerate(kernel: kernels.Kernel, tree) -> Regenerated:
     src = kernel.llk_source
     try:
-        listing = compile_source(kernel, tree)
+        listing = compile_source(kernel, tree, kernel.arch.value)
     except (LlkError, SourceError) as e:
         return Regenerated(kernel.name, src.call, None, "", None, "", str(e))
     generated = body_words(listing.program)
@@ -121,7 +123,7 @@ def write_listing(kernel: kernels.Kernel, tree) -> Path:
     return kernel.path
 
 
-def programs_from_source(src: str, names: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> dict:
+def programs_from_source(src: str, names: list[str], arch: isa.Arch) -> dict:
     """The generated program of each named kernel of `arch` that has a source call. Raises
     ValueError naming the kernel and the C++ line when one does not compile."""
     try:

@@ -14,6 +14,7 @@ from hdl.lregs import LaneValues
 from model.isa import OPCODES, decode
 from model.machine import Machine
 from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
+from model.isa import Arch
 from tests.hdl.hdl_sim import run_clocked
 
 LANES = 32
@@ -52,7 +53,7 @@ def expected_state(state: SfpuState) -> dict[str, np.ndarray]:
 def test_writes_in_port_order_match_the_model_state():
     rng = np.random.default_rng(1)
     dut = ConfigRegs()
-    state = SfpuState()                 # the reset values
+    state = SfpuState(Arch.WORMHOLE)                 # the reset values
     targets = list(ConfigTarget)
     errors = []
 
@@ -107,7 +108,7 @@ def test_backdoor_template_load_matches_the_model():
     rng = np.random.default_rng(2)
     with_vd = [op for op in OPCODES.values() if op.has("vd") and op.mnemonic != "SFPCONFIG"]
     dut = BackdoorBench()
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     errors, loads = [], 0
 
     async def bench(ctx):

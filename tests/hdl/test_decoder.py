@@ -64,4 +64,4 @@ def test_enum_names_follow_the_tables():
 
 
 def test_converts_to_verilog():
-    assert "module decoder" in verilog.convert(Decoder(), name="decoder")
+    assert "module decoder" in verilog.convert(Decoder(isa.Arch.WORMHOLE), name="decoder")

@@ -12,6 +12,7 @@ from model.dst_format import dst32_rows
 from model.machine import Machine
 from model.semantics import _dst_lanes
 from model.state import DST_ROWS, LANES, SfpuState
+from model.isa import Arch
 from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
 
 
@@ -29,14 +30,14 @@ def random_dst(rng) -> np.ndarray:
 
 
 def model_load(dst: np.ndarray, addr: int, width: int, col_exchange: np.ndarray) -> list[int]:
-    machine = Machine(SfpuState(dst=dst))
+    machine = Machine(SfpuState(Arch.WORMHOLE, dst=dst))
     rows, cols = _dst_lanes(addr, col_exchange)
     return [int(v) for v in machine.dst_read(width, rows, cols)]
 
 
 def model_store(dst: np.ndarray, addr, width, col_exchange, raw, lanes) -> dict[int, tuple[int, list[int]]]:
     """Store into `dst` in place; return the write records merged per row: row -> (cols, values)."""
-    machine = Machine(SfpuState(dst=dst))
+    machine = Machine(SfpuState(Arch.WORMHOLE, dst=dst))
     rows, cols = _dst_lanes(addr, col_exchange)
     machine.dst_write(width, rows, cols, np.asarray(raw, dtype=np.uint32), lanes)
     merged: dict[int, int] = {}

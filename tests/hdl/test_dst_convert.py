@@ -107,7 +107,7 @@ def check_load(fmt: Mod0, raw, old, inf, garbage, arch: Arch) -> int:
         drive = raw | (garbage << np.uint32(16))
     else:
         drive = raw
-    expected = df.load_convert(fmt.value, raw, old, inf.astype(bool), arch)
+    expected = df.load_convert(fmt.value, raw, old, inf.astype(bool), arch=arch)
     vectors = [{"mod0": fmt, "raw": int(r), "old": int(o), "fp16a_inf": int(i)}
                for r, o, i in zip(drive, old, inf)]
     got = np.array([r["value"] for r in evaluate(LoadConvert(arch), vectors, ["value"])], dtype=np.uint32)
@@ -120,7 +120,7 @@ def check_load(fmt: Mod0, raw, old, inf, garbage, arch: Arch) -> int:
 
 def check_store(fmt: Mod0, value, arch: Arch) -> int:
     value = np.asarray(value, dtype=np.uint32)
-    expected = df.store_convert(fmt.value, value, arch)
+    expected = df.store_convert(fmt.value, value, arch=arch)
     vectors = [{"mod0": fmt, "value": int(v)} for v in value]
     got = np.array([r["raw"] for r in evaluate(StoreConvert(arch), vectors, ["raw"])], dtype=np.uint32)
     bad = np.flatnonzero(got != expected)

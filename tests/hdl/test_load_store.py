@@ -196,8 +196,9 @@ class Harness:
             load.tensix.eq(tensix.view), store.tensix.eq(tensix.view),
             tensix.apply_addr_mod.eq(load.apply_addr_mod | store.apply_addr_mod),
             tensix.addr_mod.eq(Mux(load.apply_addr_mod, load.addr_mod, store.addr_mod)),
-            tensix.stack.eq(Mux(load.stack.move, load.stack.as_value(), store.stack.as_value())),
         ]
+        if arch.features.stack_pointer:
+            m.d.comb += tensix.stack.eq(Mux(load.stack.move, load.stack.as_value(), store.stack.as_value()))
 
 
 def set_issue(ctx, unit, valid, macro=0, opcode=0, word=0, vd=0, store_addr=0):

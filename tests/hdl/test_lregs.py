@@ -11,6 +11,7 @@ from hdl.lregs import LANES, VD_TARGETS, WRITABLE, LRegFile, WriteBack
 from model.isa import encode
 from model.machine import Machine
 from model.state import SfpuState, reset_lregs
+from model.isa import Arch
 from tests.hdl.hdl_sim import run_clocked
 
 # A per-lane port, a port that reaches only L4-L7, one that reaches everything.
@@ -19,7 +20,7 @@ PORTS = (WriteBack(VD_TARGETS, per_lane=True), WriteBack((4, 5, 6, 7)), WriteBac
 
 def transpose_reference(lregs: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """SFPTRANSP through the golden model, with `lanes` enabled (ROW_MASK and flags)."""
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     state.lregs = lregs.copy()
     state.use_flags[:] = True
     state.lane_flags[:] = lanes

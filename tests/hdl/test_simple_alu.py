@@ -162,7 +162,7 @@ def model_cases(mnemonic: str, states_per_mode: int, seed: int, arch: Arch = Arc
             written = np.zeros(LANES, dtype=bool)
             value = lregs[vd].copy()
             for w in effects.lreg_writes:
-                assert w.reg == vd, f"{disassemble(word)} wrote L{w.reg}"
+                assert w.reg == vd, f"{disassemble(word, arch=Arch.WORMHOLE)} wrote L{w.reg}"
                 written |= w.mask
                 value = np.where(w.mask, w.values, value)
             vb_index = regular_operands(decode(word, arch)).vb
@@ -306,7 +306,7 @@ def test_uncovered_instructions_do_nothing():
     vectors = [dict(op=op, mod1=mod1, imm=0xFFF, vb=0xFFFFFFFF, vc=0xFFFFFFFF)
                for op in Opcode if op not in covered for mod1 in range(16)
                if op != Opcode.MOV or mod1 & 8]                   # SFPMOV FROM_SPECIAL
-    for v, got in zip(vectors, evaluate(SimpleAlu(), vectors, OUTPUTS)):
+    for v, got in zip(vectors, evaluate(SimpleAlu(Arch.WORMHOLE), vectors, OUTPUTS)):
         assert (got["writes"], got["cond_valid"], got["invert"]) == (0, 0, 0), v
 
 

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 import kernels
+from model.isa import Arch
 from tb.stimulus.programs import resolve
 
 sys.set_int_max_str_digits(0)
 
-KERNELS = kernels.all_kernels()
+KERNELS = kernels.all_kernels(Arch.WORMHOLE)
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,15 @@ import pytest
 from model import isa
 from model.asm import AsmError, Directive, Instr, Loc, assemble, assemble_line, disassemble
 
+WH = isa.Arch.WORMHOLE
+
 from tests.model.test_isa import SPEC, readable_from_raw, random_raw, spec_used_mask, word_from_raw
 
 LOC = Loc("t.s", 1, 1)
 
 
 def word_of(line: str) -> int:
-    item = assemble_line(line, LOC)
+    item = assemble_line(line, LOC, WH)
     assert isinstance(item, Instr), line
     return item.word
 
@@ -36,7 +38,7 @@ def test_named_round_trip_random_fields(mnemonic):
         word = word_from_raw(mnemonic, raw)
         assert isa.encode(mnemonic, **readable_from_raw(mnemonic, raw)) == word
         ins = isa.decode(word)
-        text = disassemble(ins.word)
+        text = disassemble(ins.word, arch=WH)
         assert not text.startswith(".word"), text
         assert text.split()[0] == mnemonic.lower()
         assert word_of(text) == word, text
@@ -47,7 +49,7 @@ def test_llk_round_trip_random_fields(mnemonic):
     rng = random.Random(f"asm-llk-{mnemonic}")
     for _ in range(300):
         word = word_from_raw(mnemonic, random_raw(rng, mnemonic))
-        text = disassemble(word, "llk")
+        text = disassemble(word, "llk", arch=WH)
         assert word_of(text) == word, text
 
 
@@ -62,36 +64,36 @@ def test_round_trip_random_words_including_ignored_bits(mnemonic):
     if unused:
         words += [(opcode << 24) | unused, (opcode << 24) | (unused & -unused)]   # all unused bits; the lowest one
     for word in words:
-        text = disassemble(word)
+        text = disassemble(word, arch=WH)
         if word & unused:
             assert text.startswith(f".word 0x{word:08X}"), text
         else:
             assert not text.startswith(".word"), text
         assert word_of(text) == word, text
-        assert word_of(disassemble(word, "llk")) == word, disassemble(word, "llk")
+        assert word_of(disassemble(word, "llk", arch=WH)) == word, disassemble(word, "llk", arch=WH)
 
 
 def test_sfpnop_llk_round_trip():
     # tt-llk writes the no-argument op as `TTI_SFPNOP;`; disassemble's llk form must reassemble.
-    text = disassemble(0x8F000000, "llk")
+    text = disassemble(0x8F000000, "llk", arch=WH)
     assert word_of(text) == 0x8F000000, text
 
 
 def test_ignored_bit_examples():
     # SFPLOAD bits 13:10 are unused (§2.1 MEM: "bits 13:10 unused").
-    assert disassemble(0x70003C00).startswith(".word 0x70003C00")
+    assert disassemble(0x70003C00, arch=WH).startswith(".word 0x70003C00")
     # SFPPUSHC requires Mod1 = 0.
-    assert disassemble(0x87000001).startswith(".word 0x87000001")
+    assert disassemble(0x87000001, arch=WH).startswith(".word 0x87000001")
     # SFPNOP bit 7.
-    assert disassemble(0x8F000080).startswith(".word 0x8F000080")
+    assert disassemble(0x8F000080, arch=WH).startswith(".word 0x8F000080")
     # SFPLUT bits 15:0 are 0.
-    assert disassemble(0x73000001).startswith(".word 0x73000001")
+    assert disassemble(0x73000001, arch=WH).startswith(".word 0x73000001")
 
 
 def test_llk_disassembly_text():
-    assert disassemble(0x840C0DD0, "llk").replace(" ", "") == "TTI_SFPMAD(12,0,13,13,0);"
-    assert disassemble(0x8E0000EE, "llk").replace(" ", "") == "TTI_SFP_STOCH_RND(0,0,0,0,14,14);"
-    assert disassemble(0x9360C009, "llk").replace(" ", "") == "TTI_SFPLOADMACRO(6,0,3,9);"
+    assert disassemble(0x840C0DD0, "llk", arch=WH).replace(" ", "") == "TTI_SFPMAD(12,0,13,13,0);"
+    assert disassemble(0x8E0000EE, "llk", arch=WH).replace(" ", "") == "TTI_SFP_STOCH_RND(0,0,0,0,14,14);"
+    assert disassemble(0x9360C009, "llk", arch=WH).replace(" ", "") == "TTI_SFPLOADMACRO(6,0,3,9);"
 
 
 def test_named_disassembly_fields():
@@ -99,13 +101,13 @@ def test_named_disassembly_fields():
         mn, *rest = text.split()
         return mn, dict(p.split("=") for p in rest)
 
-    mn, f = pairs(disassemble(0x840C0DD0))
+    mn, f = pairs(disassemble(0x840C0DD0, arch=WH))
     assert mn == "sfpmad"
     assert {k: int(v, 0) for k, v in f.items()} == {"vd": 13, "va": 12, "vb": 0, "vc": 13, "mod1": 0}
-    mn, f = pairs(disassemble(0x9360C009))
+    mn, f = pairs(disassemble(0x9360C009, arch=WH))
     assert mn == "sfploadmacro"
     assert {k: int(v, 0) for k, v in f.items()} == {"macro": 1, "vd": 6, "offset": 8, "addr_mod": 3, "mod0": 0}
-    mn, f = pairs(disassemble(0x79FFF000))
+    mn, f = pairs(disassemble(0x79FFF000, arch=WH))
     assert int(f["imm12"]) == -1
 
 
@@ -247,8 +249,8 @@ def test_comments_blank_lines_and_locations():
     assert prog.words == [0x8F000000] * 3
     assert [(i.loc.file, i.loc.line, i.loc.col) for i in prog.items] == [("c.s", 3, 3), ("c.s", 4, 1),
                                                                          ("c.s", 6, 1)]
-    assert assemble_line("   # only a comment", LOC) is None
-    assert assemble_line("", LOC) is None
+    assert assemble_line("   # only a comment", LOC, WH) is None
+    assert assemble_line("", LOC, WH) is None
 
 
 @pytest.mark.parametrize("expr,value", [
@@ -271,7 +273,7 @@ def test_tab_after_mnemonic():
 
 
 def test_tab_after_directive_name():
-    item = assemble_line(".fp32_dest\t1", LOC)
+    item = assemble_line(".fp32_dest\t1", LOC, WH)
     assert isinstance(item, Directive) and item.name == "fp32_dest" and item.args == (1,)
 
 
@@ -283,18 +285,18 @@ def test_named_form_symbols():
 
 
 def test_directives_parse():
-    d = assemble_line(".addr_mod 3 dst_incr=2 dst_cr=1", LOC)
+    d = assemble_line(".addr_mod 3 dst_incr=2 dst_cr=1", LOC, WH)
     assert isinstance(d, Directive)
     assert (d.name, d.args, dict(d.options)) == ("addr_mod", (3,), {"dst_incr": 2, "dst_cr": 1})
-    d = assemble_line(".lreg 2 0xFFFFFFFF", LOC)
+    d = assemble_line(".lreg 2 0xFFFFFFFF", LOC, WH)
     assert (d.name, d.args) == ("lreg", (2, 0xFFFFFFFF))
-    d = assemble_line(".lreg 7 " + " ".join(str(i) for i in range(32)), LOC)
+    d = assemble_line(".lreg 7 " + " ".join(str(i) for i in range(32)), LOC, WH)
     assert d.args == (7,) + tuple(range(32))
     for line, name, value in [(".fp32_dest 1", "fp32_dest", 1), (".srcb_format 15", "srcb_format", 15),
                               (".rwc_dst 1023", "rwc_dst", 1023), (".dest_offset 4", "dest_offset", 4),
                               (".dest_base 8", "dest_base", 8), (".addr_mod_base 1", "addr_mod_base", 1),
                               (".prng_seed 0xFFFFFFFF", "prng_seed", 0xFFFFFFFF)]:
-        d = assemble_line(line, LOC)
+        d = assemble_line(line, LOC, WH)
         assert (d.name, d.args) == (name, (value,)), line
     prog = assemble(".fp32_dest 1\nsfpnop\n")
     assert prog.words == [0x8F000000] and len(prog.items) == 2

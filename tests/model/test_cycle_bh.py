@@ -470,7 +470,7 @@ def test_macro_shft2_next_cycle_must_be_idle():
     assert unit_cycles(result.trace, "round", "SFPSHFT2") == [t + 1]
     assert stalls(result) == []
     assert hazards(result) == [("shft2-next-cycle", t + 2)]
-    state = SfpuState()                       # SFPSHFT2's encoding is the same on Wormhole
+    state = SfpuState(Arch.WORMHOLE)                       # SFPSHFT2's encoding is the same on Wormhole
     put_bits32(state, 0, rand(5))
     assert not wh(setup + body, state).hazards
     # With an SFPNOP in the idle cycle, it is clean.
@@ -523,7 +523,7 @@ def test_blackhole_macro_columns(unit, template, runs):
 def test_blackhole_only_templates_are_invalid_on_wormhole():
     # SFPGT's opcode 0x97 is not a Wormhole SFPU instruction.
     setup = macro_setup({0: sequence(simple=byte(4))}, {0: "sfpgt vd=0 vc=0 mod1=8"})
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     put_bits32(state, 0, rand(9))
     result = wh(setup + lm(vd=2) + "\n", state, strict=False)
     assert [h.rule for h in result.hazards] == ["macro-template-invalid"]
@@ -594,7 +594,7 @@ def test_stall_writes(text, writes):
 def test_run_program_takes_the_programs_architecture():
     assert bh("sfpnop\n").state.arch is Arch.BLACKHOLE
     with pytest.raises(ValueError, match="Blackhole"):
-        run_program(assemble(BH_HEADER + "sfpnop\n"), SfpuState())
+        run_program(assemble(BH_HEADER + "sfpnop\n"), SfpuState(Arch.WORMHOLE))
 
 
 def test_macro_instruction_after_the_threads_shft2_must_be_sfpnop():
@@ -609,7 +609,7 @@ def test_macro_instruction_after_the_threads_shft2_must_be_sfpnop():
     t = issue_cycle(result, "sfploadmacro")
     assert unit_cycles(result.trace, "mad", "SFPMAD") == [t + 2]
     assert hazards(result) == [("shft2-next-cycle", t + 2)] and result.hazards[0].unit == "mad"
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     put_bits32(state, 0, rand(10))
     assert not wh(setup + body, state).hazards
 

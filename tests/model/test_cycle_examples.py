@@ -21,6 +21,7 @@ from model.hazards import rule_class
 from model.run import run_program
 from model.state import SfpuState
 from tb.dst_io import get_bits32, put_fp32
+from model.isa import Arch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def occupant(record, unit: str):
@@ -33,7 +34,7 @@ def occupant(record, unit: str):
 # ---------------------------------------------------------------------------
 
 def run_example_a():
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     x = np.linspace(-3.0, 3.0, 32).astype(np.float32)
     put_fp32(state, 8, x)
     result = run_program(assemble_file(str(EXAMPLES / "macro_example_a.s")), state)
@@ -93,7 +94,7 @@ def exp_inputs() -> dict[int, np.ndarray]:
 
 
 def run_exp(program: Path):
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     inputs = exp_inputs()
     for a, values in inputs.items():
         put_fp32(state, a, values)
@@ -193,8 +194,8 @@ def test_a_run_without_its_trace_keeps_nothing_per_cycle_and_the_same_result():
     state and counts; without, no trace and no cycle-to-instruction map, and
     the Dst rows written are those the traced run's records name."""
     program = assemble_file(str(EXAMPLES / "exp_fast_macro.s"))
-    traced = run_program(program, SfpuState())
-    lean = run_program(program, SfpuState(), keep_trace=False)
+    traced = run_program(program, SfpuState(Arch.WORMHOLE))
+    lean = run_program(program, SfpuState(Arch.WORMHOLE), keep_trace=False)
     assert lean.trace == [] and lean.issued_from == {}
     assert (lean.cycles, lean.issue_cycles, lean.instructions) == (traced.cycles, traced.issue_cycles,
                                                                    traced.instructions)

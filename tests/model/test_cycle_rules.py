@@ -33,6 +33,7 @@ from model.run import run_program
 from model.state import SfpuState
 from model.trace import FlagsRecord, LRegWriteRecord
 from tb.dst_io import get_bits32, put_bits32
+from model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)
@@ -118,7 +119,7 @@ def random_floats(seed: int) -> np.ndarray:
 
 
 def dst_state(*blocks: tuple[int, np.ndarray]) -> SfpuState:
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     for address, values in blocks:
         put_bits32(state, address, values)
     return state
@@ -1251,7 +1252,7 @@ def random_program(seed: int, length: int = 40) -> list[str]:
 
 def random_start(seed: int) -> SfpuState:
     g = np.random.default_rng(seed + 1000)
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     ints = g.integers(0, 1 << 32, (8, LANES), dtype=np.uint64).astype(U32)
     floats = g.uniform(-4.0, 4.0, (8, LANES)).astype(np.float32).view(U32)
     state.lregs[:8] = np.where(g.random((8, LANES)) < 0.5, ints, floats)

@@ -114,17 +114,17 @@ def test_fp16_widening_keeps_exponent_31():
 # --- whole cells --------------------------------------------------------------
 
 def test_plans():
-    p = lf.plan("Float32", "Float16", False)
+    p = lf.plan("Float32", "Float16", False, "wormhole")
     assert (p.src, p.dst, p.pack_src) == ("Float16", "fp16", "Float16")
-    p = lf.plan("Float32", "Float16_b", False)
+    p = lf.plan("Float32", "Float16_b", False, "wormhole")
     assert (p.src, p.dst, p.pack_src) == ("Float16_b", "bf16", "Float16_b")
-    p = lf.plan("Float32", "Float32", True)
+    p = lf.plan("Float32", "Float32", True, "wormhole")
     assert (p.src, p.dst, p.pack_src) == (None, "fp32", "Float32")
     assert lf.plan("Float16_b", "Float16", True, "wormhole").pack_src == "Float32"
     assert lf.plan("Float16_b", "Float16", True, "blackhole").pack_src == "Float16"
-    assert lf.plan("Float16", "Float16_b", False).srcb_format == 1
+    assert lf.plan("Float16", "Float16_b", False, "wormhole").srcb_format == 1
     with pytest.raises(ValueError, match="Bfp8_b"):
-        lf.plan("Bfp8_b", "Float32", True)
+        lf.plan("Bfp8_b", "Float32", True, "wormhole")
 
 
 def test_float16b_round_trip_through_32bit_dst():
@@ -132,14 +132,14 @@ def test_float16b_round_trip_through_32bit_dst():
     # to +0 by the datacopy).
     h = np.arange(1 << 16, dtype=U32)
     finite = (h & 0x7F80) != 0x7F80
-    p = lf.plan("Float16_b", "Float16_b", True)
+    p = lf.plan("Float16_b", "Float16_b", True, "wormhole")
     out = lf.pack(p, lf.unpack(p, h[finite]))
     expect = np.where((h[finite] & 0x7F80) == 0, 0, h[finite])
     assert np.array_equal(out, expect)
 
 
 def test_float32_dst_to_float16_output_matches_numpy_truncation():
-    p = lf.plan("Float16_b", "Float16", True)
+    p = lf.plan("Float16_b", "Float16", True, "wormhole")
     x = np.linspace(-60000, 60000, 5001).astype(np.float32)
     x = x[np.abs(x) >= 2**-14]
     assert np.array_equal(lf.pack(p, x.view(U32)), _truncated_fp16(x))

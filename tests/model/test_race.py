@@ -251,7 +251,7 @@ def test_a_read_soon_after_a_macro_store(nops, flagged):
 def test_the_spacing_is_a_parameter_and_plain_stores_are_not_flagged():
     from model.cycle import CycleModel
     program = assemble(MACRO_STORE + "sfpnop\nsfpload vd=3 mod0=4 addr_mod=0 imm10=0\n")
-    model = CycleModel(SfpuState(), dst_read_spacing=0)
+    model = CycleModel(SfpuState(Arch.WORMHOLE), dst_read_spacing=0)
     from model.run import walk
     for _ in walk(program, model):
         pass

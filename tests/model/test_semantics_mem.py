@@ -25,6 +25,7 @@ from model.isa import encode
 from model.machine import Machine, UndefinedBehaviour
 from model.run import run_program
 from model.state import AddrMod, SfpuState
+from model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)
@@ -58,7 +59,7 @@ SENTINEL = 0xDEADBEEF
 # ---------------------------------------------------------------------------
 
 def machine(strict: bool = True) -> Machine:
-    return Machine(SfpuState(), strict=strict)
+    return Machine(SfpuState(Arch.WORMHOLE), strict=strict)
 
 
 def ex(m: Machine, mnemonic: str, **fields):
@@ -588,7 +589,7 @@ def test_srcb_directives_through_run_program():
     """
     for directives, expected in ((".fp32_dest 1", 0x87801234), (".srcb_format 5", 0x87800000),
                                  (".srcb_format 1", 0xBF800000)):
-        state = SfpuState()
+        state = SfpuState(Arch.WORMHOLE)
         state.dst[0, 0], state.dst[8, 0] = 0x800F, 0x1234
         res = run(directives + "\n" + text, state=state)
         assert int(res.state.lregs[0][0]) == expected
@@ -904,7 +905,7 @@ def test_loadmacro_zero_sequence_behaves_as_sfpload_in_strict_run():
         sfploadmacro macro=1 vd=6 mod0=6 addr_mod=1 offset=2
     """
     # VD = 6: VDHi = 1, so Imm10 = (1 << 1) | 1 = 3; Addr = 3 + 8 = 11: rows 8..11, odd columns.
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     fill16_pattern(Machine(state))
     res = run(text, state=state)
     rows, cols = lane_rows_cols(11)
@@ -952,7 +953,7 @@ SCHEDULING = """
 
 
 def test_loadmacro_that_schedules_loads_and_runs_its_nop():
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     fill16_pattern(Machine(state))
     res = run(SCHEDULING, state=state)
     assert not res.hazards

@@ -19,6 +19,7 @@ from model.isa import decode, encode
 from model.machine import Machine, UndefinedBehaviour
 from model.semantics import Operands
 from model.state import FlagStackEntry, SfpuState
+from model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)
@@ -35,7 +36,7 @@ EXCHANGE_SRCB_SRCC = 1 << 8
 # ---------------------------------------------------------------------------
 
 def machine() -> Machine:
-    return Machine(strict=True)
+    return Machine(SfpuState(Arch.WORMHOLE), strict=True)
 
 
 def setreg(m: Machine, r: int, values) -> None:
@@ -1787,7 +1788,7 @@ def test_sfplz_flag_tests_the_input_when_vd_is_vc():
     written, so VD == VC must not matter. The inputs whose count differs in
     zero-ness from the input: 0 (count 32) and bit 31 set (count 0)."""
     inputs = np.array([0x00000000, 0x80000000, 0xFFFFFFFF, 0x00010000] * 8, dtype=np.uint32)
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     state.lregs[4] = inputs
     Machine(state).execute(encode("SFPLZ", vd=4, vc=4, mod1=2))       # CC_NE0
     assert list(state.lane_flags) == list(inputs != 0)

@@ -125,7 +125,7 @@ def test_every_blackhole_word_round_trips():
         word = isa.encode(op.mnemonic, isa.BLACKHOLE)
         from model.asm import disassemble
         for style in ("named", "llk"):
-            text = disassemble(word, style, isa.BLACKHOLE)
+            text = disassemble(word, style, arch=isa.BLACKHOLE)
             assert assemble(text + "\n", arch=isa.BLACKHOLE).words == [word], (op.mnemonic, style, text)
 
 

@@ -125,7 +125,7 @@ def test_mode_fields_and_new_modifiers_are_counted():
 
 def test_a_coverage_samples_only_its_own_architecture():
     with pytest.raises(ValueError, match="blackhole coverage cannot sample a wormhole run"):
-        run_program(assemble("sfpnop\n"), SfpuState(), on_cycle=Coverage(BH).sample)
+        run_program(assemble("sfpnop\n"), SfpuState(Arch.WORMHOLE), on_cycle=Coverage(BH).sample)
     with pytest.raises(ValueError, match="cannot merge"):
         Coverage().merge(Coverage(BH))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from hdl import export
+from model.isa import Arch
 from tb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ def _params():
 
 @pytest.mark.parametrize("name", _params())
 def test_component_converts_to_verilog(name):
-    text = export.verilog(name)
+    text = export.verilog(name, Arch.WORMHOLE)
     assert f"module {name}(" in text
     assert "endmodule" in text
 
@@ -50,7 +51,7 @@ def test_missing_component_is_an_error(monkeypatch, entry, message):
     monkeypatch.setattr(export, "COMPONENTS", export.COMPONENTS + [entry])
     export._scan.cache_clear()
     try:
-        for call in (export.registry, lambda: export.verilog("Decoder"), lambda: export.verilog("Nope")):
+        for call in (export.registry, lambda: export.verilog("Decoder", Arch.WORMHOLE), lambda: export.verilog("Nope", Arch.WORMHOLE)):
             with pytest.raises(export.ExportError, match=f"'Nope' is listed but {message}"):
                 call()
         assert main(["verilog", "--list"]) == 2

@@ -17,6 +17,7 @@ from tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
 from tb.llk import headers
 from tb.llk.entries import entries
 from tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
+from model.isa import Arch
 
 
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
@@ -35,7 +36,7 @@ def compile_fixture(call, init=None, **kw):
 
 
 def run_on_tile(listing, x):
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     put_tile_bits32(state, x.view(np.uint32))
     result = run_program(listing.program, state)
     return get_tile_fp32(result.state), result
@@ -231,7 +232,7 @@ def test_tensix_nop_is_one_idle_issue_cycle():
     nop_line = line_of(ADD_ONE, "TTI_NOP;")
     assert any(line.startswith("TTI_NOP;") and line.endswith(f"ckernel_sfpu_fixture_add_one.h:{nop_line}")
                for line in listing.text.splitlines())
-    result = run_program(listing.program, SfpuState())
+    result = run_program(listing.program, SfpuState(Arch.WORMHOLE))
     nops = [r for r in result.trace if r.issued == 0x02000000]
     # Once per face: the thread's slot is taken, no sub-unit starts, nothing is written.
     assert len(nops) == 4 and all(not r.units and not r.lreg_writes for r in nops)

@@ -17,14 +17,16 @@ from tb.dst_io import get_tile_bits32, get_tile_hi16
 from kernels import reduce, typecast
 from tb.llk.regenerate import compile_source
 from tb.llk.sources import find_tree
+from model import isa
+from model.isa import Arch
 
 TREE = find_tree(Path(__file__).resolve().parent / "llk_tree", "wormhole")
-KERNELS = kernels.all_kernels()
+KERNELS = kernels.all_kernels(Arch.WORMHOLE)
 
 
 def generated_run(name):
     kernel = KERNELS[name]
-    return kernels.run_kernel(kernel, program=compile_source(kernel, TREE).program)
+    return kernels.run_kernel(kernel, program=compile_source(kernel, TREE, kernel.arch.value).program)
 
 
 # The kernels the fixture tree has, and why the hand listing's reading or reference would not do.
@@ -46,7 +48,7 @@ def test_generated_kernel_is_bit_exact_against_its_source_reference(name):
 def test_lo16_store_puts_the_low_half_in_row_a_unshuffled():
     # SFPSTORE.md, Mod0 9: Dst32b = rotl(x, 16), raw; Dst.md: the datum's high half is row A.
     program = assemble("sfploadi vd=0 mod0=2 imm16=0x0100\nsfpstore vd=0 mod0=9 imm10=0\n")
-    state = run_program(program, SfpuState()).state
+    state = run_program(program, SfpuState(Arch.WORMHOLE)).state
     a, b = dfmt.dst32_rows(np.array([0]))
     assert state.dst[a[0], 0] == 0x0100 and state.dst[b[0], 0] == 0
 
@@ -89,5 +91,14 @@ def test_uint32_to_fp32_rounds_once():
 
 
 def test_column_sum_orders_differ_on_the_kernels_inputs():
-    x = reduce.reduce_inputs(SfpuState(), np.random.default_rng([0, 0x5F0]))
+    x = reduce.reduce_inputs(SfpuState(Arch.WORMHOLE), np.random.default_rng([0, 0x5F0]))
     assert not np.array_equal(reduce.col_sum_fp32(x), reduce.col_sum_fp32_rows_first(x))
+
+
+def test_body_words_are_the_programs_architectures():
+    """Blackhole's new instructions are SFPU words of a Blackhole body (tb.llk.regenerate)."""
+    from tb.llk.regenerate import body_words
+    program = assemble(".arch blackhole\nsfpnop\n.mark body\nsfpmul24 vd=1 va=2 vb=3\nsfple vd=1 vc=2\n"
+                       "sfpgt vd=1 vc=2\nsfparecip vd=1 vc=2\nsfpnop\n")
+    assert [isa.opcode_of(w) for w in body_words(program)] == [
+        isa.ISA[Arch.BLACKHOLE].opcodes[m].opcode for m in ("SFPMUL24", "SFPLE", "SFPGT", "SFPARECIP", "SFPNOP")]

@@ -16,6 +16,7 @@ from model.state import SfpuState
 from tb.dst_io import get_tile_fp32, put_tile_bits32
 from tb import runner
 from tb.llk.frontend import LlkError, Request, compile_call
+from model.isa import Arch
 
 SFPI = Path(__file__).resolve().parent / "llk_fixtures" / "ckernel_sfpu_fixture_sfpi.h"
 X = np.random.default_rng(7).uniform(-8, 8, 1024).astype(np.float32)
@@ -30,7 +31,7 @@ def compile_sfpi(call: str):
 
 
 def run_tile(listing, x=X):
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     put_tile_bits32(state, x.view(np.uint32))
     result = run_program(listing.program, state)       # strict: any hazard left would stop it
     return get_tile_fp32(result.state)
@@ -148,7 +149,7 @@ def test_sfpi_kernels_run_in_lock_step_on_the_rtl(tmp_path):
     for call in ("calculate_fixture_piecewise<false, 2>()", "calculate_fixture_outside_band<false, 2>()",
                  "calculate_fixture_exponent<false, 2>()"):
         listing = compile_call(Request(SFPI, call, fp32_dest=1, vector_mode="none"))
-        state = SfpuState()
+        state = SfpuState(Arch.WORMHOLE)
         put_tile_bits32(state, X.view(np.uint32))
         name = call.split("<")[0]
         (tmp_path / f"{name}.s").write_text(listing.text)

@@ -25,6 +25,7 @@ from tb import rtl_run
 from tb.cli.main import main
 from tb.faults import FAULTS
 from tb.stimulus.programs import resolve_all
+from model.isa import Arch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_A = ROOT / "examples" / "macro_example_a.s"
@@ -33,7 +34,7 @@ SFPU = Path(sys.executable).parent / "sfpu"
 
 def model_outcome(program, dst, strict: bool) -> tuple[dict | None, str | None]:
     """The model's `sfpu run --json --trace` record, or the message it stops with."""
-    state = SfpuState()
+    state = SfpuState(Arch.WORMHOLE)
     if dst is not None:
         state.dst = np.array(dst, dtype=np.uint16)
     try:

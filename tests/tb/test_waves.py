@@ -26,7 +26,7 @@ def test_filter_translates_words_and_passes_the_rest_through():
     lines = [f"{mad:08X}", "840c0dd0", "00000000", "xxxxxxxx", "84", "zz", ""]
     result = subprocess.run(FILTER, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [disassemble(mad), disassemble(0x840C0DD0), "00000000", "xxxxxxxx",
+    assert result.stdout.splitlines() == [disassemble(mad, arch=isa.Arch.WORMHOLE), disassemble(0x840C0DD0, arch=isa.Arch.WORMHOLE), "00000000", "xxxxxxxx",
                                           "SFPMAD", "zz", ""]
 
 
@@ -36,13 +36,13 @@ def test_filter_answers_each_line_at_once():
         for word in (0x840C0DD0, isa.encode("SFPNOP")):
             proc.stdin.write(f"{word:08X}\n")
             proc.stdin.flush()
-            assert proc.stdout.readline() == disassemble(word) + "\n"
+            assert proc.stdout.readline() == disassemble(word, arch=isa.Arch.WORMHOLE) + "\n"
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
 
 
 def test_translate_never_raises():
-    assert mnemonic.translate("0x7A00F0F1") == disassemble(0x7A00F0F1)
+    assert mnemonic.translate("0x7A00F0F1") == disassemble(0x7A00F0F1, arch=isa.Arch.WORMHOLE)
     assert mnemonic.translate("FFFFFFFF") == "FFFFFFFF"
     assert mnemonic.translate("-1") == "-1"
 
