@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import isa, tensix
 from .hazards import RULES
