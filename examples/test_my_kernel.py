@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb import api
+from tensix_sfpu import api
 
 HEADER = Path(__file__).resolve().parent / "ckernel_sfpu_affine.h"
 CALL = "calculate_affine<false>()"

@@ -5,7 +5,7 @@ ISA table's name."""
 from amaranth import Cat, Const, Mux, Signal
 from amaranth.lib import data
 
-from model import isa
+from tensix_sfpu.model import isa
 
 
 class Fp32(data.Struct):

@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from .arith import field, operand
 
-from model import isa, tensix
+from tensix_sfpu.model import isa, tensix
 
 from .isa import ArchComponent, Opcode, Unit, opcode, opcode_bits, table, unit
 from .stall import rule_condition

@@ -21,7 +21,7 @@ from functools import lru_cache
 from amaranth.back import verilog as _verilog
 from amaranth.hdl import UnusedElaboratable
 
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 #: The top of the RTL, what `sfpu verilog` writes without --component.
 TOP = "Sfpu"
@@ -68,9 +68,9 @@ def _scan() -> dict[str, Callable]:
     for name, module, cls_name, kwargs in COMPONENTS:
         where = f"hdl/{module}.py"
         try:
-            mod = importlib.import_module(f"hdl.{module}")
+            mod = importlib.import_module(f"{__package__}.{module}")
         except ModuleNotFoundError as e:
-            what = "does not exist" if e.name == f"hdl.{module}" else f"cannot be imported: {e}"
+            what = "does not exist" if e.name == f"{__package__}.{module}" else f"cannot be imported: {e}"
             raise ExportError(f"component {name!r} is listed but {where} {what}") from e
         cls = getattr(mod, cls_name, None)
         if cls is None:

@@ -16,7 +16,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import CmpMod1
+from tensix_sfpu.model.isa import CmpMod1
 
 from .isa import ArchComponent
 

@@ -38,7 +38,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, Features
+from tensix_sfpu.model.isa import Arch, Features
 
 from .arith import Fp32, leading_zeros
 from .isa import ArchComponent

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from amaranth.lib import data, enum, wiring
 
-from model import isa
+from tensix_sfpu.model import isa
 
 _SFP_PREFIX = "SFP"
 

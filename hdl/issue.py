@@ -20,7 +20,7 @@ from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .decoder import Decoded
 from .isa import ArchComponent, opcode_bits, unit

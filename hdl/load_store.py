@@ -36,7 +36,7 @@ from amaranth.lib.wiring import In, Out
 
 from .dst import DstAccess
 from .dst_convert import LoadConvert, Mod0, StoreConvert, is_dst32
-from model.isa import Arch, Features, LoadiMod0
+from tensix_sfpu.model.isa import Arch, Features, LoadiMod0
 
 from .arith import field
 from .isa import ArchComponent, Opcode, table

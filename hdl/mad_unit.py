@@ -26,7 +26,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum
 from amaranth.lib.wiring import In, Out
 
-from model.isa import LutMod, MadMod1, Mul24Mod1
+from tensix_sfpu.model.isa import LutMod, MadMod1, Mul24Mod1
 
 from .fma import Fma
 from .isa import ArchComponent, Opcode, field_layout

@@ -33,7 +33,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from model.isa import RoundMode, Shft2Mod1
+from tensix_sfpu.model.isa import RoundMode, Shft2Mod1
 
 from .isa import ArchComponent, Opcode, field_layout
 from .rounding import StochRound

@@ -13,7 +13,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .arith import Fp32
 from .isa import amaranth_enum

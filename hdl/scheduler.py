@@ -24,7 +24,7 @@ from amaranth.lib.wiring import In, Out
 
 from .arith import field
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .isa import ArchComponent, field_layout, opcode, opcode_bits, table
 

@@ -54,7 +54,7 @@ from amaranth.hdl import EnableInserter
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .arith import operand
 from .config_regs import ConfigRegs, backdoor_write

@@ -28,7 +28,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.isa import Arch, CmpMod1, Features, MovMod1
+from tensix_sfpu.model.isa import Arch, CmpMod1, Features, MovMod1
 
 from .arith import sign_magnitude_key
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from amaranth import Const, Module, Mux, Signal
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .arith import field, operand
 from .isa import ArchComponent, opcode, opcode_bits, table

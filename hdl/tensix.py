@@ -24,11 +24,11 @@ from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from model import state as model_state
-from model import tensix as model_tensix
-from model.dst_format import Mod0Fmt, resolve_srcb
+from tensix_sfpu.model import state as model_state
+from tensix_sfpu.model import tensix as model_tensix
+from tensix_sfpu.model.dst_format import Mod0Fmt, resolve_srcb
 
-from model.isa import Arch, Features
+from tensix_sfpu.model.isa import Arch, Features
 
 from .dst_convert import Mod0
 from .isa import ArchComponent, opcode_bits

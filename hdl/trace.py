@@ -13,7 +13,7 @@ from amaranth import Module
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model import isa
+from tensix_sfpu.model import isa
 
 from .dst import DstRowWrite
 from .isa import Opcode

@@ -21,7 +21,7 @@ from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import Out
 
-from model.state import LaneConfigBit
+from tensix_sfpu.model.state import LaneConfigBit
 
 from .isa import Opcode
 # Re-exported for the sub-units.

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from model.asm import Program, assemble_file
-from model.isa import Arch
-from model.run import RunResult, run_program
-from model.state import SfpuState
+from tensix_sfpu.model.asm import Program, assemble_file
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.run import RunResult, run_program
+from tensix_sfpu.model.state import SfpuState
 
 KERNEL_DIR = Path(__file__).resolve().parent      # the listings sit beside their definitions
 TILE_ROW_GROUPS = 32      # a 32 x 32 tile: four 16 x 16 faces of eight 32-lane row groups

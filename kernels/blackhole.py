@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 import numpy as np
 
-from tb.dst_io import TILE_ADDRESSES, get_tile_bits16, put_tile_bits16
+from tensix_sfpu.tb.dst_io import TILE_ADDRESSES, get_tile_bits16, put_tile_bits16
 
 from . import Accuracy, Kernel, LlkSource, exp, int_ops, nonlinear, reduce, typecast, where
 

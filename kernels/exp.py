@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_fp32, put_tile_bits32
+from tensix_sfpu.tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource, issue_slots_per_row
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 FLT_MIN = float(np.finfo(np.float32).tiny)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import TILE_ADDRESSES, get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
+from tensix_sfpu.tb.dst_io import TILE_ADDRESSES, get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 I32 = np.iinfo(np.int32)
 

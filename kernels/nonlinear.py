@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_tile_fp32, put_tile_bits32
+from tensix_sfpu.tb.dst_io import get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource, issue_slots_per_row
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 F32 = np.float32
 FLT_MIN = float(np.finfo(F32).tiny)
@@ -281,7 +281,7 @@ KERNELS = [
            llk_source=LlkSource("ckernel_sfpu_recip.h", "calculate_reciprocal<false, true, 8>()",
                                 "recip_init<false, true>()"),
            notes="Generated from tt-metal's SFPI source by the SFPI stand-in (`python -m "
-                 "tb.llk.regenerate --write`); its cycle count is this project's instruction "
+                 "tensix_sfpu.tb.llk.regenerate --write`); its cycle count is this project's instruction "
                  "selection. It leaves Dst bit-identical to the hand-compiled listing it replaces; "
                  "the stream differs in registers and copies: 21.25 cycles a row group against "
                  "that listing's 20.25, which hid the integer work in the cycles after MADs. Zero "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
 
 from . import Kernel, Accuracy
-from model.isa import Arch
+from tensix_sfpu.model.isa import Arch
 
 ROWS, COLS = 64, 32            # two tiles, one above the other; every column is one sequence
 INDEX_BASE = 128               # the indices sit two tiles (128 address units) after the values

@@ -414,7 +414,7 @@ def simulate(tests: list[tuple[str, Callable]], make_top: Callable | None = None
     """Run each `(name, async func(dut))` in turn on one simulation; with `vcd`,
     write a waveform of every signal, or only of the top's (`vcd_depth=2`)."""
     if make_top is None:
-        from hdl.sfpu import Sfpu as make_top
+        from tensix_sfpu.hdl.sfpu import Sfpu as make_top
     design = make_top()
     top = Module()
     top.domains.sync = domain = ClockDomain("sync")

@@ -2,7 +2,7 @@
 functions of typed values, for a kernel author's own scripts and tests. The
 commands parse their options and call these.
 
-    from tb import api
+    from tensix_sfpu import api
     listing = api.compile_kernel("ckernel_sfpu_exp.h", "calculate_exponential<false, false, 32>()",
                                  init="exp_init<false, false>()", src="/path/to/tt_metal")
     x = np.random.default_rng(1).uniform(-4, 4, (32, 32)).astype(np.float32)
@@ -23,15 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
-from model import isa
-from model.asm import AsmError, Program, assemble
-from model.hazards import Hazard
-from model.run import RunResult, run_program
-from model.state import SfpuState
-from model.trace import CycleRecord
-from tb import dst_io
-from tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
-from tb.llk.sources import SourceError, find_header, find_tree
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import AsmError, Program, assemble
+from tensix_sfpu.model.hazards import Hazard
+from tensix_sfpu.model.run import RunResult, run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.model.trace import CycleRecord
+from tensix_sfpu.tb import dst_io
+from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
+from tensix_sfpu.tb.llk.sources import SourceError, find_header, find_tree
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 FORMATS = tuple(dst_io.FORMATS)
@@ -105,12 +105,12 @@ class Result:
 
     def timeline_html(self, title: str = "", first: int = 0, last: int | None = None) -> str:
         """The run as `sfpu timeline --html` draws it (needs trace=True)."""
-        from tb.timeline_view import to_html
+        from tensix_sfpu.tb.timeline_view import to_html
         return to_html(self._traced(), self.arch, title, first, last)
 
     def perfetto(self, title: str = "", first: int = 0, last: int | None = None) -> dict:
         """The run as Chrome/Perfetto trace events (needs trace=True)."""
-        from tb.timeline_view import to_perfetto
+        from tensix_sfpu.tb.timeline_view import to_perfetto
         return to_perfetto(self._traced(), self.arch, title, first, last)
 
     def _traced(self) -> RunResult:
@@ -162,7 +162,7 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
     """`program` from `state` on `backend`: the cycle model, or the RTL on a
     simulator with the model in lock-step (its trace and final state the
     RTL's). Without `dst_given` the RTL keeps its reset Dst."""
-    from model.hazards import RULES
+    from tensix_sfpu.model.hazards import RULES
     if backend not in BACKENDS:
         raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
     unknown = [r for r in allow if r not in RULES]
@@ -179,7 +179,7 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
                 raise                # a bug in the Wormhole model: let it show
             raise NotModelledError(f"{program.name}: not modelled on {program.arch.title} yet: "
                                    f"{type(e).__name__}: {e}") from None
-    from tb import rtl_run, runner
+    from tensix_sfpu.tb import rtl_run, runner
     try:
         return rtl_run.run_program(backend, program, state.dst if dst_given else None, strict=strict,
                                    allow=set(allow))

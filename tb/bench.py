@@ -58,12 +58,12 @@ def _timed(func, *args, **kwargs) -> tuple[object, float]:
 
 
 def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
-    from model.asm import Directive, Instr
-    from model.machine import Machine, apply_effects
-    from model.isa import Arch
-    from model.state import SfpuState
-    from model.run import apply_directive, run_program
-    from tb.stimulus.generator import generate
+    from tensix_sfpu.model.asm import Directive, Instr
+    from tensix_sfpu.model.machine import Machine, apply_effects
+    from tensix_sfpu.model.isa import Arch
+    from tensix_sfpu.model.state import SfpuState
+    from tensix_sfpu.model.run import apply_directive, run_program
+    from tensix_sfpu.tb.stimulus.generator import generate
     program = generate(*program_spec)
     instructions = len(program.words)
 
@@ -85,7 +85,7 @@ def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
 
 
 def bench_fma(count: int = 1 << 20) -> dict:
-    from model.fma import fma_wh
+    from tensix_sfpu.model.fma import fma_wh
     rng = np.random.default_rng(1)
     a, b, c = (rng.integers(0, 1 << 32, count, dtype=np.uint64).astype(np.uint32) for _ in range(3))
     fma_wh(a[:1000], b[:1000], c[:1000])                 # first call's set-up out of the timing
@@ -94,9 +94,9 @@ def bench_fma(count: int = 1 << 20) -> dict:
 
 
 def bench_verilog() -> dict:
-    from hdl import export
-    from model.isa import Arch
-    from tb import runner
+    from tensix_sfpu.hdl import export
+    from tensix_sfpu.model.isa import Arch
+    from tensix_sfpu.tb import runner
     _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
     _, simulation_s = _timed(runner.simulation_verilog)
     return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
@@ -105,14 +105,14 @@ def bench_verilog() -> dict:
 def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
-    from tb import runner
+    from tensix_sfpu.tb import runner
     source = runner.verilog(backend)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "cocotb").mkdir()
         shutil.copy(source, Path(scratch) / "cocotb" / source.name)
         env = dict(os.environ, SFPU_BUILD=scratch)
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "tb.runner", "build", backend], env=env, cwd=ROOT,
+        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.runner", "build", backend], env=env, cwd=ROOT,
                               capture_output=True, text=True)
         seconds = time.perf_counter() - start
         if proc.returncode:
@@ -121,14 +121,14 @@ def bench_build(backend: str) -> float:
 
 
 def bench_backend(backend: str, build: bool = True) -> dict:
-    from tb import runner
+    from tensix_sfpu.tb import runner
     spec = f"random:legal:1:{RTL_CYCLES[backend]}"
     out: dict = {"program": spec}
     if backend != "amaranth":
         if build:
             out["build_s"] = bench_build(backend)
         runner.build(backend)
-    from tb.stimulus.programs import resolve_all
+    from tensix_sfpu.tb.stimulus.programs import resolve_all
     _, generation_s = _timed(resolve_all, spec)       # the test generates it again, inside its start-up
     out["generation_s"] = generation_s
     macro = f"random:macro:1:{RTL_CYCLES[backend]}"
@@ -178,9 +178,9 @@ def bench_sweep() -> dict | None:
 
 
 def _sweep_once(src: str, jobs: int) -> dict:
-    from tb.llk import sweep as sw
-    from tb.llk.sources import find_tree
-    from tb.llk.sweep_facts import load
+    from tensix_sfpu.tb.llk import sweep as sw
+    from tensix_sfpu.tb.llk.sources import find_tree
+    from tensix_sfpu.tb.llk.sweep_facts import load
     start = time.perf_counter()
     tree = find_tree(src, "wormhole")
     facts = load(tree)
@@ -197,9 +197,9 @@ def _sweep_once(src: str, jobs: int) -> dict:
 
 
 def bench_race() -> dict:
-    from model.asm import assemble_file
-    from model.race import explore
-    from model.state import SfpuState
+    from tensix_sfpu.model.asm import assemble_file
+    from tensix_sfpu.model.race import explore
+    from tensix_sfpu.model.state import SfpuState
     out = {}
     for path in RACE_KERNELS:
         program = assemble_file(str(ROOT / path))

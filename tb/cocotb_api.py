@@ -9,7 +9,7 @@ __all__ = ["Clock", "ClockCycles", "FallingEdge", "ReadOnly", "RisingEdge", "Tim
 BACKEND = os.environ.get("SFPU_BACKEND", "amaranth")
 
 if BACKEND == "amaranth":
-    from tb.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer,
+    from tensix_sfpu.tb.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer,
                                     get_sim_time, start_soon)
 else:
     from cocotb import start_soon

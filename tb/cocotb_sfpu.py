@@ -25,9 +25,9 @@ from pathlib import Path
 
 import cocotb
 
-from model import isa
-from tb.stimulus.programs import resolve_all
-from tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
+from tensix_sfpu.model import isa
+from tensix_sfpu.tb.stimulus.programs import resolve_all
+from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
@@ -36,7 +36,7 @@ HELD_WORD = isa.encode("SFPMAD", vd=1, va=2, vb=3, vc=4)   # every lane's FMA bu
 
 def _coverage():
     try:
-        from tb.coverage import Coverage
+        from tensix_sfpu.tb.coverage import Coverage
     except ImportError:          # coverage is optional for a plain lock-step run
         return None
     return Coverage(rtl_arch())
@@ -75,7 +75,7 @@ async def lockstep(dut):
 async def run_jobs(dut):
     """`sfpu run` on this backend: each job of SFPU_JOBS runs with the model in
     lock-step, and its final state is read from the RTL (tb.rtl_run)."""
-    from tb.rtl_run import run_job_file
+    from tensix_sfpu.tb.rtl_run import run_job_file
     await run_job_file(dut, Path(os.environ["SFPU_JOBS"]), Path(os.environ["SFPU_JOB_RESULTS"]))
 
 
@@ -86,7 +86,7 @@ async def mutants(dut):
     its first failure; the outcomes go to SFPU_RESULTS (tb.mutate)."""
     import pickle
 
-    from tb.mutate import run_mutants
+    from tensix_sfpu.tb.mutate import run_mutants
     specs = pickle.loads(Path(os.environ["SFPU_BUDGET"]).read_bytes())
     ids = [int(i) for i in os.environ["SFPU_MUTANTS"].split()]
     await run_mutants(dut, ids, specs, Path(os.environ["SFPU_RESULTS"]))
@@ -97,7 +97,7 @@ async def faults_are_caught(dut):
     """The checker can fail: each fault's trigger program passes with the
     clean model, and with the fault injected into the model the scoreboard
     stops at the first cycle the fault changes."""
-    from tb.faults import faults, first_difference_cycle, trigger_program
+    from tensix_sfpu.tb.faults import faults, first_difference_cycle, trigger_program
     arch = rtl_arch()
     names = os.environ.get("SFPU_FAULTS", "all")
     names = list(faults(arch)) if names == "all" else names.split()
@@ -123,7 +123,7 @@ async def free_run(dut):
     """Raw simulation speed (for `sfpu bench`): the words of the programs in
     SFPU_PROGRAMS presented one per cycle with no model, no checks and no
     reads, so only the simulator and cocotb's scheduling are timed."""
-    from tb.cocotb_api import FallingEdge
+    from tensix_sfpu.tb.cocotb_api import FallingEdge
     specs = resolve_all(os.environ.get("SFPU_PROGRAMS", DEFAULT_PROGRAMS))
     words = [w for spec in specs for w in spec.program.words]
     env = SfpuEnv(dut)
@@ -147,7 +147,7 @@ async def held_word(dut):
     """The simulator's own speed (for `sfpu bench`): one SFPMAD word held on
     the instruction port for SFPU_CYCLES cycles while the test waits for them
     all at once, so no Python runs per cycle beyond cocotb's edge counting."""
-    from tb.cocotb_api import ClockCycles, FallingEdge
+    from tensix_sfpu.tb.cocotb_api import ClockCycles, FallingEdge
     cycles = int(os.environ.get("SFPU_CYCLES", "2000"))
     env = SfpuEnv(dut)
     await env.start()

@@ -36,15 +36,15 @@ from __future__ import annotations
 
 import json
 
-from model import isa, tensix
-from model.cycle import MACRO_UNITS, CycleModel
-from model.dst_format import Mod0Fmt, resolve_srcb
-from model.hazards import FIELD_RULES, RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
-from model.state import FLAG_STACK_DEPTH, LANES
-from model.trace import CycleRecord, lane_mask
-from tb.stimulus.directed import MODIFIERS, modifier_field
-from model.run import run_program
-from tb.stimulus.generator import undefined_modifiers
+from tensix_sfpu.model import isa, tensix
+from tensix_sfpu.model.cycle import MACRO_UNITS, CycleModel
+from tensix_sfpu.model.dst_format import Mod0Fmt, resolve_srcb
+from tensix_sfpu.model.hazards import FIELD_RULES, RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
+from tensix_sfpu.model.state import FLAG_STACK_DEPTH, LANES
+from tensix_sfpu.model.trace import CycleRecord, lane_mask
+from tensix_sfpu.tb.stimulus.directed import MODIFIERS, modifier_field
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.tb.stimulus.generator import undefined_modifiers
 
 ALL_LANES = (1 << LANES) - 1
 DELAY_KINDS = ("cycles", "instructions")

@@ -34,16 +34,18 @@ from unittest import mock
 
 import numpy as np
 
-import model.machine
-import model.semantics
-from model.asm import Program, assemble
-from model.cycle import CycleModel
-from model.dst_format import Mod0Fmt
-from model.isa import Arch, Unit
-from model.machine import Machine
-from model.run import run_program
-from model.state import SfpuState
-from model.trace import CycleRecord
+from tensix_sfpu import model
+
+import tensix_sfpu.model.machine
+import tensix_sfpu.model.semantics
+from tensix_sfpu.model.asm import Program, assemble
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.dst_format import Mod0Fmt
+from tensix_sfpu.model.isa import Arch, Unit
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.model.trace import CycleRecord
 
 
 @dataclass
@@ -308,7 +310,7 @@ def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000
 def first_difference_cycle(name: str, arch: Arch = Arch.WORMHOLE) -> int | None:
     """The first cycle of fault `name`'s trigger program whose record the
     fault changes (what a lock-step run against a correct RTL must report)."""
-    from tb.sfpu_env import comparable
+    from tensix_sfpu.tb.sfpu_env import comparable
     program = trigger_program(name, arch)
     clean = [comparable(r) for r in model_trace(program)]
     with faults(arch)[name].inject():

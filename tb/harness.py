@@ -36,10 +36,10 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.flags import DEPTH, StackEntry
-from hdl.lregs import LANES, NUM_LREGS
-from hdl.sfpu import Sfpu, Trace
-from model.isa import Arch
+from tensix_sfpu.hdl.flags import DEPTH, StackEntry
+from tensix_sfpu.hdl.lregs import LANES, NUM_LREGS
+from tensix_sfpu.hdl.sfpu import Sfpu, Trace
+from tensix_sfpu.model.isa import Arch
 
 BLOCK = 32                      # longer blocks cost more than they save: every evaluation copies the buffer
 DIGEST_BITS = 64

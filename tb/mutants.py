@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from tb import runner
+from tensix_sfpu.tb import runner
 
 MUTATE = runner.BUILD.parent / "mutate"
 SELECT = "mutsel"

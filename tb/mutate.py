@@ -27,10 +27,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tb import mutants as mutants_lib
-from tb import runner
-from tb.equivalent_mutants import EQUIVALENT
-from tb.regress import RegressError, _progress, parse_shard, shard_seeds
+from tensix_sfpu.tb import mutants as mutants_lib
+from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.equivalent_mutants import EQUIVALENT
+from tensix_sfpu.tb.regress import RegressError, _progress, parse_shard, shard_seeds
 
 # The budget, killing programs first: every directed program and the spec's
 # example, 24 random programs (6 of each kind), and one kernel of each family
@@ -67,9 +67,9 @@ class Outcome:
 async def run_mutants(dut, ids: list[int], specs, results: Path) -> None:
     """Each mutant of `ids` runs `specs` until its first failure; the outcomes
     go to `results` (JSON) after every mutant, so a crash loses little."""
-    from model.state import DST_ROWS
-    from tb.cocotb_api import FallingEdge
-    from tb.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.model.state import DST_ROWS
+    from tensix_sfpu.tb.cocotb_api import FallingEdge
+    from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv
     env = SfpuEnv(dut)
     await env.start()
     outcomes: list[Outcome] = []
@@ -154,7 +154,7 @@ def _commit() -> str:
 
 def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: int, work: Path,
            budget_specs: str = BUDGET, out=sys.stdout) -> dict:
-    from tb.stimulus.programs import resolve_all
+    from tensix_sfpu.tb.stimulus.programs import resolve_all
     work.mkdir(parents=True, exist_ok=True)
     started, commit = time.monotonic(), _commit()       # what the run starts from
     runner.build(BACKEND, netlist=netlist.verilog)

@@ -31,10 +31,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from model.isa import Arch
-from tb import runner
-from tb.coverage import Coverage
-from tb.stimulus.generator import KINDS
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.coverage import Coverage
+from tensix_sfpu.tb.stimulus.generator import KINDS
 
 REGRESS = runner.BUILD.parent / "regress"
 BACKENDS = ("model",) + runner.BACKENDS
@@ -163,10 +163,10 @@ def chunks(seeds: list[int], kinds: tuple[str, ...], cycles: int, per_chunk: int
 def run_chunk_on_model(chunk: Chunk) -> ChunkResult:
     """The chunk's programs on the strict golden model alone: each legal
     program runs clean, each `break` program is stopped by the rule it breaks."""
-    from model.machine import UndefinedBehaviour
-    from model.run import run_program
-    from model.state import SfpuState
-    from tb.stimulus.programs import resolve_all
+    from tensix_sfpu.model.machine import UndefinedBehaviour
+    from tensix_sfpu.model.run import run_program
+    from tensix_sfpu.model.state import SfpuState
+    from tensix_sfpu.tb.stimulus.programs import resolve_all
     coverage = Coverage(chunk.arch)
     cycles = programs = 0
     started = time.monotonic()

@@ -10,9 +10,9 @@ one; the programs after a difference still run.
 
 from __future__ import annotations
 
-from model.asm import Program
-from tb.amaranth_cocotb import simulate
-from tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
+from tensix_sfpu.model.asm import Program
+from tensix_sfpu.tb.amaranth_cocotb import simulate
+from tensix_sfpu.tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
 
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),
@@ -20,7 +20,7 @@ def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(
     """Run each program on the RTL and the model side by side; one simulation
     for all, so they must be of one architecture. `dsts`: each program's Dst
     at the start (raw uint16 rows, or None for zeros)."""
-    from hdl.sfpu import Sfpu
+    from tensix_sfpu.hdl.sfpu import Sfpu
     archs = {p.arch for p in programs}
     if len(archs) != 1:
         raise ValueError(f"run_lockstep runs the programs of one architecture; got {sorted(a.value for a in archs)}")

@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from model.asm import Program
-from model.isa import Arch
-from model.machine import UndefinedBehaviour
-from model.run import RunResult
-from model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
+from tensix_sfpu.model.asm import Program
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.machine import UndefinedBehaviour
+from tensix_sfpu.model.run import RunResult
+from tensix_sfpu.model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
 
 
 @dataclass
@@ -76,9 +76,9 @@ async def read_state(dut, arch: Arch = Arch.WORMHOLE) -> SfpuState:
     presented), the Tensix registers included (not the ADDR_MOD slots). Dst
     takes one simulator step per row through the side port, whose read is
     combinational."""
-    from tb.cocotb_api import ReadOnly, Timer
-    from hdl.tensix import TensixView
-    from tb.sfpu_env import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
+    from tensix_sfpu.tb.cocotb_api import ReadOnly, Timer
+    from tensix_sfpu.hdl.tensix import TensixView
+    from tensix_sfpu.tb.sfpu_env import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
     await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
     await ReadOnly()
     state = SfpuState(arch=arch)
@@ -122,7 +122,7 @@ def rtl_result(run, state: SfpuState) -> RunResult:
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
     """Each job from reset on the RTL with the model in lock-step (SfpuEnv)."""
-    from tb.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv
     env = SfpuEnv(dut)
     results = []
     for job in jobs:
@@ -153,7 +153,7 @@ def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
     needed), on the RTL elaborated for their programs' architecture. Raises
     runner.RunnerError when the simulator cannot build or run, ValueError
     when the jobs mix architectures."""
-    from tb import runner
+    from tensix_sfpu.tb import runner
     archs = {job.program.arch for job in jobs}
     if len(archs) > 1:
         raise ValueError(f"one simulation runs one architecture; these jobs mix "
@@ -178,7 +178,7 @@ def run_program(backend: str, program: Program, dst: np.ndarray | None = None, s
     """One program on `backend`, as `model.run.run_program` runs it on the
     model: raises UndefinedBehaviour where a strict run stops, RtlMismatch
     where the RTL and the model differ."""
-    from tb import runner
+    from tensix_sfpu.tb import runner
     out, = run_batch(backend, [Job(program.name, program, dst, strict, frozenset(allow))])
     if out.stopped is not None:
         raise UndefinedBehaviour(out.stopped)

@@ -33,16 +33,16 @@ from pathlib import Path
 
 import amaranth
 
-from model.isa import Arch
-from tb import simulators
-from tb.cli.errors import CliError
-from tb.cli.options import take_arch
-from tb.amaranth_cocotb import Outcome
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb import simulators
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.options import take_arch
+from tensix_sfpu.tb.amaranth_cocotb import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build")) / "cocotb"
 BACKENDS = ("amaranth", "icarus", "verilator")
-TEST_MODULE = "tb.cocotb_sfpu"
+TEST_MODULE = "tensix_sfpu.tb.cocotb_sfpu"
 TOP = "Sfpu"                    # the design (the RTLIL tb.mutants mutates)
 SIM_TOP = "SfpuHarness"         # what the simulators run (tb.harness)
 TIMESCALE = ("1ns", "1ps")
@@ -143,9 +143,9 @@ def rtlil(top: str = TOP, arch: Arch = Arch.WORMHOLE) -> Path:
             from amaranth.back import rtlil as amaranth_rtlil
 
             if top == SIM_TOP:
-                from tb.harness import SfpuHarness as Top
+                from tensix_sfpu.tb.harness import SfpuHarness as Top
             else:
-                from hdl.sfpu import Sfpu as Top
+                from tensix_sfpu.hdl.sfpu import Sfpu as Top
             tmp = path.with_suffix(".tmp")
             tmp.write_text(amaranth_rtlil.convert(Top(arch=arch), name=top))
             tmp.replace(path)
@@ -312,8 +312,8 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     work = Path(work or BUILD / "runs" / backend).resolve()      # the simulator runs in another folder
     work.mkdir(parents=True, exist_ok=True)
     if backend == "amaranth":
-        from tb.amaranth_cocotb import run_tests
-        from tb.harness import SfpuHarness
+        from tensix_sfpu.tb.amaranth_cocotb import run_tests
+        from tensix_sfpu.tb.harness import SfpuHarness
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
             return run_tests(TEST_MODULE, testcase, make_top=lambda: SfpuHarness(arch=arch),
                              vcd=wave_file(backend, work) if waves else None)

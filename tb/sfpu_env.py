@@ -40,23 +40,23 @@ import numpy as np
 from amaranth import Shape
 from amaranth.lib import data
 
-from hdl.flags import DEPTH, StackEntry
-from hdl.lregs import LRegWrite
-from hdl.dst import DstRowWrite
-from hdl.sfpu import UNITS, Trace, TraceUnit
-from hdl.tensix import ConfigField, ConfigWrite, TensixView, feature_fields, pack_addr_mod
-from hdl.unit_io import LaneConfig
-from model.asm import Directive, Program, disassemble
-from model.cycle import CycleModel
-from model.hazards import Hazard
-from model.isa import Arch, decode
-from model.machine import regular_operands
-from model.run import Cycle, walk
-from model.semantics import Operands
-from model.state import LANES, SfpuState
-from model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
-from tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge, Timer
-from tb.harness import Entry, lreg_digest
+from tensix_sfpu.hdl.flags import DEPTH, StackEntry
+from tensix_sfpu.hdl.lregs import LRegWrite
+from tensix_sfpu.hdl.dst import DstRowWrite
+from tensix_sfpu.hdl.sfpu import UNITS, Trace, TraceUnit
+from tensix_sfpu.hdl.tensix import ConfigField, ConfigWrite, TensixView, feature_fields, pack_addr_mod
+from tensix_sfpu.hdl.unit_io import LaneConfig
+from tensix_sfpu.model.asm import Directive, Program, disassemble
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.hazards import Hazard
+from tensix_sfpu.model.isa import Arch, decode
+from tensix_sfpu.model.machine import regular_operands
+from tensix_sfpu.model.run import Cycle, walk
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import LANES, SfpuState
+from tensix_sfpu.model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
+from tensix_sfpu.tb.cocotb_api import Clock, FallingEdge, ReadOnly, RisingEdge, Timer
+from tensix_sfpu.tb.harness import Entry, lreg_digest
 
 # Wide ports are decimal literals in some simulators' value strings.
 sys.set_int_max_str_digits(0)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from model.asm import Instr, disassemble
-from model.isa import Arch, decode
-from model.run import RunResult
-from model.trace import UNIT_ORDER, UnitActivity
+from tensix_sfpu.model.asm import Instr, disassemble
+from tensix_sfpu.model.isa import Arch, decode
+from tensix_sfpu.model.run import RunResult
+from tensix_sfpu.model.trace import UNIT_ORDER, UnitActivity
 
 THREAD = "thread"
 HAZARDS = "hazards"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from model import isa
+from tensix_sfpu.model import isa
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "model" / "isa.py"
@@ -115,8 +115,8 @@ def test_the_slice_pattern_is_precise(code, fires):
 
 
 def test_copies_kept_for_speed_are_the_tables():
-    from hdl import scheduler, sfpu
-    from model import cycle, hazards
+    from tensix_sfpu.hdl import scheduler, sfpu
+    from tensix_sfpu.model import cycle, hazards
     shft2 = isa.OPCODES["SFPSHFT2"]
     assert cycle.SHFT2_ONE_CYCLE_MODES == {v for v in shft2.defined_values("mod1") if v not in shft2.two_cycle_mod1}
     assert cycle.MACRO_UNITS == scheduler.MACRO_UNITS == isa.MACRO_UNITS

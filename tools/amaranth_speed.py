@@ -37,8 +37,8 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
     sys.path.insert(0, tree)
     from amaranth.sim import Simulator, _pyrtl, pysim
 
-    from hdl.sfpu import Sfpu
-    from model.isa import Arch
+    from tensix_sfpu.hdl.sfpu import Sfpu
+    from tensix_sfpu.model.isa import Arch
     owner = {}
     if profile or wakes:
         compile_fragment = _pyrtl._FragmentCompiler.__call__
@@ -144,7 +144,7 @@ def main() -> int:
         print(json.dumps(simulate(tree, json.loads(Path(words).read_text()), args.profile, args.wakes)))
         return 0
 
-    from tb.stimulus.programs import resolve_all
+    from tensix_sfpu.tb.stimulus.programs import resolve_all
     words = [w for spec in resolve_all(args.program) for w in spec.program.words]
     trees = args.tree or [str(ROOT)]
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:

@@ -32,7 +32,7 @@ import numpy as np
 
 # This checkout's model, not whichever copy of the package is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from model.fma import fma_bh, fma_wh  # noqa: E402
+from tensix_sfpu.model.fma import fma_bh, fma_wh  # noqa: E402
 
 ARCHES = {"bh": ("fma_model_bh", fma_bh), "wh": ("fma_model_wh", fma_wh)}
 

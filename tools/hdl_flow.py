@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build"))   # tests point it at a temporary folder
 sys.path.insert(0, str(ROOT))          # run as `python tools/x.py` from anywhere
 
-from hdl import export  # noqa: E402
-from model.isa import Arch  # noqa: E402
-from tb.cli import options  # noqa: E402
-from tb.cli.errors import CliError  # noqa: E402
+from tensix_sfpu.hdl import export  # noqa: E402
+from tensix_sfpu.model.isa import Arch  # noqa: E402
+from tensix_sfpu.tb.cli import options  # noqa: E402
+from tensix_sfpu.tb.cli.errors import CliError  # noqa: E402
 
 ARCH_MARK = "@"
 

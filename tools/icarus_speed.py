@@ -131,8 +131,8 @@ def main() -> int:
     p.add_argument("--held", type=int, default=4000, help="cycles of one word held (default 4000)")
     p.add_argument("--profile", action="store_true", help="event counts and value changes per module, raw")
     args = p.parse_args()
-    from model import isa
-    from tb.stimulus.programs import resolve_all
+    from tensix_sfpu.model import isa
+    from tensix_sfpu.tb.stimulus.programs import resolve_all
     words = [w for spec in resolve_all(args.program) for w in spec.program.words]
     held_word = isa.encode("SFPMAD", vd=1, va=2, vb=3, vc=4)     # the word `sfpu bench` holds: every FMA busy
     for verilog in args.verilog:

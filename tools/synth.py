@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hdl_flow import BUILD, ROOT, FlowError, job_count, run_all, select, split_job, take_arch, write_verilog  # noqa: E402
-from model.isa import Arch  # noqa: E402
+from tensix_sfpu.model.isa import Arch  # noqa: E402
 
 OUT = BUILD / "synth"
 TOP = "Sfpu"                 # holds every other component

@@ -2,6 +2,6 @@
 
 import sys
 
-from tb.cli.main import main
+from tensix_sfpu.tb.cli.main import main
 
 sys.exit(main())

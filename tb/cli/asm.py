@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tb.cli.files import read_program, write_text
-from tb.cli.options import add_arch_option, out_path
+from tensix_sfpu.tb.cli.files import read_program, write_text
+from tensix_sfpu.tb.cli.options import add_arch_option, out_path
 
 
 def cmd_asm(args) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tb import bench
+from tensix_sfpu.tb import bench
 
 
 def register(sub) -> None:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-import kernels
-from tb.cli import table, timeline
-from tb.cli.errors import CliError
-from model.isa import Arch
-from tb.cli.options import WIDE_HELP, add_arch_option, out_path
+from tensix_sfpu import kernels
+from tensix_sfpu.tb.cli import table, timeline
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.cli.options import WIDE_HELP, add_arch_option, out_path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "demo"
@@ -39,9 +39,9 @@ def _is_compute_macro(text: str) -> bool:
 def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
     """The kernel on the RTL (Amaranth's simulator, elaborated for the
     kernel's architecture) with the model in lock-step."""
-    from hdl.sfpu import Sfpu
-    from tb.amaranth_cocotb import simulate
-    from tb.sfpu_env import SfpuEnv
+    from tensix_sfpu.hdl.sfpu import Sfpu
+    from tensix_sfpu.tb.amaranth_cocotb import simulate
+    from tensix_sfpu.tb.sfpu_env import SfpuEnv
 
     program, state, _ = kernels.prepared(kernel)
     runs = []
@@ -119,9 +119,9 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = Arch
     if twin is not None:
         print(f"macro kernel and non-macro twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
 
-    from tb.cli.sim import point_latest
-    from tb.sfpu_env import CLOCK_NS
-    from tb.waves.gtkw import write_for_run
+    from tensix_sfpu.tb.cli.sim import point_latest
+    from tensix_sfpu.tb.sfpu_env import CLOCK_NS
+    from tensix_sfpu.tb.waves.gtkw import write_for_run
     gtkw = vcd.with_suffix(".gtkw")
     write_for_run(vcd, gtkw, CLOCK_NS, arch=arch)
     point_latest(gtkw)

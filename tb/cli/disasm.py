@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from model import isa
-from model.asm import disassemble
-from tb.cli.files import read_words
-from tb.cli.options import add_arch_option
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import disassemble
+from tensix_sfpu.tb.cli.files import read_words
+from tensix_sfpu.tb.cli.options import add_arch_option
 
 
 def cmd_disasm(args) -> int:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-import kernels
-from model import tensix
-from model.isa import Arch, decode, opcode_of
-from tb.cli import table, timeline
-from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option
+from tensix_sfpu import kernels
+from tensix_sfpu.model import tensix
+from tensix_sfpu.model.isa import Arch, decode, opcode_of
+from tensix_sfpu.tb.cli import table, timeline
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.options import add_arch_option
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
@@ -70,7 +70,7 @@ def measure(names: list[str] | None = None, programs: dict | None = None,
 
 def run_on_rtl(measured: list[Measured], backend: str, arch: Arch = Arch.WORMHOLE) -> None:
     """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
-    from tb import runner
+    from tensix_sfpu.tb import runner
     tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"
     for m in measured:
         outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}{tail}"}, arch=arch)
@@ -248,7 +248,7 @@ def cmd_kernels(args) -> int:
         raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(defined)})")
     programs = None
     if args.src:
-        from tb.llk.regenerate import programs_from_source
+        from tensix_sfpu.tb.llk.regenerate import programs_from_source
         try:
             programs = programs_from_source(args.src, args.names or list(defined), arch)
         except ValueError as e:
@@ -269,7 +269,7 @@ def cmd_kernels(args) -> int:
 
 
 def register(sub) -> None:
-    from tb import runner
+    from tensix_sfpu.tb import runner
     s = sub.add_parser("kernels", help="measure the kernels of kernels/ (accuracy, twins, cycles per row)")
     s.add_argument("names", nargs="*", metavar="NAME", help="only these kernels")
     s.add_argument("--rtl", choices=runner.BACKENDS, help="also run each in lock-step on this RTL backend")

@@ -6,13 +6,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from model import isa
-from tb import api
-from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option
-from tb.llk.entries import entries, signature
-from tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
-from tb.llk.sources import SourceError, find_tree
+from tensix_sfpu.model import isa
+from tensix_sfpu.tb import api
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.options import add_arch_option
+from tensix_sfpu.tb.llk.entries import entries, signature
+from tensix_sfpu.tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
+from tensix_sfpu.tb.llk.sources import SourceError, find_tree
 
 
 def add_source_options(p) -> None:

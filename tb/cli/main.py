@@ -7,11 +7,11 @@ import argparse
 import os
 import sys
 
-from model.asm import AsmError
-from model.machine import UndefinedBehaviour
-from tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, race, regress, run, sim, sweep, timeline, verilog
-from tb.cli.errors import CliError, NotModelled
-from tb.rtl_run import RtlMismatch
+from tensix_sfpu.model.asm import AsmError
+from tensix_sfpu.model.machine import UndefinedBehaviour
+from tensix_sfpu.tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, race, regress, run, sim, sweep, timeline, verilog
+from tensix_sfpu.tb.cli.errors import CliError, NotModelled
+from tensix_sfpu.tb.rtl_run import RtlMismatch
 
 # In the order `sfpu --help` lists them.
 SUBCOMMANDS = (asm, disasm, run, timeline, race, demo, verilog, kernel_report, sim, llk, sweep, regress, mutate, bench)
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sfpu: {e}", file=sys.stderr)
         return 1
     except UndefinedBehaviour as e:
-        from tb.llk.frontend import with_cxx_location
+        from tensix_sfpu.tb.llk.frontend import with_cxx_location
         print(f"sfpu: stopped: {with_cxx_location(str(e))}", file=sys.stderr)
         return 3
     except NotModelled as e:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tb import mutants, mutate, runner
-from tb.cli.errors import CliError
+from tensix_sfpu.tb import mutants, mutate, runner
+from tensix_sfpu.tb.cli.errors import CliError
 
 
 def cmd_mutate(args) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import re
 
-from model import isa
-from tb.cli.errors import CliError
-from tb.cli.table import WIDTH
+from tensix_sfpu.model import isa
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.table import WIDTH
 
 WIDE_HELP = f"print tables in full, however wide (default: fit {WIDTH} columns)"
 

@@ -13,16 +13,16 @@ import sys
 
 import numpy as np
 
-from model.hazards import RULES
-from model.race import (DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceInputError, RaceReport, explore,
+from tensix_sfpu.model.hazards import RULES
+from tensix_sfpu.model.race import (DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceInputError, RaceReport, explore,
                         report_to_json)
-from model.state import SfpuState
-from tb import dst_io
-from tb.cli.errors import CliError
-from tb.cli.files import load_dst, load_input, write_json
-from tb.cli.run import add_run_options, load_program, print_hazards
-from tb.llk.frontend import with_cxx_location, with_cxx_locations
-from tb.cli.options import out_path
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb import dst_io
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.files import load_dst, load_input, write_json
+from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards
+from tensix_sfpu.tb.llk.frontend import with_cxx_location, with_cxx_locations
+from tensix_sfpu.tb.cli.options import out_path
 
 INPUT_SEED = 0x2ACE
 SHOWN_GAPS = 4

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tb import regress, runner
-from tb.cli.errors import CliError
-from tb.cli.options import add_arch_option
+from tensix_sfpu.tb import regress, runner
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.options import add_arch_option
 
 
 def cmd_regress(args) -> int:

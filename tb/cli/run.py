@@ -12,16 +12,16 @@ from collections import Counter
 
 import numpy as np
 
-from model import isa
-from model.asm import join_threads
-from model.hazards import group_hazards
-from model.run import result_to_json
-from tb import api, dst_io
-from tb.cli.errors import CliError, NotModelled
-from tb.cli.files import load_dst, load_input, read_program, write_json, write_output
-from tb.cli.llk import add_source_options, program_from_header
-from tb.llk.frontend import with_cxx_locations
-from tb.cli.options import out_path
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import join_threads
+from tensix_sfpu.model.hazards import group_hazards
+from tensix_sfpu.model.run import result_to_json
+from tensix_sfpu.tb import api, dst_io
+from tensix_sfpu.tb.cli.errors import CliError, NotModelled
+from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_json, write_output
+from tensix_sfpu.tb.cli.llk import add_source_options, program_from_header
+from tensix_sfpu.tb.llk.frontend import with_cxx_locations
+from tensix_sfpu.tb.cli.options import out_path
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 

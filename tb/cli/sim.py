@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tb import runner
-from tb.cli.errors import CliError
-from model.isa import Arch
-from tb.cli.options import add_arch_option, one_arch
+from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.cli.options import add_arch_option, one_arch
 
 ROOT = Path(__file__).resolve().parents[2]
 WAVES = ROOT / "build" / "waves"
@@ -26,7 +26,7 @@ def _specs(items: list[str], arch: Arch | None) -> tuple[list[str], Arch]:
     `file:PATH`; paths are taken from the folder the command runs in and made
     absolute, as the simulator runs in another. Also the one architecture
     they (and `--arch`, if given) agree on."""
-    from tb.stimulus.programs import SpecError, absolute, resolve
+    from tensix_sfpu.tb.stimulus.programs import SpecError, absolute, resolve
     specs, archs = [], []
     for item in items:
         if ":" not in item and not Path(item).is_file():
@@ -53,7 +53,7 @@ def point_latest(gtkw: Path) -> None:
 def with_cxx_lines(message: str) -> str:
     """A run's report with the C++ file and line added wherever it names a
     line of a listing `sfpu llk` wrote (its `# file:line` comments)."""
-    from tb.llk.frontend import with_cxx_location
+    from tensix_sfpu.tb.llk.frontend import with_cxx_location
     return "\n".join(with_cxx_location(line) for line in message.splitlines())
 
 
@@ -73,8 +73,8 @@ def cmd_sim(args) -> int:
         if outcome.message:
             print(with_cxx_lines(outcome.message))
     if args.waves:
-        from tb.sfpu_env import CLOCK_NS
-        from tb.waves.gtkw import WaveError, write_for_run
+        from tensix_sfpu.tb.sfpu_env import CLOCK_NS
+        from tensix_sfpu.tb.waves.gtkw import WaveError, write_for_run
         wave = runner.wave_file(args.backend, out or runner.BUILD / "runs" / args.backend)
         if not wave.is_file():
             raise CliError(f"the {args.backend} run wrote no waveform ({wave})")

@@ -11,10 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-from tb.cli.errors import CliError
-from tb.llk import sweep as sw
-from tb.llk.sources import SourceError, find_tree
-from tb.llk.sweep_facts import SWEEP_FORMATS, FactsError, load
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.llk import sweep as sw
+from tensix_sfpu.tb.llk.sources import SourceError, find_tree
+from tensix_sfpu.tb.llk.sweep_facts import SWEEP_FORMATS, FactsError, load
 
 ARCHES = ("wormhole", "blackhole")
 KEYS = ("op", "in", "out", "approx", "dest", "arch", "max_ulp", "hw_max_ulp", "budget", "worst_input", "lanes")
@@ -77,7 +77,7 @@ def run(args) -> int:
 
 
 def sweep(args) -> list[dict]:
-    from tb.regress import RegressError, shard_from_environment
+    from tensix_sfpu.tb.regress import RegressError, shard_from_environment
     in_fmt, out_fmt = _format(args.in_fmt, "--in"), _format(args.out_fmt, "--out")
     approx = None if args.approx is None else args.approx == "yes"
     dest = None if args.dest is None else args.dest == "yes"

@@ -16,14 +16,14 @@ import json
 import re
 import sys
 
-from model.asm import disassemble
-from model.isa import Arch
-from model.trace import UNIT_ORDER, CycleRecord, UnitActivity
-from tb.cli import table
-from tb.cli.files import write_json, write_output
-from tb.cli.options import WIDE_HELP, cycle_range, out_path
-from tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
-from tb.timeline_view import to_html, to_perfetto, two_cycles
+from tensix_sfpu.model.asm import disassemble
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.trace import UNIT_ORDER, CycleRecord, UnitActivity
+from tensix_sfpu.tb.cli import table
+from tensix_sfpu.tb.cli.files import write_json, write_output
+from tensix_sfpu.tb.cli.options import WIDE_HELP, cycle_range, out_path
+from tensix_sfpu.tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
+from tensix_sfpu.tb.timeline_view import to_html, to_perfetto, two_cycles
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
 # Fields that say nothing when zero; dropping them keeps the table narrow.

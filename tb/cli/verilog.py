@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from tb.cli.errors import CliError
-from tb.cli.files import write_text
-from model.isa import Arch
-from tb.cli.options import arch_type, name, out_path
+from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.files import write_text
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.cli.options import arch_type, name, out_path
 
 
 def cmd_verilog(args) -> int:
     """Write a component's Verilog (`hdl.export`); the top `Sfpu` by default."""
-    from hdl import export      # only this subcommand needs the RTL
+    from tensix_sfpu.hdl import export      # only this subcommand needs the RTL
 
     component = args.component or export.TOP
     try:

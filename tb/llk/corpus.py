@@ -37,10 +37,10 @@ from pathlib import Path
 
 import numpy as np
 
-from model import isa
-from model.race import explore, report_to_json
-from model.run import run_program
-from model.state import SfpuState
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.race import explore, report_to_json
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
 
 from . import accuracy
 from .entries import Entry, Function, entries
@@ -157,7 +157,7 @@ def _inputs() -> np.ndarray:
 
 def _state_with(x: np.ndarray, arch) -> SfpuState:
     """A state of `arch` with the tile of inputs in Dst."""
-    from tb.dst_io import put_tile_bits32
+    from tensix_sfpu.tb.dst_io import put_tile_bits32
     state = SfpuState(arch=arch)
     put_tile_bits32(state, x.view(np.uint32))
     return state
@@ -225,7 +225,7 @@ def _depends_on_arguments(error: str) -> bool:
 
 def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str], helpers) -> list[str]:
     """The entry's max ULP over its op's domain against the budget row's (fills the record)."""
-    from tb.dst_io import get_tile_fp32
+    from tensix_sfpu.tb.dst_io import get_tile_fp32
     if helpers is None or isinstance(helpers, str):
         return [f"accuracy not checked: {helpers or 'no test helpers'}"]
     op = accuracy.OPS[entry.name][0]
@@ -258,7 +258,7 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
     listing and the Dst it ran on written under `out`/rtl and run as
     `file:LISTING@DST` (`sfpu sim`); the record says whether the RTL and the
     model agreed on every cycle."""
-    from tb import runner
+    from tensix_sfpu.tb import runner
     folder = out / "rtl"
     folder.mkdir(parents=True, exist_ok=True)
     for index, (text, dst) in kept.items():
@@ -496,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-race", action="store_true", help="do not explore the SFPLOADMACRO kernels' timing")
     args = p.parse_args(argv)
     start = time.time()
-    from tb.regress import RegressError, shard_from_environment
+    from tensix_sfpu.tb.regress import RegressError, shard_from_environment
     try:
         if args.merge:
             records = merge(args.merge, Path(args.out))

@@ -28,10 +28,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from model import isa
-from model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
-from model.hazards import interlocks_next, stall_writes
-from model.reads import word_reads
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
+from tensix_sfpu.model.hazards import interlocks_next, stall_writes
+from tensix_sfpu.model.reads import word_reads
 
 from . import headers
 from .sources import SourceTree

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from model import isa, tensix
-from model.llk_symbols import symbols
+from tensix_sfpu.model import isa, tensix
+from tensix_sfpu.model.llk_symbols import symbols
 
 STATIC_INCLUDE = Path(__file__).resolve().parent / "include"
 

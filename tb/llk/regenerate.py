@@ -30,10 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from model import isa
-from model.asm import Directive, Instr
-import kernels
-
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Directive, Instr
+from tensix_sfpu import kernels
 from .frontend import LlkError, Listing, Request, compile_call
 from .frontend import cxx_of_message as with_cxx_location
 from .sources import SourceError, find_header, find_tree

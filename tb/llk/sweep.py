@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from model import l1_formats as lf
-from model.dst_format import shuffle_bf16, shuffle_fp16, unshuffle_bf16, unshuffle_fp16
-from model.run import run_program
-from model.state import SfpuState
+from tensix_sfpu.model import l1_formats as lf
+from tensix_sfpu.model.dst_format import shuffle_bf16, shuffle_fp16, unshuffle_bf16, unshuffle_fp16
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
 
 from . import accuracy
 from .entries import split_args
@@ -540,7 +540,7 @@ class Sweeper:
 
 def _run_tiles(program, dst: str, tiles: np.ndarray) -> np.ndarray:
     """Each row of `tiles` (one tile's Dst values) through `program` from a fresh state."""
-    from tb.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
+    from tensix_sfpu.tb.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
     out = np.empty_like(tiles)
     for n, values in enumerate(tiles):
         state = SfpuState(arch=program.arch)

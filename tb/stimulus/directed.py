@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from model import isa
-from model.asm import Program, assemble
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Program, assemble
 
 LANES = 32
 # FP32 specials, FP32 ordinary values, small and negative integers.

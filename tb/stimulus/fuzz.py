@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from model import isa
-from tb.cli import main as cli
+from tensix_sfpu.model import isa
+from tensix_sfpu.tb.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TIME_LIMIT = 30.0          # seconds per case; beyond it a case counts as a hang

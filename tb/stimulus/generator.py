@@ -40,14 +40,14 @@ from typing import Callable
 
 import numpy as np
 
-from model import isa
-from model.asm import Directive, Program, assemble, assemble_line, Loc
-from model.cycle import CycleModel
-from model.dst_format import DataFormat
-from model.hazards import FIELD_RULES, RULES
-from model.run import apply_directive, run_program
-from model.state import FLAG_STACK_DEPTH, SfpuState
-from tb.stimulus.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Directive, Program, assemble, assemble_line, Loc
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.dst_format import DataFormat
+from tensix_sfpu.model.hazards import FIELD_RULES, RULES
+from tensix_sfpu.model.run import apply_directive, run_program
+from tensix_sfpu.model.state import FLAG_STACK_DEPTH, SfpuState
+from tensix_sfpu.tb.stimulus.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
                          lane_values, load_l0, lreg_prelude, random_sequence)
 
 KINDS = ("legal", "macro", "flags", "break")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from model.asm import AsmError, Program, assemble_file
-from model.isa import Arch
+from tensix_sfpu.model.asm import AsmError, Program, assemble_file
+from tensix_sfpu.model.isa import Arch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -57,7 +57,7 @@ def seeds(text: str) -> list[int]:
 
 def _dst(spec: str, path: Path) -> np.ndarray:
     """Dst before a `file:PATH@DST` program: raw uint16 rows saved with numpy.save."""
-    from tb.dst_io import DstFileError, load_dst
+    from tensix_sfpu.tb.dst_io import DstFileError, load_dst
     try:
         return load_dst(str(path))
     except DstFileError as e:
@@ -95,7 +95,7 @@ def resolve(spec: str) -> list[ProgramSpec]:
 def _resolve(spec: str) -> list[ProgramSpec]:
     kind, _, rest = spec.partition(":")
     if kind == "directed":
-        from tb.stimulus.directed import directed_programs
+        from tensix_sfpu.tb.stimulus.directed import directed_programs
         rest, arch, tail = _arch_tail(spec, rest)
         programs = directed_programs(arch=arch)
         names = list(programs) if rest == "*" else [rest]
@@ -104,7 +104,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
                 raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
         return [ProgramSpec(f"directed:{n}{tail}", programs[n], kind="directed") for n in names]
     if kind == "macro":
-        from tb.stimulus.directed import macro_programs
+        from tensix_sfpu.tb.stimulus.directed import macro_programs
         rest, arch, tail = _arch_tail(spec, rest)
         return [ProgramSpec(f"macro:{s}{tail}", p, s, kind="macro-break")
                 for s, p in zip(seeds(rest), macro_programs(seeds(rest), arch).values())]
@@ -119,7 +119,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         except AsmError as e:
             raise SpecError(str(e)) from None
     if kind == "random":
-        from tb.stimulus import generator
+        from tensix_sfpu.tb.stimulus import generator
         parts = rest.split(":")
         if len(parts) not in (2, 3, 4) or parts[0] not in generator.KINDS:
             raise SpecError(f"{spec}: expected random:KIND:SEEDS[:CYCLES[:ARCH]] with KIND one of "
@@ -136,7 +136,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
                 out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}{tail}", program, seed, True, parts[0]))
         return out
     if kind == "kernel":
-        import kernels
+        from tensix_sfpu import kernels
         name, _, rest = rest.partition(":")
         seed_text, arch, tail = _arch_tail(spec, rest)
         seed = seeds(seed_text)[0] if seed_text else 0

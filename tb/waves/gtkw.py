@@ -36,12 +36,12 @@ from amaranth.hdl import Shape
 from amaranth.lib import data
 from vcd.gtkw import GTKWSave
 
-from hdl.flags import DEPTH, StackEntry
-from hdl.lregs import LANES, LaneValues
-from hdl.scheduler import SLOTS, Scheduled
-from hdl.sfpu import MACRO_UNITS, UNITS, Trace
-from hdl.unit_io import Issue
-from model.isa import Arch
+from tensix_sfpu.hdl.flags import DEPTH, StackEntry
+from tensix_sfpu.hdl.lregs import LANES, LaneValues
+from tensix_sfpu.hdl.scheduler import SLOTS, Scheduled
+from tensix_sfpu.hdl.sfpu import MACRO_UNITS, UNITS, Trace
+from tensix_sfpu.hdl.unit_io import Issue
+from tensix_sfpu.model.isa import Arch
 
 FILTER_NAME = "sfpu-mnemonic"
 ISSUE_TRACE = ("valid", "macro", "opcode", "word", "vd", "vb", "vc")

@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from model import isa
-from model.asm import disassemble
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import disassemble
 
 
 def translate(value: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:

@@ -74,7 +74,7 @@ def model_lane_writes(lreg_writes) -> dict:
 def port_raw(ctx, port, per_lane: bool = False) -> int:
     """A write-back port's members (`hdl.lregs.WriteBackPort`) as the raw bits
     of its layout, for `port_lane_writes`."""
-    from hdl.lregs import LRegLaneWrite, LRegWrite
+    from tensix_sfpu.hdl.lregs import LRegLaneWrite, LRegWrite
     layout = LRegLaneWrite if per_lane else LRegWrite
     reg = ctx.get(port.reg.as_value() if per_lane else port.reg)
     return (ctx.get(port.en) << layout["en"].offset | reg << layout["reg"].offset
@@ -84,7 +84,7 @@ def port_raw(ctx, port, per_lane: bool = False) -> int:
 def port_lane_writes(raws, per_lane: bool = False) -> dict:
     """The raw bits of write-back ports (`hdl.lregs.LRegWrite`, or `LRegLaneWrite`
     with a register per lane), in port order, later ports winning."""
-    from hdl.lregs import LANES, LRegLaneWrite, LRegWrite
+    from tensix_sfpu.hdl.lregs import LANES, LRegLaneWrite, LRegWrite
     layout = LRegLaneWrite if per_lane else LRegWrite
     en_at, reg_at, data_at = (layout[f].offset for f in ("en", "reg", "data"))
     out = {}

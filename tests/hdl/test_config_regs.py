@@ -9,12 +9,12 @@ from amaranth.back import verilog
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
-from hdl.lregs import LaneValues
-from model.isa import OPCODES, decode
-from model.machine import Machine
-from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
-from model.isa import Arch
+from tensix_sfpu.hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
+from tensix_sfpu.hdl.lregs import LaneValues
+from tensix_sfpu.model.isa import OPCODES, decode
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
+from tensix_sfpu.model.isa import Arch
 from tests.hdl.hdl_sim import run_clocked
 
 LANES = 32

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.decoder import Decoder
-from hdl.isa import Opcode, Unit, mnemonic, opcode
+from tensix_sfpu.hdl.decoder import Decoder
+from tensix_sfpu.hdl.isa import Opcode, Unit, mnemonic, opcode
 from tests.hdl.hdl_sim import evaluate
-from model import isa
-from model.hazards import interlocks_next
-from model.machine import regular_operands
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.hazards import interlocks_next
+from tensix_sfpu.model.machine import regular_operands
 
 OUTPUTS = [f"decoded.{name}" for name in
            ("opcode", "known", "unit", "vd", "vb", "vc", "latency2", "two_cycles", "interlock", "reserved_bits")]

@@ -7,12 +7,12 @@ import pytest
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
-from hdl.dst import COLS, Dst
-from model.dst_format import dst32_rows
-from model.machine import Machine
-from model.semantics import _dst_lanes
-from model.state import DST_ROWS, LANES, SfpuState
-from model.isa import Arch
+from tensix_sfpu.hdl.dst import COLS, Dst
+from tensix_sfpu.model.dst_format import dst32_rows
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.semantics import _dst_lanes
+from tensix_sfpu.model.state import DST_ROWS, LANES, SfpuState
+from tensix_sfpu.model.isa import Arch
 from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
 
 

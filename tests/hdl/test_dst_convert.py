@@ -14,10 +14,10 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.dst_convert import LoadConvert, Mod0, StoreConvert, dst_width, is_dst32
+from tensix_sfpu.hdl.dst_convert import LoadConvert, Mod0, StoreConvert, dst_width, is_dst32
 from tests.hdl.hdl_sim import evaluate
-from model import dst_format as df
-from model.isa import Arch
+from tensix_sfpu.model import dst_format as df
+from tensix_sfpu.model.isa import Arch
 
 FORMATS = [fmt for fmt in Mod0 if fmt is not Mod0.SRCB]
 LOAD16 = [fmt for fmt in FORMATS if df.dst_width(fmt.value, "load") == 16]

@@ -8,15 +8,15 @@ import dataclasses
 import pytest
 from amaranth.back import rtlil
 
-from hdl.dst_convert import LoadConvert, StoreConvert
-from hdl.flags import FlagUnit
-from hdl.fma import Fma
-from hdl.issue import IssueStage
-from hdl.round_unit import RoundUnit
-from hdl.sfpu import Sfpu
-from hdl.simple_alu import SimpleAlu
-from hdl.tensix import TensixRegs
-from model.isa import Arch, Features
+from tensix_sfpu.hdl.dst_convert import LoadConvert, StoreConvert
+from tensix_sfpu.hdl.flags import FlagUnit
+from tensix_sfpu.hdl.fma import Fma
+from tensix_sfpu.hdl.issue import IssueStage
+from tensix_sfpu.hdl.round_unit import RoundUnit
+from tensix_sfpu.hdl.sfpu import Sfpu
+from tensix_sfpu.hdl.simple_alu import SimpleAlu
+from tensix_sfpu.hdl.tensix import TensixRegs
+from tensix_sfpu.model.isa import Arch, Features
 
 WH, BH = Arch.WORMHOLE, Arch.BLACKHOLE
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.flags import DEPTH, FlagOp, FlagUnit
-from model.isa import Arch, encode
-from model.machine import Machine
-from model.state import LANES, SfpuState
+from tensix_sfpu.hdl.flags import DEPTH, FlagOp, FlagUnit
+from tensix_sfpu.model.isa import Arch, encode
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.state import LANES, SfpuState
 from tests.hdl.hdl_sim import run_clocked
 
 ALL = (1 << LANES) - 1

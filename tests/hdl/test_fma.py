@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from amaranth.sim import Simulator
 
-from hdl.fma import STAGE1, STAGE1_MUL24, Fma
-from model.bh_arith import mul24, mul24_shift_add
-from model.fma import fma_bh, fma_wh
-from model.isa import Arch
+from tensix_sfpu.hdl.fma import STAGE1, STAGE1_MUL24, Fma
+from tensix_sfpu.model.bh_arith import mul24, mul24_shift_add
+from tensix_sfpu.model.fma import fma_bh, fma_wh
+from tensix_sfpu.model.isa import Arch
 
 ORACLE = {Arch.WORMHOLE: fma_wh, Arch.BLACKHOLE: fma_bh}
 ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=[a.value for a in Arch])

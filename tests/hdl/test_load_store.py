@@ -24,16 +24,16 @@ from amaranth.lib import wiring
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
-from hdl.dst import COLS, Dst
-from hdl.isa import Opcode
-from hdl.load_store import LoadUnit, StoreUnit
-from hdl.tensix import ConfigField, TensixRegs, TensixView, pack_addr_mod
-from model import isa
-from model.dst_format import Mod0Fmt
-from model.isa import Arch
-from model.machine import Machine, regular_operands
-from model.semantics import Operands
-from model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
+from tensix_sfpu.hdl.dst import COLS, Dst
+from tensix_sfpu.hdl.isa import Opcode
+from tensix_sfpu.hdl.load_store import LoadUnit, StoreUnit
+from tensix_sfpu.hdl.tensix import ConfigField, TensixRegs, TensixView, pack_addr_mod
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.dst_format import Mod0Fmt
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.machine import Machine, regular_operands
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix
 from tests.hdl.hdl_sim import lane_mask, pack, run_clocked, unpack
 
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.lregs import LANES, VD_TARGETS, WRITABLE, LRegFile, WriteBack
-from model.isa import encode
-from model.machine import Machine
-from model.state import SfpuState, reset_lregs
-from model.isa import Arch
+from tensix_sfpu.hdl.lregs import LANES, VD_TARGETS, WRITABLE, LRegFile, WriteBack
+from tensix_sfpu.model.isa import encode
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.state import SfpuState, reset_lregs
+from tensix_sfpu.model.isa import Arch
 from tests.hdl.hdl_sim import run_clocked
 
 # A per-lane port, a port that reaches only L4-L7, one that reaches everything.

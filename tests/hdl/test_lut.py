@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.lut import LutFp32Select, LutSelect, Lut8ToFp32, Lut16ToFp32
+from tensix_sfpu.hdl.lut import LutFp32Select, LutSelect, Lut8ToFp32, Lut16ToFp32
 from tests.hdl.hdl_sim import evaluate
-from model.lut import lut8_to_fp32, lut16_to_fp32, sfplut_select, sfplutfp32_select
+from tensix_sfpu.model.lut import lut8_to_fp32, lut16_to_fp32, sfplut_select, sfplutfp32_select
 
 RANDOM_PER_TABLE = 3000       # SFPLUTFP32: per table layout, spread over its Mod1 values
 RANDOM_SFPLUT = 3000

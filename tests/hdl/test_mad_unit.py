@@ -22,12 +22,12 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.mad_unit import MadUnit
-from hdl.unit_io import Issue
-from model.isa import Arch, decode, encode
-from model.machine import Machine, regular_operands
-from model.semantics import Operands
-from model.state import LANES, SfpuState
+from tensix_sfpu.hdl.mad_unit import MadUnit
+from tensix_sfpu.hdl.unit_io import Issue
+from tensix_sfpu.model.isa import Arch, decode, encode
+from tensix_sfpu.model.machine import Machine, regular_operands
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import LANES, SfpuState
 from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, port_raw, run_clocked
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 from amaranth.back import verilog
 
-from hdl.prng import LANES, Prng
-from model.prng import prng_advance, prng_seed
+from tensix_sfpu.hdl.prng import LANES, Prng
+from tensix_sfpu.model.prng import prng_advance, prng_seed
 from tests.hdl.hdl_sim import run_clocked
 
 

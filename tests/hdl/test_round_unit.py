@@ -27,14 +27,14 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.isa import Opcode
-from hdl.round_unit import RoundUnit
-from hdl.unit_io import Issue
-from model.isa import Arch, decode, encode
-from model.machine import Machine, apply_effects, regular_operands
-from model.prng import prng_step
-from model.semantics import Operands
-from model.state import LANES, SfpuState
+from tensix_sfpu.hdl.isa import Opcode
+from tensix_sfpu.hdl.round_unit import RoundUnit
+from tensix_sfpu.hdl.unit_io import Issue
+from tensix_sfpu.model.isa import Arch, decode, encode
+from tensix_sfpu.model.machine import Machine, apply_effects, regular_operands
+from tensix_sfpu.model.prng import prng_step
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import LANES, SfpuState
 from tests.hdl.hdl_sim import model_lane_writes, pack, pack_fields, port_lane_writes, port_raw, run_clocked
 
 

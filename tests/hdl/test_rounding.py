@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.rounding import CastToFp32, StochRndMode, StochRound
+from tensix_sfpu.hdl.rounding import CastToFp32, StochRndMode, StochRound
 from tests.hdl.hdl_sim import evaluate
-from model.rounding import cast_int_to_fp32, stochrnd
+from tensix_sfpu.model.rounding import cast_int_to_fp32, stochrnd
 
 M = StochRndMode
 FLOAT_FLOAT = (M.FP32_TO_FP16A, M.FP32_TO_FP16B)

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.scheduler import MacroScheduler
-from model import isa
-from model.cycle import CycleModel
-from model.state import SfpuState
+from tensix_sfpu.hdl.scheduler import MacroScheduler
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.state import SfpuState
 from tests.hdl.hdl_sim import run_clocked
 
 UNITS = ("simple", "mad", "round", "store")

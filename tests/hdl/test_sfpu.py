@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from model import isa
-from model.asm import assemble_file
-from tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
-from tb.rtl_bench import run_lockstep
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import assemble_file
+from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
+from tensix_sfpu.tb.rtl_bench import run_lockstep
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DIRECTED = {**directed_programs(), **macro_programs(range(4))}

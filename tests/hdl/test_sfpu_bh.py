@@ -7,11 +7,11 @@ tt-llk's Blackhole kernels."""
 
 import pytest
 
-from model import isa
-from model.isa import Arch
-from tb.rtl_bench import run_lockstep
-from tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
-from tb.stimulus.programs import resolve_all
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.rtl_bench import run_lockstep
+from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
+from tensix_sfpu.tb.stimulus.programs import resolve_all
 
 BLACKHOLE = {**directed_programs(arch=Arch.BLACKHOLE), **macro_programs(range(4), Arch.BLACKHOLE)}
 BATCHES = {

@@ -22,13 +22,13 @@ import numpy as np
 import pytest
 from amaranth.back import verilog
 
-from hdl.isa import Opcode, opcode
-from hdl.simple_alu import SimpleAlu
+from tensix_sfpu.hdl.isa import Opcode, opcode
+from tensix_sfpu.hdl.simple_alu import SimpleAlu
 from tests.hdl.hdl_sim import evaluate
-from model.asm import disassemble
-from model.isa import ISA, Arch, decode, encode
-from model.machine import Machine, regular_operands
-from model.state import LANES, SfpuState
+from tensix_sfpu.model.asm import disassemble
+from tensix_sfpu.model.isa import ISA, Arch, decode, encode
+from tensix_sfpu.model.machine import Machine, regular_operands
+from tensix_sfpu.model.state import LANES, SfpuState
 
 OUTPUTS = ["result", "writes", "cond", "cond_valid", "invert"]
 

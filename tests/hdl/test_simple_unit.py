@@ -36,15 +36,15 @@ from amaranth.back import verilog
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
-from hdl.flags import DEPTH, FlagUnit, StackEntry
-from hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack, write_back
-from hdl.simple_unit import SWAP_PORTS, SimpleUnit
-from hdl.unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
-from model.isa import ISA, Arch, Unit, decode
-from model.machine import Machine, regular_operands
-from model.semantics import Operands
-from model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
+from tensix_sfpu.hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
+from tensix_sfpu.hdl.flags import DEPTH, FlagUnit, StackEntry
+from tensix_sfpu.hdl.lregs import LANES, NUM_LREGS, LRegFile, LRegLaneWrite, LaneValues, WriteBack, write_back
+from tensix_sfpu.hdl.simple_unit import SWAP_PORTS, SimpleUnit
+from tensix_sfpu.hdl.unit_io import ROW_MASK_LO, Issue, LaneConfig, LRegValues
+from tensix_sfpu.model.isa import ISA, Arch, Unit, decode
+from tensix_sfpu.model.machine import Machine, regular_operands
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
 from tests.hdl.hdl_sim import run_clocked
 
 # The simulator writes constants as decimal Python source, and LRegValues

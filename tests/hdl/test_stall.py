@@ -8,11 +8,11 @@ from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.stall import MASK_BITS, believed_reads, believed_writes, rule_mask
-from model import isa
-from model.hazards import stall_reads, stall_writes, stalls_after_mad
-from tb.rtl_bench import run_lockstep
-from tb.stimulus.directed import directed_programs
+from tensix_sfpu.hdl.stall import MASK_BITS, believed_reads, believed_writes, rule_mask
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.hazards import stall_reads, stall_writes, stalls_after_mad
+from tensix_sfpu.tb.rtl_bench import run_lockstep
+from tensix_sfpu.tb.stimulus.directed import directed_programs
 from tests.hdl.hdl_sim import evaluate
 
 BH = isa.Arch.BLACKHOLE

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-import kernels
-from model.isa import Arch
-from tb.stimulus.programs import resolve
+from tensix_sfpu import kernels
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.stimulus.programs import resolve
 
 sys.set_int_max_str_digits(0)
 
@@ -73,7 +73,7 @@ def test_a_wrong_kernel_fails_the_accuracy_check():
 
 
 def test_report_table_and_doc(tmp_path):
-    from tb.cli import kernel_report
+    from tensix_sfpu.tb.cli import kernel_report
     measured = kernel_report.measure(["exp_fast", "exp_fast_twin"])
     table = kernel_report.format_table(measured, width=None)
     assert "exp_fast" in table and "bit-identical" in table and "within rel. 0.05" in table

@@ -12,11 +12,11 @@ import sys
 import numpy as np
 import pytest
 
-from model.asm import Directive, Program
-from model.hazards import HazardError
-from model.isa import Arch
-import kernels
-from tb.cli import main as cli
+from tensix_sfpu.model.asm import Directive, Program
+from tensix_sfpu.model.hazards import HazardError
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu import kernels
+from tensix_sfpu.tb.cli import main as cli
 
 sys.set_int_max_str_digits(0)
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from model import isa
+from tensix_sfpu.model import isa
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "blackhole.md"
 ASPECTS = ("fields", "llk_args", "must_be_zero", "unit", "latency", "two_cycles", "interlock", "macro_units",
@@ -83,7 +83,7 @@ def test_arch_names():
 
 
 def test_arch_directive_selects_the_table_and_must_lead():
-    from model import asm
+    from tensix_sfpu.model import asm
     program = asm.assemble(".arch blackhole\nsfple vd=1 vc=2 mod1=1\nTTI_SFPLOAD(1, 0, 7, 4);\n", "k.s")
     assert program.arch is isa.BLACKHOLE
     # SFPLE: 0x96 << 24 | VC 2 << 8 | VD 1 << 4 | Mod1 1; SFPLOAD: AddrMod 7 << 13.
@@ -126,5 +126,5 @@ def test_undefined_modifier_values_are_table_data():
         assert table.opcodes["SFPLOADI"].defined_values("mod0") == [0, 1, 2, 4, 8, 10]
         assert table.opcodes["SFPSHFT2"].defined_values("mod1") == list(range(7))
         assert table.opcodes["SFPMAD"].defined_values("mod1") == list(range(16))
-    from tb.stimulus.generator import UNDEFINED_MODIFIERS
+    from tensix_sfpu.tb.stimulus.generator import UNDEFINED_MODIFIERS
     assert set(UNDEFINED_MODIFIERS["SFPLOADI"]) == {3, 5, 6, 7, 9, 11, 12, 13, 14, 15}

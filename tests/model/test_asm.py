@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from model import isa
-from model.asm import AsmError, Directive, Instr, Loc, assemble, assemble_line, disassemble
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import AsmError, Directive, Instr, Loc, assemble, assemble_line, disassemble
 
 WH = isa.Arch.WORMHOLE
 

@@ -33,14 +33,14 @@ import json
 import numpy as np
 import pytest
 
-from model import isa
-from model.asm import AsmError, assemble
-from model.hazards import GAP_RULES, RULES, HazardError, stall_reads, stall_writes
-from model.isa import Arch, decode
-from model.run import run_program
-from model.state import SfpuState
-from tb.cli import timeline
-from tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import AsmError, assemble
+from tensix_sfpu.model.hazards import GAP_RULES, RULES, HazardError, stall_reads, stall_writes
+from tensix_sfpu.model.isa import Arch, decode
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.cli import timeline
+from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
 
 LANES = 32
 U32 = np.uint32
@@ -634,7 +634,7 @@ def test_macro_sfpand_without_use_vb_reads_the_templates_vd_not_its_vb_field():
 def test_blackhole_addr_mod_with_the_base_set_is_undefined(directive):
     # The Blackhole pages give AddrMod 3 bits and no rule for ADDR_MOD_SET_Base;
     # strict mode stops, lenient mode uses the slot AddrMod names.
-    from model.machine import UndefinedBehaviour
+    from tensix_sfpu.model.machine import UndefinedBehaviour
     program = directive + ".addr_mod 5 dst_incr=4\nsfpload vd=1 mod0=4 addr_mod=5 imm10=0\n"
     with pytest.raises(UndefinedBehaviour, match="ADDR_MOD_SET_Base"):
         bh(program)

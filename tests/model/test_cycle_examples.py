@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model import dst_format as dfmt
-from model.asm import assemble_file
-from model.fma import fma_wh
-from model.hazards import rule_class
-from model.run import run_program
-from model.state import SfpuState
-from tb.dst_io import get_bits32, put_fp32
-from model.isa import Arch
+from tensix_sfpu.model import dst_format as dfmt
+from tensix_sfpu.model.asm import assemble_file
+from tensix_sfpu.model.fma import fma_wh
+from tensix_sfpu.model.hazards import rule_class
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.dst_io import get_bits32, put_fp32
+from tensix_sfpu.model.isa import Arch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def occupant(record, unit: str):
@@ -207,7 +207,7 @@ def test_a_run_without_its_trace_keeps_nothing_per_cycle_and_the_same_result():
 
 def _random_words(arch, seed: int, count: int) -> str:
     """`.word` lines of random instructions of every opcode of `arch`, fields drawn at random."""
-    from model import isa
+    from tensix_sfpu.model import isa
     rng = np.random.default_rng(seed)
     ops = list(isa.ISA[arch].opcodes.values())
     lines = []
@@ -227,9 +227,9 @@ def test_lean_records_change_nothing_but_the_records(source):
     final state, the counts and every hazard are those of the full run: on
     the generator's programs, and on random words of every opcode of either
     architecture, run leniently, hazards and all."""
-    from model.asm import assemble
-    from model.isa import Arch
-    from tb.stimulus.generator import program_text
+    from tensix_sfpu.model.asm import assemble
+    from tensix_sfpu.model.isa import Arch
+    from tensix_sfpu.tb.stimulus.generator import program_text
     if source.endswith("words"):
         arch = Arch.WORMHOLE if source.startswith("wormhole") else Arch.BLACKHOLE
         text = f".arch {arch.value}\n" + _random_words(arch, 5, 400)

@@ -7,12 +7,12 @@ import random
 import numpy as np
 import pytest
 
-from model.asm import Directive
-from model.cycle import CycleModel
-from model.isa import Arch
-from model.run import run_program, walk
-from model.state import SfpuState
-from tb.stimulus.generator import generate
+from tensix_sfpu.model.asm import Directive
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.run import run_program, walk
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.stimulus.generator import generate
 
 CASES = [(arch, kind, seed) for arch in (Arch.WORMHOLE, Arch.BLACKHOLE) for kind, seed in
          (("legal", 11), ("macro", 12), ("flags", 13))]

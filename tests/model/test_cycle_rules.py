@@ -21,19 +21,19 @@ import json
 import numpy as np
 import pytest
 
-from model import dst_format as dfmt
-from model.asm import assemble
-from model.cycle import CycleModel
-from model.fma import fma_wh
-from model.hazards import HazardError
-from model.hazards import rule_class
-from model.isa import decode
-from model.machine import Machine, UndefinedBehaviour
-from model.run import run_program
-from model.state import SfpuState
-from model.trace import FlagsRecord, LRegWriteRecord
-from tb.dst_io import get_bits32, put_bits32
-from model.isa import Arch
+from tensix_sfpu.model import dst_format as dfmt
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.fma import fma_wh
+from tensix_sfpu.model.hazards import HazardError
+from tensix_sfpu.model.hazards import rule_class
+from tensix_sfpu.model.isa import decode
+from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.model.trace import FlagsRecord, LRegWriteRecord
+from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.dst_format import (
+from tensix_sfpu.model.dst_format import (
     DataFormat,
     Mod0Fmt as F,
     dst32_rows,
@@ -27,8 +27,8 @@ from model.dst_format import (
     unshuffle_fp32,
 )
 
-from model import dst_format
-from model.isa import Arch
+from tensix_sfpu.model import dst_format
+from tensix_sfpu.model.isa import Arch
 
 # These tests are Wormhole's (test_semantics_bh_mem covers Blackhole's conversions).
 load_convert = functools.partial(dst_format.load_convert, arch=Arch.WORMHOLE)

@@ -15,10 +15,10 @@ import sys
 import numpy as np
 import pytest
 
-from model import dst_format as dfmt
-from model import fast_tables, fma, fma_native, isa, lut, machine, semantics
-from model.isa import Arch
-from model.machine import Machine
+from tensix_sfpu.model import dst_format as dfmt
+from tensix_sfpu.model import fast_tables, fma, fma_native, isa, lut, machine, semantics
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.machine import Machine
 from tests.model.test_fma_native import IDS, SPECIALS, _instructions, _random_state
 
 U32 = np.uint32
@@ -51,7 +51,7 @@ def _same(expected: np.ndarray, got: np.ndarray) -> None:
 
 def test_enabled_unless_sfpu_fast_0():
     assert semantics.load_convert is (fast_tables.load_convert if fast_tables.ENABLED else dfmt.load_convert)
-    code = ("from model import fast_tables as f, dst_format as d, lut, semantics as s; "
+    code = ("from tensix_sfpu.model import fast_tables as f, dst_format as d, lut, semantics as s; "
             "assert not f.ENABLED and s.load_convert is d.load_convert and s.store_convert is d.store_convert "
             "and s.sfplut_select is lut.sfplut_select and s.sfplutfp32_select is lut.sfplutfp32_select")
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, SFPU_FAST="0"), capture_output=True,
@@ -149,10 +149,10 @@ def test_every_opcode_and_modifier_runs_the_same_on_either_path(arch):
 
 _RUNS = """
 import hashlib, json, sys
-from model.asm import assemble
-from model.run import result_to_json, run_program
-from tb.stimulus.generator import program_text
-from kernels import all_kernels, prepared
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.run import result_to_json, run_program
+from tensix_sfpu.tb.stimulus.generator import program_text
+from tensix_sfpu.kernels import all_kernels, prepared
 from tests.model.test_cycle_examples import _random_words
 out = {}
 def digest(name, result):
@@ -162,9 +162,9 @@ def digest(name, result):
 for kind in ("legal", "macro", "flags", "break"):
     digest(kind, run_program(assemble(program_text(kind, 7, 600), kind), strict=False))
 for arch in ("wormhole", "blackhole"):
-    text = f".arch {arch}\\n" + _random_words(__import__("model.isa").isa.Arch(arch), 9, 800)
+    text = f".arch {arch}\\n" + _random_words(__import__("tensix_sfpu.model.isa").model.isa.Arch(arch), 9, 800)
     digest(arch, run_program(assemble(text, arch), strict=False))
-for name, kernel in sorted(all_kernels(__import__("model.isa").isa.Arch.WORMHOLE).items()):
+for name, kernel in sorted(all_kernels(__import__("tensix_sfpu.model.isa").model.isa.Arch.WORMHOLE).items()):
     program, state, _ = prepared(kernel, 0, None)
     digest(name, run_program(program, state, strict=False))
 print(json.dumps(out))

@@ -6,8 +6,8 @@ import typing
 
 import pytest
 
-from model import isa
-from model.isa import Arch, FEATURES, Features
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.isa import Arch, FEATURES, Features
 
 FIELDS = {f.name: f for f in dataclasses.fields(Features)}
 HINTS = typing.get_type_hints(Features)

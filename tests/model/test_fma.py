@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from model.fma import fma_wh, fma_wh_scalar
+from tensix_sfpu.model.fma import fma_wh, fma_wh_scalar
 
 ONE = 0x3F800000
 PINF, NINF = 0x7F800000, 0xFF800000

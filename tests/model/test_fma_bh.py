@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from model.fma import fma_bh, fma_bh_scalar, fma_wh, fma_wh_scalar
+from tensix_sfpu.model.fma import fma_bh, fma_bh_scalar, fma_wh, fma_wh_scalar
 from tests.model.test_fma import (SPECIALS, _cut_sticky, _encode, _floor_log2, _fp32, _random_finite,
                                   _reference_vectors)
 

@@ -14,9 +14,9 @@ import sys
 import numpy as np
 import pytest
 
-from model import fma, fma_native, isa, semantics
-from model.machine import Machine
-from model.state import SfpuState
+from tensix_sfpu.model import fma, fma_native, isa, semantics
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.state import SfpuState
 
 U32 = np.uint32
 PAIRS = [(fma.fma_wh, fma_native.fma_wh), (fma.fma_bh, fma_native.fma_bh)]
@@ -37,7 +37,7 @@ def test_compiled_when_gplusplus_is_there():
 
 
 def test_sfpu_native_0_falls_back_to_model_fma():
-    code = "from model import fma, fma_native; print(fma_native.AVAILABLE, fma_native.fma_wh is fma.fma_wh)"
+    code = "from tensix_sfpu.model import fma, fma_native; print(fma_native.AVAILABLE, fma_native.fma_wh is fma.fma_wh)"
     done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, SFPU_NATIVE="0"),
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True"]

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from model import isa
-from model.isa import DecodeError, Kind, decode, encode, readable_fields
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.isa import DecodeError, Kind, decode, encode, readable_fields
 
 # ---------------------------------------------------------------------------
 # Spec §2.1, written out independently: mnemonic -> (opcode, {field: (hi, lo)})

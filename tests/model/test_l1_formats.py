@@ -9,7 +9,7 @@ from nearest-value searches in float64 where it is not (ties away from zero).
 import numpy as np
 import pytest
 
-from model import l1_formats as lf
+from tensix_sfpu.model import l1_formats as lf
 
 U32 = np.uint32
 

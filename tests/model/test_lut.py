@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from model.lut import (
+from tensix_sfpu.model.lut import (
     LutFp32Table as T,
     lut8_to_fp32,
     lut16_to_fp32,

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.prng import PRNG_LANES, prng_advance, prng_seed, prng_step
+from tensix_sfpu.model.prng import PRNG_LANES, prng_advance, prng_seed, prng_step
 
 
 def ref_step(s: int) -> int:

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.asm import AsmError, assemble, assemble_file, join_threads
-from model.hazards import FIELD_RULES, RULES, rule_class
-from model.isa import Arch
-from model.race import RaceInputError, explore, report_to_json
-from model.run import run_program
-from model.state import SfpuState
+from tensix_sfpu.model.asm import AsmError, assemble, assemble_file, join_threads
+from tensix_sfpu.model.hazards import FIELD_RULES, RULES, rule_class
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.race import RaceInputError, explore, report_to_json
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
 
 FIXTURES = Path(__file__).parent / "race_fixtures"
 X = 0x1234_5678
@@ -249,10 +249,10 @@ def test_a_read_soon_after_a_macro_store(nops, flagged):
 
 
 def test_the_spacing_is_a_parameter_and_plain_stores_are_not_flagged():
-    from model.cycle import CycleModel
+    from tensix_sfpu.model.cycle import CycleModel
     program = assemble(MACRO_STORE + "sfpnop\nsfpload vd=3 mod0=4 addr_mod=0 imm10=0\n")
     model = CycleModel(SfpuState(Arch.WORMHOLE), dst_read_spacing=0)
-    from model.run import walk
+    from tensix_sfpu.model.run import walk
     for _ in walk(program, model):
         pass
     assert not [h for h in model.hazards if h.rule in FIELD_RULES]

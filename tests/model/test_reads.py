@@ -15,11 +15,11 @@ import itertools
 import numpy as np
 import pytest
 
-from model.isa import ISA, Arch, Kind, Narrowing, Unit, decode, encode
-from model.machine import Effects, Machine, regular_operands
-from model.reads import _NARROWING, _RESOLVE, declared_reads, lreg_reads
-from model.semantics import SEMANTICS, Operands
-from model.state import NUM_LREGS, FlagStackEntry, LaneConfigBit, SfpuState
+from tensix_sfpu.model.isa import ISA, Arch, Kind, Narrowing, Unit, decode, encode
+from tensix_sfpu.model.machine import Effects, Machine, regular_operands
+from tensix_sfpu.model.reads import _NARROWING, _RESOLVE, declared_reads, lreg_reads
+from tensix_sfpu.model.semantics import SEMANTICS, Operands
+from tensix_sfpu.model.state import NUM_LREGS, FlagStackEntry, LaneConfigBit, SfpuState
 
 LANES = 32
 U32 = np.uint32

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.rounding import (
+from tensix_sfpu.model.rounding import (
     PRNG_BITS_NEAREST,
     StochRndMode as M,
     cast_int_to_fp32,

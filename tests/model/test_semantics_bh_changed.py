@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.isa import Arch, encode
-from model.machine import Machine, UndefinedBehaviour
-from model.state import FlagStackEntry, SfpuState
+from tensix_sfpu.model.isa import Arch, encode
+from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
+from tensix_sfpu.model.state import FlagStackEntry, SfpuState
 
 BH, WH = Arch.BLACKHOLE, Arch.WORMHOLE
 LANES = 32

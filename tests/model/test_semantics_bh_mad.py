@@ -15,9 +15,9 @@ import struct
 import numpy as np
 import pytest
 
-from model.isa import Arch, encode
-from model.machine import Machine
-from model.state import SfpuState
+from tensix_sfpu.model.isa import Arch, encode
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.state import SfpuState
 
 BH, WH = Arch.BLACKHOLE, Arch.WORMHOLE
 LANES = 32

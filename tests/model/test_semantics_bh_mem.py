@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.asm import AsmError, assemble
-from model.isa import Arch, encode
-from model.machine import Machine
-from model.run import run_program
-from model.state import SfpuState
+from tensix_sfpu.model.asm import AsmError, assemble
+from tensix_sfpu.model.isa import Arch, encode
+from tensix_sfpu.model.machine import Machine
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
 
 BH, WH = Arch.BLACKHOLE, Arch.WORMHOLE
 LANES = 32

@@ -17,10 +17,10 @@ import struct
 import numpy as np
 import pytest
 
-from model.asm import assemble
-from model.isa import Arch, encode
-from model.machine import Machine, UndefinedBehaviour
-from model.state import FlagStackEntry, SfpuState
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.isa import Arch, encode
+from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
+from tensix_sfpu.model.state import FlagStackEntry, SfpuState
 
 BH = Arch.BLACKHOLE
 LANES = 32

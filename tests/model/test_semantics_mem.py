@@ -20,12 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.asm import assemble
-from model.isa import encode
-from model.machine import Machine, UndefinedBehaviour
-from model.run import run_program
-from model.state import AddrMod, SfpuState
-from model.isa import Arch
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.isa import encode
+from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import AddrMod, SfpuState
+from tensix_sfpu.model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)

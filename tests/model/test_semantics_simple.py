@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.asm import assemble
-from model.isa import decode, encode
-from model.machine import Machine, UndefinedBehaviour
-from model.semantics import Operands
-from model.state import FlagStackEntry, SfpuState
-from model.isa import Arch
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.isa import decode, encode
+from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
+from tensix_sfpu.model.semantics import Operands
+from tensix_sfpu.model.state import FlagStackEntry, SfpuState
+from tensix_sfpu.model.isa import Arch
 
 LANES = 32
 LANE = np.arange(LANES)

@@ -5,11 +5,11 @@ SETRWC and INCRWC, worked by hand; REPLAY follows its Replay Expander."""
 
 import pytest
 
-from model.asm import AsmError, Instr, assemble
-from model.isa import Arch
-from model.run import run_program
-from model.state import TensixRegs
-from model import tensix
+from tensix_sfpu.model.asm import AsmError, Instr, assemble
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import TensixRegs
+from tensix_sfpu.model import tensix
 
 
 def counters(source: str) -> TensixRegs:
@@ -90,7 +90,7 @@ def test_setc16_becomes_the_addr_mod_it_writes():
 
 
 def test_disassembly_round_trips():
-    from model.asm import disassemble
+    from tensix_sfpu.model.asm import disassemble
     for text in ("TTI_SETRWC(3, 8, 2, 5, 6, 15);", "TTI_INCRWC(7, 3, 2, 1);"):
         word = assemble(text).words[0]
         assert disassemble(word, arch=Arch.WORMHOLE) == text and tensix.is_issued(word)

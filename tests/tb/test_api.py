@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.machine import UndefinedBehaviour
-from tb import api
+from tensix_sfpu.model.machine import UndefinedBehaviour
+from tensix_sfpu import api
 
 ROOT = Path(__file__).resolve().parents[2]
 AFFINE = ROOT / "examples" / "ckernel_sfpu_affine.h"

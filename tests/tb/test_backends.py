@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from model.isa import Arch
-from tb import runner
-from tb.faults import faults
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.faults import faults
 
 SHORT_REGRESSION = {
     Arch.WORMHOLE: "example:macro_example_a.s random:legal:1:40 random:macro:2:40 random:flags:3:40 random:break:4:40",

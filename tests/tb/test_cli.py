@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.asm import assemble
-from tb.cli.main import main
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.tb.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from model import isa
-from model.asm import assemble
-from tb.cli.main import main
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.tb.cli.main import main
 
 BH_PROGRAM = """\
 .arch blackhole
@@ -123,7 +123,7 @@ def test_disasm_llk_round_trips_on_blackhole(tmp_path, capsys):
 def test_every_blackhole_word_round_trips():
     for op in isa.ISA[isa.BLACKHOLE].table:
         word = isa.encode(op.mnemonic, isa.BLACKHOLE)
-        from model.asm import disassemble
+        from tensix_sfpu.model.asm import disassemble
         for style in ("named", "llk"):
             text = disassemble(word, style, arch=isa.BLACKHOLE)
             assert assemble(text + "\n", arch=isa.BLACKHOLE).words == [word], (op.mnemonic, style, text)
@@ -189,8 +189,8 @@ def test_llk_arch_option_parses(capsys):
 
 def test_a_model_gap_on_blackhole_is_a_clean_stop(bh_file, capsys, monkeypatch):
     """A Blackhole feature the model lacks stops with a message, exit 3, never a traceback."""
-    import tb.api
-
+    from tensix_sfpu import tb
+    import tensix_sfpu.tb.api
     def missing(*a, **k):
         raise NotImplementedError("SFPEXAMPLE mode 9")
     monkeypatch.setattr(tb.api, "run_program", missing)
@@ -220,9 +220,9 @@ def test_timeline_shows_blackhole_stalls_in_table_and_csv(tmp_path, capsys):
 def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
     """`python -m tb.runner build`, tools/lint.py and tools/synth.py read
     `--arch` by hand, through `tb.cli.options.take_arch`."""
-    from tb import runner
-    from tb.cli.errors import CliError
-    from tb.cli.options import take_arch
+    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.cli.errors import CliError
+    from tensix_sfpu.tb.cli.options import take_arch
 
     assert take_arch(["build", "--arch", "bh", "icarus"]) == (isa.Arch.BLACKHOLE, ["build", "icarus"])
     assert take_arch(["build", "icarus"]) == (None, ["build", "icarus"])

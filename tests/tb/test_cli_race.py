@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.cli.main import main
+from tensix_sfpu.tb.cli.main import main
 
 FIXTURES = Path(__file__).parents[1] / "model" / "race_fixtures"
 RACE = FIXTURES / "gap_race.s"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from model.asm import assemble
-from model.hazards import FIELD_RULES, RULES
-from tb.coverage import LAYOUT, Coverage, collect
-from tb.stimulus.directed import load_l0
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.hazards import FIELD_RULES, RULES
+from tensix_sfpu.tb.coverage import LAYOUT, Coverage, collect
+from tensix_sfpu.tb.stimulus.directed import load_l0
 
 NEG_POS = " ".join("0x80000001" if lane % 2 else "0x00000005" for lane in range(32))
 

@@ -13,13 +13,13 @@ import json
 
 import pytest
 
-from model.asm import assemble
-from model.hazards import FIELD_RULES, GAP_RULES, RULES
-from model.isa import Arch
-from model.state import SfpuState
-from model.run import run_program
-from tb.cli import main as cli
-from tb.coverage import LAYOUTS, Coverage, collect
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.hazards import FIELD_RULES, GAP_RULES, RULES
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.tb.cli import main as cli
+from tensix_sfpu.tb.coverage import LAYOUTS, Coverage, collect
 
 BH = Arch.BLACKHOLE
 # The MAD-class instructions after which Blackhole's stall logic holds a reader

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from hdl import export
-from model.isa import Arch
-from tb.cli.main import main
+from tensix_sfpu.hdl import export
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import fma_diff  # noqa: E402
 
-from model.fma import fma_bh  # noqa: E402
+from tensix_sfpu.model.fma import fma_bh  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not any(shutil.which(c) for c in ("gcc", "cc", "clang", "g++")),

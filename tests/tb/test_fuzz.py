@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tb.stimulus import fuzz
+from tensix_sfpu.tb.stimulus import fuzz
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
@@ -196,7 +196,7 @@ def test_byte_order_mark_is_ignored():
 def test_block_comment_over_lines():
     out = sfpu("asm", corpus("line_endings.s"))
     assert out.status == 0 and out.stdout.count("0x8F000000") == 3
-    from model.asm import assemble
+    from tensix_sfpu.model.asm import assemble
     program = assemble("TTI_SFPNOP; /* one\n two */ TTI_SFPNOP; /* /* */ // x */\nTTI_SFPNOP;")
     assert len(program.words) == 3 and [i.loc.line for i in program.items] == [1, 2, 3]
 

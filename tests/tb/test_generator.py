@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from model import isa
-from model.asm import Instr
-from model.hazards import RULES, HazardError
-from model.run import run_program
-from tb.stimulus.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Instr
+from tensix_sfpu.model.hazards import RULES, HazardError
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.tb.stimulus.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
                           modifier_values, program_text)
 
 LEGAL_KINDS = ("legal", "macro", "flags")

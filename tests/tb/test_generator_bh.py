@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from model import isa
-from model.asm import Instr
-from model.hazards import FIELD_RULES, GAP_RULES, RULES, HazardError
-from model.run import run_program
-from tb.stimulus.generator import (ALSO_BROKEN, UNBREAKABLES, breakable, generate, generate_break, legal_opcodes,
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Instr
+from tensix_sfpu.model.hazards import FIELD_RULES, GAP_RULES, RULES, HazardError
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.tb.stimulus.generator import (ALSO_BROKEN, UNBREAKABLES, breakable, generate, generate_break, legal_opcodes,
                           modifier_values, program_text, undefined_modifiers)
 
 BH, WH = isa.Arch.BLACKHOLE, isa.Arch.WORMHOLE

@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model import isa
-from model.asm import Instr
-from model.run import run_program
-from model.state import SfpuState
-from tb.cli.main import main
-from tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
-from tb.llk import headers
-from tb.llk.entries import entries
-from tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
-from model.isa import Arch
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Instr
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.cli.main import main
+from tensix_sfpu.tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
+from tensix_sfpu.tb.llk import headers
+from tensix_sfpu.tb.llk.entries import entries
+from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
+from tensix_sfpu.model.isa import Arch
 
 
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
@@ -218,7 +218,7 @@ def test_run_takes_a_header_and_names_the_cxx_line_of_a_hazard(capsys):
 def test_sim_report_names_the_cxx_line_of_a_listing_line(tmp_path):
     # `sfpu sim` prints the lock-step run's report; a line naming a listing
     # that `sfpu llk` wrote gets the C++ location of that listing line.
-    from tb.cli.sim import with_cxx_lines
+    from tensix_sfpu.tb.cli.sim import with_cxx_lines
     listing = tmp_path / "k.s"
     listing.write_text("# header\nTTI_SFPNOP;  # ckernel_sfpu_x.h:42\n")
     report = f"mismatch in cycle 3\n{listing}:2:1: TTI_SFPNOP;: cycle 3: read-in-flight: ...\nseed 1"

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tb.llk import accuracy
-from tb.llk.corpus import call_expr, variants
-from tb.llk.entries import Function, Param, entries
-from tb.llk.frontend import Request, compile_call
-from tb.llk.sources import find_tree
+from tensix_sfpu.tb.llk import accuracy
+from tensix_sfpu.tb.llk.corpus import call_expr, variants
+from tensix_sfpu.tb.llk.entries import Function, Param, entries
+from tensix_sfpu.tb.llk.frontend import Request, compile_call
+from tensix_sfpu.tb.llk.sources import find_tree
 
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
 

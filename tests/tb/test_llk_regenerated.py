@@ -8,17 +8,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model import dst_format as dfmt
-from model.asm import assemble
-from model.run import run_program
-from model.state import SfpuState
-import kernels
-from tb.dst_io import get_tile_bits32, get_tile_hi16
-from kernels import reduce, typecast
-from tb.llk.regenerate import compile_source
-from tb.llk.sources import find_tree
-from model import isa
-from model.isa import Arch
+from tensix_sfpu.model import dst_format as dfmt
+from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu import kernels
+from tensix_sfpu.tb.dst_io import get_tile_bits32, get_tile_hi16
+from tensix_sfpu.kernels import reduce, typecast
+from tensix_sfpu.tb.llk.regenerate import compile_source
+from tensix_sfpu.tb.llk.sources import find_tree
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.isa import Arch
 
 TREE = find_tree(Path(__file__).resolve().parent / "llk_tree", "wormhole")
 KERNELS = kernels.all_kernels(Arch.WORMHOLE)
@@ -97,7 +97,7 @@ def test_column_sum_orders_differ_on_the_kernels_inputs():
 
 def test_body_words_are_the_programs_architectures():
     """Blackhole's new instructions are SFPU words of a Blackhole body (tb.llk.regenerate)."""
-    from tb.llk.regenerate import body_words
+    from tensix_sfpu.tb.llk.regenerate import body_words
     program = assemble(".arch blackhole\nsfpnop\n.mark body\nsfpmul24 vd=1 va=2 vb=3\nsfple vd=1 vc=2\n"
                        "sfpgt vd=1 vc=2\nsfparecip vd=1 vc=2\nsfpnop\n")
     assert [isa.opcode_of(w) for w in body_words(program)] == [

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model import isa
-from model.run import run_program
-from model.state import SfpuState
-from tb.dst_io import get_tile_fp32, put_tile_bits32
-from tb import runner
-from tb.llk.frontend import LlkError, Request, compile_call
-from model.isa import Arch
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.dst_io import get_tile_fp32, put_tile_bits32
+from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call
+from tensix_sfpu.model.isa import Arch
 
 SFPI = Path(__file__).resolve().parent / "llk_fixtures" / "ckernel_sfpu_fixture_sfpi.h"
 X = np.random.default_rng(7).uniform(-8, 8, 1024).astype(np.float32)

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from tb import mutants, mutate, runner
-from tb.cli.main import main as sfpu
-from tb.stimulus.programs import resolve_all
+from tensix_sfpu.tb import mutants, mutate, runner
+from tensix_sfpu.tb.cli.main import main as sfpu
+from tensix_sfpu.tb.stimulus.programs import resolve_all
 
 MODULES = {"Sfpu": "sfpu", "Sfpu.mad": "mad_unit", "Sfpu.mad.fma_11": "fma", "Sfpu.lregs$271": "lregs",
            "Sfpu.mad.lut_3.decode_c": "lut"}

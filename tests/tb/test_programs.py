@@ -4,8 +4,8 @@ the spec when one names nothing."""
 import numpy as np
 import pytest
 
-from model.isa import Arch
-from tb.stimulus.programs import SpecError, absolute, resolve, resolve_all
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.stimulus.programs import SpecError, absolute, resolve, resolve_all
 
 
 def test_specs_name_their_programs():

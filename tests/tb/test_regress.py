@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tb import regress
-from tb.coverage import Coverage
-from tb.regress import Chunk, ChunkResult, RegressError
+from tensix_sfpu.tb import regress
+from tensix_sfpu.tb.coverage import Coverage
+from tensix_sfpu.tb.regress import Chunk, ChunkResult, RegressError
 
 
 def test_shards_partition_the_seeds():
@@ -115,7 +115,7 @@ def test_a_bad_or_contradictory_environment_is_a_clear_error(environ, message):
 
 
 def test_the_command_line_refuses_a_bad_environment_with_status_2(monkeypatch, capsys):
-    from tb.cli.main import main
+    from tensix_sfpu.tb.cli.main import main
     monkeypatch.setenv("SFPU_SHARD", "1/x")
     assert main(["regress", "--backend", "model", "--seeds", "2", "--cycles", "20"]) == 2
     err = capsys.readouterr().err
@@ -169,7 +169,7 @@ def test_the_model_backend_reports_a_break_program_its_checker_misses(monkeypatc
     """A chunk on the model alone fails when the hazard checker does not
     report the rule a `break` program breaks: here the rule expected is
     swapped for another, which the program never breaks."""
-    from tb.stimulus import programs
+    from tensix_sfpu.tb.stimulus import programs
     real = programs.resolve_all
 
     def expecting_the_wrong_rule(text):

@@ -17,15 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.asm import assemble_file
-from model.machine import UndefinedBehaviour
-from model.run import result_to_json, run_program
-from model.state import SfpuState
-from tb import rtl_run
-from tb.cli.main import main
-from tb.faults import FAULTS
-from tb.stimulus.programs import resolve_all
-from model.isa import Arch
+from tensix_sfpu.model.asm import assemble_file
+from tensix_sfpu.model.machine import UndefinedBehaviour
+from tensix_sfpu.model.run import result_to_json, run_program
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb import rtl_run
+from tensix_sfpu.tb.cli.main import main
+from tensix_sfpu.tb.faults import FAULTS
+from tensix_sfpu.tb.stimulus.programs import resolve_all
+from tensix_sfpu.model.isa import Arch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_A = ROOT / "examples" / "macro_example_a.s"

@@ -3,7 +3,7 @@ and the waveforms need, and the exact command that installs what is missing."""
 
 from pathlib import Path
 
-from tb import simulators
+from tensix_sfpu.tb import simulators
 
 
 def test_everything_missing_gives_one_install_command(monkeypatch, capsys):

@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb.cli.main import main
-from tb.llk import sweep as sw
-from tb.llk.frontend import LlkError, Request, compile_call
-from tb.llk.sources import find_tree
-from tb.llk.sweep_facts import FactsError, load, resolve
+from tensix_sfpu.tb.cli.main import main
+from tensix_sfpu.tb.llk import sweep as sw
+from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call
+from tensix_sfpu.tb.llk.sources import find_tree
+from tensix_sfpu.tb.llk.sweep_facts import FactsError, load, resolve
 
 TREE_DIR = Path(__file__).resolve().parent / "sweep_tree"
 REFERENCE = {"FixtureScale": lambda x: x * (1.0 + 2.0 ** -8)}
@@ -242,7 +242,7 @@ def test_merge_joins_shards(tmp_path, capsys):
 
 
 def test_the_blackhole_page_is_marked_a_prediction_and_lists_cells_above_the_budget():
-    from tb.cli.sweep import prediction_markdown
+    from tensix_sfpu.tb.cli.sweep import prediction_markdown
     base = {"op": "FixtureScale", "in": "Float16_b", "out": "Float16_b", "approx": "No", "arch": "blackhole",
             "hw_max_ulp": 0, "budget": 1, "worst_input": "1 (0x3F80)", "lanes": 9}
     page = prediction_markdown([{**base, "dest": "Yes", "max_ulp": 3}, {**base, "dest": "No", "max_ulp": 1},

@@ -12,9 +12,9 @@ import os
 
 import pytest
 
-from tb.llk import sweep as sw
-from tb.llk.sources import find_tree
-from tb.llk.sweep_facts import load
+from tensix_sfpu.tb.llk import sweep as sw
+from tensix_sfpu.tb.llk.sources import find_tree
+from tensix_sfpu.tb.llk.sweep_facts import load
 
 SRC = os.environ.get("SFPU_LLK_SRC")
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.asm import assemble, assemble_file
-from model.isa import Arch
-from model.run import run_program
-from tb.cli.main import main
-from tb.timeline_view import THREAD, layout, to_html, to_perfetto
+from tensix_sfpu.model.asm import assemble, assemble_file
+from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.run import run_program
+from tensix_sfpu.tb.cli.main import main
+from tensix_sfpu.tb.timeline_view import THREAD, layout, to_html, to_perfetto
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_A = ROOT / "examples" / "macro_example_a.s"

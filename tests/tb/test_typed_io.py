@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb.cli.main import main
+from tensix_sfpu.tb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 MOD0 = {"fp32": 3, "int32": 4, "uint32": 4, "fp16b": 2, "fp16": 1, "uint16": 6}

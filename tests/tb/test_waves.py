@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from vcd import VCDWriter
 
-from hdl.sfpu import Trace
-from model import isa
-from model.asm import disassemble
-from tb.waves import gtkw as waves, mnemonic
+from tensix_sfpu.hdl.sfpu import Trace
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import disassemble
+from tensix_sfpu.tb.waves import gtkw as waves, mnemonic
 
-FILTER = [sys.executable, "-m", "tb.waves.mnemonic"]
+FILTER = [sys.executable, "-m", "tensix_sfpu.tb.waves.mnemonic"]
 GROUPS = ["issue and stall", "load", "simple", "mad", "round", "store", "LRegs by lane", "flags and stack",
           "macro slots"]
 
