@@ -231,6 +231,9 @@ def test_mad_unit_against_model_long(arch):
     check(cycles, simulate(cycles, arch))
 
 
+# Slow, as tests/tb/test_export.py's heavy components are: `make test` already writes and simulates the
+# whole top's Verilog, this unit inside it, for both architectures.
+@pytest.mark.slow
 @ARCHS
 def test_verilog_conversion(arch):
     assert "module" in verilog.convert(MadUnit(arch))

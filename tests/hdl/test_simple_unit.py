@@ -357,6 +357,9 @@ def test_random_instructions_match_the_model(arch):
             assert coverage.seen.get(what, 0) > 0, f"never exercised: {what}"
 
 
+# Slow, as tests/tb/test_export.py's heavy components are: `make test` already writes and simulates the
+# whole top's Verilog, this unit inside it, for both architectures.
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", list(Arch), ids=lambda a: a.value)
 def test_converts_to_verilog(arch):
     assert "module simple_unit" in verilog.convert(SimpleUnit(arch), name="simple_unit")
