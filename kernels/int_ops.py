@@ -1,4 +1,4 @@
-"""Integer arithmetic on two tiles: tt-llk's add_int (int32, wrapping) and
+"""Integer arithmetic on two tiles: tt-llk's Wormhole add_int (int32, wrapping) and
 mul_int (uint16, the low 16 bits of the product)."""
 
 from __future__ import annotations

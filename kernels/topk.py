@@ -1,4 +1,4 @@
-"""Top-k building blocks: tt-llk's bitonic sort steps on values with their indices."""
+"""Top-k building blocks: tt-llk's Wormhole bitonic sort steps on values with their indices."""
 
 from __future__ import annotations
 

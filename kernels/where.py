@@ -1,4 +1,4 @@
-"""where(c, a, b): tt-llk's three-tile select, with SFPLOADMACRO and without."""
+"""where(c, a, b): tt-llk's Wormhole three-tile select, with SFPLOADMACRO and without."""
 
 from __future__ import annotations
 

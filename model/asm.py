@@ -1,4 +1,4 @@
-"""Assembler and disassembler for Wormhole SFPU programs.
+"""Assembler and disassembler for SFPU programs of both architectures (`.arch`).
 
 One instruction or directive per line; `#` and `//` start comments. Three
 spellings of an instruction are accepted:

@@ -1,4 +1,4 @@
-"""Per-lane PRNG of the Wormhole B0 Vector Unit (spec section 1.3).
+"""Per-lane PRNG of the Vector Unit, the same on both architectures (spec section 1.3).
 
 Every lane owns a 32-bit linear-feedback shift register.  One *advance*
 hands out the current state and then shifts the register right by one bit,
