@@ -141,11 +141,9 @@ def initial_state(program: Program, inputs: np.ndarray | None = None, format: st
     if inputs is not None:
         fmt = _format(format)
         values = np.asarray(inputs)
-        if values.size == 0 or values.size % 32:
-            raise ApiError(f"inputs: {values.size} values; they fill 32-lane row groups, so the size must be a "
-                           "positive multiple of 32 (a 32 x 32 tile is 1024)")
-        if values.size > dst_io.capacity(fmt):
-            raise ApiError(f"inputs: {values.size} values; Dst holds {dst_io.capacity(fmt)} in format {fmt.name}")
+        problem = dst_io.fit_problem(values.size, fmt)
+        if problem:
+            raise ApiError(f"inputs: {problem}")
         dst_io.put_array(state, fmt, values)
     return state
 

@@ -180,6 +180,16 @@ def capacity(fmt: Format) -> int:
     return ROW_GROUPS[fmt.width] * 32
 
 
+def fit_problem(count: int, fmt: Format) -> str | None:
+    """Why `count` values of `fmt` cannot be placed in Dst by `put_array`, or None."""
+    if count == 0 or count % 32:
+        return (f"{count} values; the input fills 32-lane row groups, so its size must be a positive multiple "
+                "of 32 (a 32 x 32 tile is 1024)")
+    if count > capacity(fmt):
+        return f"{count} values; Dst holds {capacity(fmt)} in {fmt.width}-bit format {fmt.name}"
+    return None
+
+
 def put_array(state: SfpuState, fmt: Format, values: np.ndarray) -> None:
     """Value k (of the flattened array) where SFPLOAD with `fmt`'s Mod0 reads
     it as lane k % 32 of address 2 * (k // 32): row group after row group, in

@@ -16,6 +16,7 @@ an RTL backend (whose result carries the lock-step model's source lines).
 
 from __future__ import annotations
 
+import bisect
 import html
 from dataclasses import dataclass
 
@@ -84,7 +85,8 @@ def layout(result: RunResult, arch: Arch, first: int = 0, last: int | None = Non
                              _where(issued_from.get(c)), "thread"))
         elif rec.stalled is not None:
             # A stalled word is presented again until it issues: its source is that later cycle's.
-            later = next((i for i in issue_cycles if i > c), None)
+            i = bisect.bisect_right(issue_cycles, c)
+            later = issue_cycles[i] if i < len(issue_cycles) else None
             text = disassemble(rec.stalled, arch=arch)
             boxes.append(Box(THREAD, c, 1, "stall", text, _where(issued_from.get(later)), "stall",
                              note=rec.stall_reason or ""))
@@ -241,13 +243,12 @@ def to_html(result: RunResult, arch: Arch, title: str, first: int = 0, last: int
             svg.append(f'<text class="tick" x="{x(c)}" y="{AXIS_PX - 8}">{c}</text>')
     for lane in lanes[1:]:
         svg.append(f'<line class="grid" x1="0" y1="{row[lane]}" x2="{width}" y2="{row[lane]}"/>')
-    ids: dict[tuple[str, int], str] = {}
-    for n, b in enumerate(boxes):
-        ids[(b.lane, b.cycle)] = f"b{n}"
+    thread_box = {b.cycle: n for n, b in enumerate(boxes) if b.lane == THREAD}   # a SFPLOADMACRO's box
     links = []
     for n, b in enumerate(boxes):
         left, top, w = x(b.cycle) + 1, row[b.lane] + 4, b.cycles * CYCLE_PX - 2
-        link = ids.get((THREAD, b.macro_cycle)) if b.macro_cycle is not None else None
+        source = thread_box.get(b.macro_cycle) if b.macro_cycle is not None else None
+        link = f"b{source}" if source is not None else None
         attrs = f' data-from="{link}"' if link else ""
         fits = max(0, (w - 4) // 6)
         label = b.label[:fits]
@@ -257,8 +258,7 @@ def to_html(result: RunResult, arch: Arch, title: str, first: int = 0, last: int
                    + (f'<text x="{left + 2}" y="{top + LANE_PX / 2}">{html.escape(label)}</text>' if label else "")
                    + '</g>')
         if link:
-            source = next(s for s in boxes if (s.lane, s.cycle) == (THREAD, b.macro_cycle))
-            x0, y0 = x(source.cycle) + CYCLE_PX / 2, row[THREAD] + LANE_PX - 4
+            x0, y0 = x(b.macro_cycle) + CYCLE_PX / 2, row[THREAD] + LANE_PX - 4
             x1, y1 = left + w / 2, top
             links.append(f'<path class="link" data-from="{link}" data-to="b{n}" '
                          f'd="M{x0},{y0} C{x0},{(y0 + y1) / 2} {x1},{(y0 + y1) / 2} {x1},{y1}"/>')

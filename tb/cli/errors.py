@@ -7,3 +7,13 @@ class CliError(Exception):
 
 class NotModelled(Exception):
     """A Blackhole feature the model does not have yet: printed as one line, exit status 3."""
+
+
+# API parameters whose errors the command line reports under the option that set them.
+_OPTION_PARAMETERS = ("backend ", "allow ", "setup ")
+
+
+def from_api(error: Exception) -> CliError:
+    """An `api.ApiError` as the command line says it: a parameter spelled as its option."""
+    message = str(error)
+    return CliError("--" + message if message.startswith(_OPTION_PARAMETERS) else message)

@@ -91,12 +91,9 @@ def load_input(path: str, fmt: dst_io.Format) -> np.ndarray:
     if values.dtype.kind not in "fiu":
         raise CliError(f"{path}: dtype {values.dtype} is not numbers; --format {fmt.name} takes "
                        f"{np.dtype(fmt.dtype).name} ({fmt.note})")
-    if values.size == 0 or values.size % 32:
-        raise CliError(f"{path}: {values.size} values; the input fills 32-lane row groups, so its size must "
-                       "be a positive multiple of 32 (a 32 x 32 tile is 1024)")
-    if values.size > dst_io.capacity(fmt):
-        raise CliError(f"{path}: {values.size} values; Dst holds {dst_io.capacity(fmt)} in {fmt.width}-bit "
-                       f"format {fmt.name}")
+    problem = dst_io.fit_problem(values.size, fmt)
+    if problem:
+        raise CliError(f"{path}: {problem}")
     flat = values.reshape(-1)
     with np.errstate(all="ignore"):            # a value that does not fit is found just below
         converted = values.astype(fmt.dtype)

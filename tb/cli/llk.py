@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.tb import api
-from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.options import add_arch_option
 from tensix_sfpu.tb.llk.entries import entries, signature
 from tensix_sfpu.tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
@@ -41,15 +41,12 @@ def listing_for(args, header: str):
     """Compile HEADER with the kernel options of `args` (`api.compile_kernel`)."""
     if not args.call:
         raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
-    for line in args.setup:
-        if not line.strip().startswith("."):
-            raise CliError(f"--setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
     try:
         return api.compile_kernel(header, args.call, init=args.init, arch=arch_name(args), src=args.src,
                                   defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
                                   setup=args.setup, vector_mode=args.vector_mode)
     except api.ApiError as e:
-        raise CliError(str(e)) from None
+        raise from_api(e) from None
 
 
 def program_from_header(args, header: str):

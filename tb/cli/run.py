@@ -17,7 +17,7 @@ from tensix_sfpu.model.asm import join_threads
 from tensix_sfpu.model.hazards import group_hazards
 from tensix_sfpu.model.run import result_to_json
 from tensix_sfpu.tb import api, dst_io
-from tensix_sfpu.tb.cli.errors import CliError, NotModelled
+from tensix_sfpu.tb.cli.errors import CliError, NotModelled, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tensix_sfpu.tb.cli.llk import add_source_options, program_from_header
 from tensix_sfpu.tb.llk.frontend import with_cxx_locations
@@ -71,12 +71,7 @@ def run_on_backend(args, keep_trace: bool = True):
     except api.NotModelledError as e:
         raise NotModelled(str(e)) from None
     except api.ApiError as e:
-        raise CliError(_as_option(str(e))) from None
-
-
-def _as_option(message: str) -> str:
-    """An API message about a parameter, spelled as the option that set it."""
-    return "--" + message if message.startswith(("backend ", "allow ")) else message
+        raise from_api(e) from None
 
 
 DST_ROWS_SHOWN = 16
