@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from tensix_sfpu import api
+from tensix_sfpu.tb.llk.sweep import ulp_steps       # tt-llk's ULP count (SFPU_ULP.md)
 
 HEADER = Path(__file__).resolve().parent / "ckernel_sfpu_affine.h"
 CALL = "calculate_affine<false>()"
@@ -33,14 +34,6 @@ def compile_kernel(*defines: str):
     return api.compile_kernel(HEADER, CALL, init=INIT, src=SRC, fp32_dest=1, defines=defines)
 
 
-def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Steps between float32 values in the total order of their bits."""
-    def ordered(v):
-        bits = v.astype(np.float32).view(np.int32).astype(np.int64)
-        return np.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
-    return np.abs(ordered(a) - ordered(b))
-
-
 @pytest.fixture(scope="module")
 def inputs() -> np.ndarray:
     return np.random.default_rng(2024).uniform(-1000, 1000, (32, 32)).astype(np.float32)   # one tile
@@ -48,7 +41,7 @@ def inputs() -> np.ndarray:
 
 def test_within_the_ulp_budget(inputs):
     result = api.run(compile_kernel(), inputs=inputs, format="fp32")
-    steps = ulp_distance(result.output, reference(inputs))
+    steps = ulp_steps("Float32", reference(inputs).view(np.uint32), result.output.view(np.uint32))
     worst = int(np.argmax(steps))
     assert steps.max() <= BUDGET_ULP, (f"{steps.max()} ULP at x = {inputs.flat[worst]!r}: "
                                        f"{result.output.flat[worst]!r}, expected {reference(inputs).flat[worst]!r}")
