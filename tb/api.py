@@ -1,6 +1,6 @@
-"""The Python API: what `sfpu llk`, `sfpu run` and `sfpu timeline` do, as
-functions of typed values, for a kernel author's own scripts and tests. The
-commands parse their options and call these.
+"""The Python API: what `sfpu llk`, `sfpu run`, `sfpu timeline`, `sfpu race`
+and `sfpu kernels` do, as functions of typed values, for a kernel author's own
+scripts and tests. The commands parse their options and call these.
 
     from tensix_sfpu import api
     listing = api.compile_kernel("ckernel_sfpu_exp.h", "calculate_exponential<false, false, 32>()",
@@ -9,6 +9,8 @@ commands parse their options and call these.
     result = api.run(listing, inputs=x, format="fp32")
     result.output            # what the kernel stored where x was, as float32, shaped like x
     result.cycles, result.hazards
+    report = api.race(listing, inputs=x)     # every timing the front end allows
+    report.deterministic
 
 Errors in what is given (a header that does not compile, an input that does
 not fit Dst, a program with an error) raise `ApiError`, whose message is one
@@ -20,18 +22,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import AsmError, Program, assemble
-from tensix_sfpu.model.hazards import Hazard
+from tensix_sfpu.model.hazards import RULES, Hazard
+from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, RaceInputError, RaceReport, explore
 from tensix_sfpu.model.run import RunResult, run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.trace import CycleRecord
 from tensix_sfpu.tb import dst_io
 from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
 from tensix_sfpu.tb.llk.sources import SourceError, find_header, find_tree
+
+if TYPE_CHECKING:
+    from tensix_sfpu.tb.kernel_measure import Measured
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 FORMATS = tuple(dst_io.FORMATS)
@@ -75,10 +82,7 @@ def assemble_program(source: str | Path, *, arch: str | None = None, strict: boo
     """A program of the project's assembly, from a file (a `Path`, or a string
     naming an existing `.s` file) or from its text. With `strict`, a TTI_
     argument wider than its field is an error."""
-    try:
-        chosen = isa.Arch.parse(arch) if arch is not None else None
-    except ValueError as e:
-        raise ApiError(f"arch: {e}") from None
+    chosen = _arch(arch) if arch is not None else None
     path = Path(source) if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
                                                           and source.endswith(".s")) else None
     try:
@@ -160,12 +164,9 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
     """`program` from `state` on `backend`: the cycle model, or the RTL on a
     simulator with the model in lock-step (its trace and final state the
     RTL's). Without `dst_given` the RTL keeps its reset Dst."""
-    from tensix_sfpu.model.hazards import RULES
     if backend not in BACKENDS:
         raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    unknown = [r for r in allow if r not in RULES]
-    if unknown:
-        raise ApiError(f"allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+    _check_rules(allow)
     if program.is_threaded and backend != "model":
         raise ApiError(f"backend {backend}: a program of several threads runs on the model only (the RTL's "
                        "configuration port holds one thread's Tensix registers)")
@@ -183,6 +184,12 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
                                    allow=set(allow))
     except runner.RunnerError as e:
         raise ApiError(str(e)) from None
+
+
+def _check_rules(allow) -> None:
+    unknown = [r for r in allow if r not in RULES]
+    if unknown:
+        raise ApiError(f"allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
 
 
 def run(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = None, format: str = "fp32",
@@ -205,5 +212,89 @@ def run(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = 
                   result.instructions, list(result.hazards), list(result.trace), result)
 
 
+def kernel_names(arch: str = "wormhole") -> list[str]:
+    """The kernels of the kernels package for `arch`, as `measure_kernel` and `sfpu kernels` name them."""
+    from tensix_sfpu import kernels
+    return list(kernels.all_kernels(_arch(arch)))
+
+
+def measure_kernel(name: str, *, arch: str = "wormhole", src: str | Path | None = None,
+                   backend: str = "model") -> "Measured":
+    """What `sfpu kernels NAME` reports, for one kernel: run on the model
+    (from its C++ call compiled from `src`, a tt-metal tree, if given and the
+    kernel names one; else from its listing), compared with numpy within its
+    tolerance (`.accurate`, `.accuracy`), its macro version against its
+    non-macro twin (`.twin_same`), its cycles per row group
+    (`.run.cycles_per_row`), and with an RTL `backend` its lock-step run
+    (`.rtl`)."""
+    from tensix_sfpu.tb.kernel_measure import measure, run_on_rtl
+    chosen = _arch(arch)
+    names = kernel_names(chosen.value)
+    if name not in names:
+        raise ApiError(f"kernel {name!r}: no such kernel on {chosen.title} (there are {', '.join(names)})")
+    if backend not in BACKENDS:
+        raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    programs = None
+    if src is not None:
+        from tensix_sfpu.tb.llk.regenerate import programs_from_source
+        try:
+            programs = programs_from_source(str(src), [name], chosen)
+        except ValueError as e:
+            raise ApiError(str(e)) from None
+    measured = measure([name], programs, chosen)
+    if backend != "model":
+        run_on_rtl(measured, backend, chosen)
+    return measured[0]
+
+
+def _arch(name: str) -> isa.Arch:
+    try:
+        return isa.Arch.parse(name)
+    except ValueError as e:
+        raise ApiError(f"arch: {e}") from None
+
+
+RACE_INPUT_SEED = 0x2ACE      # the random Dst a race starts from, when none is given
+
+
+def race(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = None, format: str | None = None,
+         dst: np.ndarray | None = None, max_gap: int = DEFAULT_MAX_GAP, seeds: int = DEFAULT_SEEDS,
+         allow: tuple[str, ...] | list[str] = (), dst_spacing: int | None = None) -> RaceReport:
+    """Does the result depend on timing? Runs `program` once with no idle
+    cycles, then with a gap of 1..`max_gap` idle cycles before every
+    instruction where one is allowed, every point at which another thread's
+    code may run, and `seeds` random schedules (model.race). Dst starts as
+    `dst`, then `inputs` in `format` over it; with neither, random values of
+    `format` in one tile, or without `format` random bits in all of Dst (a
+    fixed seed, so a report repeats). `report.deterministic` is False when
+    some schedule changes the final Dst or LRegs; `report.divergences` says
+    which schedules, the first cycle that differs and the hazards broken.
+    `dst_spacing` is the cycles after a macro-scheduled SFPSTORE in which
+    reading its rows is flagged (default 4)."""
+    prog = _program(program)
+    _check_rules(allow)
+    if dst is None and inputs is None:
+        state = SfpuState(arch=prog.arch)
+        rng = np.random.default_rng(RACE_INPUT_SEED)
+        if format is not None:
+            dst_io.put_array(state, _format(format), _random_values(_format(format), rng))
+        else:
+            state.dst = rng.integers(0, 1 << 16, size=state.dst.shape, dtype=np.uint16)
+    else:
+        state = initial_state(prog, inputs, format or "fp32", dst)
+    try:
+        return explore(prog, state, max_gap=max_gap, seeds=seeds, allow=set(allow), dst_read_spacing=dst_spacing)
+    except RaceInputError as e:
+        raise ApiError(str(e)) from None
+
+
+def _random_values(fmt: dst_io.Format, rng: np.random.Generator, count: int = 1024) -> np.ndarray:
+    dtype = np.dtype(fmt.dtype)
+    if dtype.kind == "f":
+        return rng.uniform(-8.0, 8.0, count).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, int(info.max) + 1, count, dtype=dtype)
+
+
 __all__ = ["ApiError", "BACKENDS", "FORMATS", "NotModelledError", "Result", "assemble_program",
-           "compile_kernel", "execute", "initial_state", "run"]
+           "compile_kernel", "execute", "initial_state", "kernel_names", "measure_kernel", "race", "run"]

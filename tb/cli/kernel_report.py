@@ -1,81 +1,20 @@
 """`sfpu kernels`: every kernel of the kernels package measured on the golden model (and,
-with `--rtl`, run in lock-step on an RTL backend), as a table; `--doc` writes
-docs/kernels.md from the same measurements."""
+with `--rtl`, run in lock-step on an RTL backend; tb.kernel_measure), as a table;
+`--doc` writes docs/kernels.md from the same measurements."""
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from tensix_sfpu import kernels
-from tensix_sfpu.model import tensix
-from tensix_sfpu.model.isa import Arch, decode, opcode_of
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.cli import table, timeline
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.options import add_arch_option
+from tensix_sfpu.tb.kernel_measure import Measured, measure, run_on_rtl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
-
-
-@dataclass
-class Measured:
-    kernel: kernels.Kernel
-    run: kernels.KernelRun
-    accurate: bool
-    accuracy: str
-    twin_same: bool | None
-    instructions: list[str]
-    rtl: str = "not run"
-
-
-def instructions_used(run: kernels.KernelRun) -> list[str]:
-    """Mnemonics the thread issued and the sub-units ran (macro instructions included)."""
-    names = set()
-    for rec in run.result.trace:
-        if rec.issued is not None:
-            names.add(tensix.ISSUED[opcode_of(rec.issued)] if tensix.is_issued(rec.issued)
-                      else decode(rec.issued, run.result.state.arch).mnemonic)
-        names.update(a.mnemonic for a in rec.units.values())
-    replayed = any(i.replayed_by is not None for i in run.result.issued_from.values())
-    return sorted(names) + (["REPLAY"] if replayed else [])
-
-
-def measure(names: list[str] | None = None, programs: dict | None = None,
-            arch: Arch = Arch.WORMHOLE) -> list[Measured]:
-    """Each kernel of `arch` on the model; `programs` replaces the listing of the kernels it
-    names (e.g. the listings generated from their C++ source, tb.llk.regenerate)."""
-    sys.set_int_max_str_digits(0)
-    table = kernels.all_kernels(arch)
-    runs: dict[str, kernels.KernelRun] = {}
-    programs = programs or {}
-
-    def run(name):
-        if name not in runs:
-            runs[name] = kernels.run_kernel(table[name], program=programs.get(name))
-        return runs[name]
-
-    out = []
-    for name in names or list(table):
-        k = table[name]
-        r = run(name)
-        ok, how = kernels.check_accuracy(r)
-        same = (np.array_equal(r.result.state.dst, run(k.twin).result.state.dst) if k.twin else None)
-        out.append(Measured(k, r, ok, how, same, instructions_used(r)))
-    return out
-
-
-def run_on_rtl(measured: list[Measured], backend: str, arch: Arch = Arch.WORMHOLE) -> None:
-    """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
-    from tensix_sfpu.tb import runner
-    tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"
-    for m in measured:
-        outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}{tail}"}, arch=arch)
-        ok = bool(outcomes) and all(o.passed for o in outcomes)
-        m.rtl = f"identical on {backend}" if ok else f"DIFFERS on {backend}: {outcomes[0].message if outcomes else ''}"
 
 
 def _cycles(value: float | None) -> str:

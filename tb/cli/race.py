@@ -2,7 +2,7 @@
 
 Runs the program once with no idle cycles, then every single gap where one
 is allowed, another thread's code at every point of each thread's, and
-random schedules (model.race); exit 0 when the final Dst and LRegs never
+random schedules (`api.race`, model.race); exit 0 when the final Dst and LRegs never
 change, 1 when they do.
 """
 
@@ -11,63 +11,30 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
-from tensix_sfpu.model.hazards import RULES
-from tensix_sfpu.model.race import (DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceInputError, RaceReport, explore,
-                        report_to_json)
-from tensix_sfpu.model.state import SfpuState
-from tensix_sfpu.tb import dst_io
-from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceReport, report_to_json
+from tensix_sfpu.tb import api, dst_io
+from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, write_json
 from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards
 from tensix_sfpu.tb.llk.frontend import with_cxx_location, with_cxx_locations
 from tensix_sfpu.tb.cli.options import out_path
 
-INPUT_SEED = 0x2ACE
 SHOWN_GAPS = 4
-
-
-def initial_state(args, program) -> SfpuState:
-    """Dst from --dst, then --input over it; with neither, random values of
-    --format in one tile, or without --format random bits in all of Dst."""
-    state = SfpuState(arch=program.arch)
-    rng = np.random.default_rng(INPUT_SEED)
-    if args.dst is not None:
-        state.dst = load_dst(args.dst)
-    if args.input is not None:
-        fmt = dst_io.FORMATS[args.format]
-        dst_io.put_array(state, fmt, load_input(args.input, fmt))
-    elif args.dst is None and args.format_given:
-        fmt = dst_io.FORMATS[args.format]
-        dst_io.put_array(state, fmt, random_values(fmt, rng))
-    elif args.dst is None:
-        state.dst = rng.integers(0, 1 << 16, size=state.dst.shape, dtype=np.uint16)
-    return state
-
-
-def random_values(fmt: dst_io.Format, rng: np.random.Generator, count: int = 1024) -> np.ndarray:
-    dtype = np.dtype(fmt.dtype)
-    if dtype.kind == "f":
-        return rng.uniform(-8.0, 8.0, count).astype(dtype)
-    info = np.iinfo(dtype)
-    return rng.integers(info.min, int(info.max) + 1, count, dtype=dtype)
 
 
 def cmd_race(args) -> int:
     program = load_program(args)
-    unknown = [r for r in args.allow if r not in RULES]
-    if unknown:
-        raise CliError(f"--allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
     if args.backend != "model":
         raise CliError(f"--backend {args.backend}: sfpu race explores timings on the cycle model; check a "
                        "schedule it reports on the RTL with `sfpu run --backend ...`")
-    state = initial_state(args, program)
+    dst = load_dst(args.dst) if args.dst is not None else None
+    inputs = load_input(args.input, dst_io.FORMATS[args.format]) if args.input is not None else None
     try:
-        report = explore(program, state, max_gap=args.max_gap, seeds=args.seeds, allow=set(args.allow),
-                         dst_read_spacing=args.dst_spacing)
-    except RaceInputError as e:
-        raise CliError(str(e)) from None
+        report = api.race(program, inputs=inputs, format=args.format if args.format_given else None, dst=dst,
+                          max_gap=args.max_gap, seeds=args.seeds, allow=tuple(args.allow),
+                          dst_spacing=args.dst_spacing)
+    except api.ApiError as e:
+        raise from_api(e) from None
     record = with_cxx(report_to_json(report))
     if args.json is not None:
         write_json(record, args.json)

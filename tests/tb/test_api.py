@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 from tensix_sfpu.model.machine import UndefinedBehaviour
+from tensix_sfpu.model.race import report_to_json
 from tensix_sfpu import api
 
 ROOT = Path(__file__).resolve().parents[2]
 AFFINE = ROOT / "examples" / "ckernel_sfpu_affine.h"
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
+RACES = ROOT / "tests" / "model" / "race_fixtures"
 X = np.random.default_rng(7).uniform(-50, 50, (32, 32)).astype(np.float32)
 
 
@@ -73,6 +75,10 @@ def test_the_rtl_gives_the_models_result(affine):
     (lambda: api.run("sfpnop\n", dst=np.zeros((4, 4), np.uint16)), "dst: raw uint16"),
     (lambda: api.run("sfpnop\n", backend="spice"), "backend 'spice'"),
     (lambda: api.run("sfpnop\n", allow=["no-such-rule"]), "allow no-such-rule"),
+    (lambda: api.race("sfpnop\n", max_gap=65), "1..64"),
+    (lambda: api.race("sfpnop\n", allow=["no-such-rule"]), "allow no-such-rule"),
+    (lambda: api.measure_kernel("no_such_kernel"), "kernel 'no_such_kernel'"),
+    (lambda: api.measure_kernel("exp_fast", arch="quasar"), "quasar"),
 ])
 def test_bad_values_are_one_line_errors(call, message):
     with pytest.raises(api.ApiError) as error:
@@ -89,3 +95,37 @@ def test_the_example_kernel_test_passes():
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(ROOT / "examples" / "test_my_kernel.py")], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout[-2000:]
+
+
+def test_race_finds_the_macro_racing_the_store():
+    """gap_race.s (its comment works the race out): back to back the store
+    reads L2 before the macro's +1 lands, one idle cycle before it lets it
+    land. The Dst given is what the first load reads; the report names the
+    store as the first difference."""
+    values = np.arange(32, dtype=np.int32) * 3
+    report = api.race(RACES / "gap_race.s", inputs=values, format="int32", max_gap=2, seeds=0)
+    assert not report.deterministic
+    first = report.divergences[0]
+    assert first.schedule.kind == "single-gap" and first.first["mnemonic"] == "SFPSTORE"
+
+
+def test_race_of_back_to_back_playback_is_deterministic():
+    report = api.race(RACES / "gap_race_back_to_back.s", max_gap=3, seeds=2)
+    assert report.deterministic and report.gaps_pruned == report.gap_points
+
+
+def test_race_without_inputs_starts_from_a_repeatable_random_dst():
+    a = api.race(RACES / "gap_race.s", max_gap=1, seeds=1)
+    b = api.race(RACES / "gap_race.s", max_gap=1, seeds=1, format="fp32")
+    again = api.race(RACES / "gap_race.s", max_gap=1, seeds=1)
+    assert not a.deterministic and not b.deterministic
+    assert report_to_json(a) == report_to_json(again)
+
+
+def test_measure_kernel_reports_what_sfpu_kernels_does():
+    """exp_fast: the SFPLOADMACRO kernel and its twin leave the same Dst
+    (docs/kernels.md), within the kernel's own numpy tolerance."""
+    assert "exp_fast" in api.kernel_names() and "exp_fast" in api.kernel_names("blackhole")
+    m = api.measure_kernel("exp_fast")
+    assert m.kernel.name == "exp_fast" and m.accurate and m.twin_same is True
+    assert m.run.cycles_per_row > 0 and "SFPLOADMACRO" in m.instructions and m.rtl == "not run"
