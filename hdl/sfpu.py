@@ -79,11 +79,35 @@ MACRO_UNITS = tuple(u.value for u in isa.MACRO_UNITS)    # the scheduler's order
 
 # The LReg file's write-back ports in the model's order of writes (the later wins): results
 # landing from last cycle's two-cycle instructions, Load, (SFPTRANSP), Simple, Round, and the
-# bench's `lreg_load`.
-_LANDING = (*SimpleUnit.LANDING_TARGETS, MadUnit.LANDING_TARGETS, *RoundUnit.LANDING_TARGETS)
-WRITE_BACKS = (*_LANDING, *LoadUnit.WRITE_TARGETS, SimpleUnit.WRITE_TARGETS, *RoundUnit.WRITE_TARGETS,
-               WriteBack(WRITABLE, while_frozen=True))
-TRANSPOSE_POSITION = len(_LANDING) + len(LoadUnit.WRITE_TARGETS)
+# bench's `lreg_load`. Each entry names a sub-unit and its ports: `landing` (the class's
+# LANDING_TARGETS) or `write` (WRITE_TARGETS).
+WRITE_ORDER = (("simple", "landing"), ("mad", "landing"), ("round", "landing"), ("load", "write"),
+               ("simple", "write"), ("round", "write"))
+TRANSPOSE_AFTER = ("load", "write")         # SFPTRANSP writes after Load, before Simple
+_UNIT_CLASSES = {"load": LoadUnit, "simple": SimpleUnit, "mad": MadUnit, "round": RoundUnit}
+_TARGETS = {"landing": "LANDING_TARGETS", "write": "WRITE_TARGETS"}
+
+
+def _write_targets(order) -> tuple:
+    """The targets of the ports `order` names, one per port."""
+    out = []
+    for unit, port in order:
+        targets = getattr(_UNIT_CLASSES[unit], _TARGETS[port])
+        out += [targets] if isinstance(targets, WriteBack) else list(targets)
+    return tuple(out)
+
+
+def _unit_writes(units: dict) -> list:
+    """The sub-units' write-back ports in WRITE_ORDER."""
+    out = []
+    for unit, port in WRITE_ORDER:
+        ports = getattr(units[unit], port)
+        out += list(ports) if isinstance(ports, (list, tuple)) else [ports]
+    return out
+
+
+WRITE_BACKS = (*_write_targets(WRITE_ORDER), WriteBack(WRITABLE, while_frozen=True))
+TRANSPOSE_POSITION = len(_write_targets(WRITE_ORDER[:WRITE_ORDER.index(TRANSPOSE_AFTER) + 1]))
 
 
 def lreg_file() -> LRegFile:
@@ -164,8 +188,7 @@ class Sfpu(ArchComponent):
 
         load, simple, mad, rnd, store = (units[u] for u in UNITS)
         lregs = add("lregs", lreg_file(), holds=False)
-        # In the order of WRITE_BACKS, before the bench's `lreg_load`.
-        unit_writes = [*simple.landing, mad.landing, *rnd.landing, *load.write, simple.write, *rnd.write]
+        unit_writes = _unit_writes(units)
 
         # -- the thread's instruction and what each sub-unit runs -----------------------------------
         d = decoder.decoded
