@@ -17,7 +17,7 @@ from tensix_sfpu.model.hazards import RULES
 from tensix_sfpu.model.race import (DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceInputError, RaceReport, explore,
                         report_to_json)
 from tensix_sfpu.model.state import SfpuState
-from tensix_sfpu.tb import dst_io
+from tensix_sfpu.model import dst_io
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.files import load_dst, load_input, write_json
 from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards
