@@ -16,7 +16,12 @@ set with its narrowing by modifier (`reads`, `narrow`), what Blackhole's
 stall logic believes it reads (`stall_view`: the documented gaps as data),
 its latency, two-cycle and interlocking modes, and its sub-units; `OPCODE`
 is where every word holds its opcode and `MACRO_UNITS` the order of an
-SFPLOADMACRO sequence's sub-units.
+SFPLOADMACRO sequence's sub-units. The few register facts the RTL shares
+with the model are here too: the Tensix data-format codes (`DataFormat`,
+`SRCB_AS_BF16`), LaneConfig's bits (`LaneConfigBit`) and the opcodes of the
+Tensix instructions around the SFPU (`SETRWC`, ..., `TENSIX_ISSUED`); the
+lookup tables the pages define are in `model.isa_tables`. The RTL imports
+nothing else of the model.
 
 `OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
 Wormhole; `ISA[arch]` holds the same views for either architecture.
