@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from .arith import field, operand
 
-from tensix_sfpu.model import isa, tensix
+from tensix_sfpu.model import isa
 
 from .isa import ArchComponent, Opcode, Unit, opcode, opcode_bits, table, unit
 from .stall import rule_condition
@@ -58,7 +58,7 @@ class Decoder(ArchComponent):
                         m.d.comb += d.reserved_bits.eq((word & op.must_be_zero) != 0)
                     self._operands(m, op)
                     self._timing(m, op)
-            with m.Case(*tensix.ISSUED):
+            with m.Case(*isa.TENSIX_ISSUED):
                 m.d.comb += d.counters.eq(1)
         return m
 

@@ -21,7 +21,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Value
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from tensix_sfpu.model.dst_format import Mod0Fmt
+from tensix_sfpu.model.isa import Mod0Fmt
 
 from .isa import ArchComponent, amaranth_enum
 

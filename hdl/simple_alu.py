@@ -73,8 +73,8 @@ directions of SFPSHFT, so each lane carries a single adder and shifter.
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib.wiring import In, Out
 
-from tensix_sfpu.model.bh_arith import EXP_TABLE, RECIP_TABLE
 from tensix_sfpu.model.isa import ArecipMod1, CastMod1, CmpMod1, ShftMod1
+from tensix_sfpu.model.isa_tables import EXP_TABLE, RECIP_TABLE
 
 from .arith import Fp32, leading_zeros, sign_magnitude_key
 from .isa import ArchComponent, Opcode

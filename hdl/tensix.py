@@ -24,11 +24,7 @@ from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from tensix_sfpu.model import state as model_state
-from tensix_sfpu.model import tensix as model_tensix
-from tensix_sfpu.model.dst_format import Mod0Fmt, resolve_srcb
-
-from tensix_sfpu.model.isa import Arch, Features
+from tensix_sfpu.model.isa import INCRWC, SETRWC, SRCB_AS_BF16, Arch, Features
 
 from .dst_convert import Mod0
 from .isa import ArchComponent, opcode_bits
@@ -40,9 +36,6 @@ __all__ = ["ConfigField", "ConfigWrite", "AddrModLayout", "TensixView", "TensixR
 DST_BITS = 10
 SRC_BITS = 6
 ADDR_MOD_SLOTS = 8
-
-# SrcB format codes for which MOD0_FMT_SRCB means BF16 (otherwise FP16) without Fp32 Dst.
-SRCB_AS_BF16 = tuple(f for f in range(16) if resolve_srcb(False, f) == Mod0Fmt.BF16)
 
 
 class ConfigField(enum.Enum, shape=4):
@@ -102,8 +95,9 @@ def feature_fields(features: Features) -> dict[str, int]:
 StackMove = data.StructLayout({"move": 1, "sp": DST_BITS})
 
 
-def pack_addr_mod(mod: model_state.AddrMod) -> int:
-    """A model AddrMod as the integer value of an `AddrModLayout` (for ConfigWrite.value)."""
+def pack_addr_mod(mod) -> int:
+    """An ADDR_MOD slot (any object with `AddrModLayout`'s field names, such as
+    `model.state.AddrMod`) as the integer value of an `AddrModLayout` (for ConfigWrite.value)."""
     packed = 0
     for name, field in AddrModLayout:
         width = field.width
@@ -219,7 +213,7 @@ class TensixRegs(ArchComponent):
     def _counters(m: Module, regs, word) -> None:
         a_val, b_val, d_val, cr = word[6:10], word[10:14], word[14:18], word[18:22]
         counters = (("srca", a_val, 0, SRC_BITS), ("srcb", b_val, 1, SRC_BITS), ("dst", d_val, 2, DST_BITS))
-        with m.If(opcode_bits(word) == model_tensix.SETRWC):
+        with m.If(opcode_bits(word) == SETRWC):
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
                 base = Mux(cr[bit], value_cr, 0)
@@ -230,7 +224,7 @@ class TensixRegs(ArchComponent):
                     chosen = word[bit]
                 with m.If(chosen):
                     m.d.sync += [value.eq(val + base), value_cr.eq(val + base)]
-        with m.Elif(opcode_bits(word) == model_tensix.INCRWC):   # an ADDR_MOD increment, through Cr or not
+        with m.Elif(opcode_bits(word) == INCRWC):   # an ADDR_MOD increment, through Cr or not
             for name, val, bit, bits in counters:
                 value, value_cr = regs[f"rwc_{name}"], regs[f"rwc_{name}_cr"]
                 new_value, new_cr = _step(m, value, value_cr, val, 0, cr[bit], 0, bits, f"incrwc_{name}")
@@ -243,7 +237,7 @@ class TensixRegs(ArchComponent):
 def resolve_mod0(m: Module, mod0, view, name: str = "mod0_resolved") -> Signal:
     """Mod0 with MOD0_FMT_SRCB replaced by FP32 (Fp32 Dst), BF16 or FP16 (by the SrcB format)."""
     resolved = Signal(Mod0, name=name)
-    srcb_as_bf16 = view.srcb_format.matches(*SRCB_AS_BF16)
+    srcb_as_bf16 = view.srcb_format.matches(*sorted(int(f) for f in SRCB_AS_BF16))
     srcb = Mux(view.fp32_dest, Mod0.FP32, Mux(srcb_as_bf16, Mod0.BF16, Mod0.FP16))
     m.d.comb += resolved.eq(Mux(mod0 == Mod0.SRCB, srcb, mod0))
     return resolved

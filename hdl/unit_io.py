@@ -21,7 +21,7 @@ from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import Out
 
-from tensix_sfpu.model.state import LaneConfigBit
+from tensix_sfpu.model.isa import LaneConfigBit
 
 from .isa import Opcode
 # Re-exported for the sub-units.
@@ -54,7 +54,7 @@ class SubUnitInputs(wiring.Signature):
             "lane_config": Out(LaneConfig),
         })
 
-# LaneConfig bit positions, as the golden model names them.
+# LaneConfig bit positions, as the ISA table names them.
 ENABLE_FP16A_INF = LaneConfigBit.ENABLE_FP16A_INF
 DISABLE_BACKDOOR_LOAD = LaneConfigBit.DISABLE_BACKDOOR_LOAD
 ENABLE_DEST_INDEX = LaneConfigBit.ENABLE_DEST_INDEX

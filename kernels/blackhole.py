@@ -19,7 +19,7 @@ from tensix_sfpu.model.isa import Arch
 
 import numpy as np
 
-from tensix_sfpu.tb.dst_io import TILE_ADDRESSES, get_tile_bits16, put_tile_bits16
+from tensix_sfpu.model.dst_io import TILE_ADDRESSES, get_tile_bits16, put_tile_bits16
 
 from . import Accuracy, Kernel, LlkSource, exp, int_ops, nonlinear, reduce, typecast, where
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.model.dst_io import get_bits32, put_bits32
 
 from . import Kernel, Accuracy
 from tensix_sfpu.model.isa import Arch

@@ -2,7 +2,7 @@
 (ckernel_sfpu_typecast.h), each with a twin that issues the same operations
 one instruction at a time.
 
-Dst holds 32-bit data (FP32 or integers, Dst32b, placed with tb.dst_io) or
+Dst holds 32-bit data (FP32 or integers, Dst32b, placed with model.dst_io) or
 16-bit data (Dst16b). A 16-bit SFPLOAD or SFPSTORE of address `a` reaches
 lane `l` at Dst16b row (a & ~3) + l // 8, column 2 (l & 7) + bit 1 of `a`
 (SFPLOAD.md, SFPSTORE.md): the same row and column numbers as the 32-bit
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensix_sfpu.tb.dst_io import get_tile_bits16, get_tile_fp32, get_tile_hi16, put_tile_bits16, put_tile_bits32
+from tensix_sfpu.model.dst_io import get_tile_bits16, get_tile_fp32, get_tile_hi16, put_tile_bits16, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
 from tensix_sfpu.model.isa import Arch

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensix_sfpu.tb.dst_io import TILE_ADDRESSES, get_tile_fp32, put_tile_bits32
+from tensix_sfpu.model.dst_io import TILE_ADDRESSES, get_tile_fp32, put_tile_bits32
 
 from . import Accuracy, Kernel, LlkSource
 from tensix_sfpu.model.isa import Arch

@@ -391,9 +391,9 @@ def _tensix_item(call: re.Match, text: str, loc: Loc, arch: isa.Arch) -> "Instr 
             raise AsmError(arg_loc, f"TTI_{op.mnemonic} argument {arg}={value}: bits 0x{value & ~bits:X} are "
                                     "undefined in the documentation")
     word = isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
-    if op.opcode in tensix.ISSUED:
+    if op.opcode in isa.TENSIX_ISSUED:
         return Instr(word, loc, text)
-    if op.opcode == tensix.REPLAY:
+    if op.opcode == isa.REPLAY:
         return Replay(values["start_idx"][0], values["len"][0] or 64, bool(values["execute_while_loading"][0]),
                       bool(values["load_mode"][0]), loc, text)
     register, reg_loc = values["setc16_reg"]

@@ -38,11 +38,11 @@ import numpy as np
 from . import isa, tensix
 from .hazards import (DST_READ_SPACING, FIELD_RULES, RULES, TEN_2932_EXEMPT, Hazard, HazardError,
                       gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad)
-from .isa import Arch, Instruction, Unit, decode
+from .isa import Arch, Instruction, LaneConfigBit, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
 from .semantics import Operands
-from .state import LANES, LaneConfigBit, SfpuState
+from .state import LANES, SfpuState
 from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask, merge_dst_writes
 
 SFPNOP_WORD = isa.encode("SFPNOP")

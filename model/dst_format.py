@@ -24,15 +24,11 @@ Conventions:
 
 from __future__ import annotations
 
-import enum
-
 import numpy as np
 
-from .isa import Arch
+from .isa import SRCB_AS_BF16, Arch, Mod0Fmt
 
 __all__ = [
-    "Mod0Fmt",
-    "DataFormat",
     "resolve_srcb",
     "shuffle_fp32",
     "unshuffle_fp32",
@@ -51,68 +47,22 @@ __all__ = [
 ]
 
 
-class Mod0Fmt(enum.IntEnum):
-    """SFPLOAD / SFPSTORE Mod0 values (the MOD0_FMT_* defines in SFPLOAD.md)."""
-    SRCB = 0
-    FP16 = 1
-    BF16 = 2
-    FP32 = 3
-    INT32 = 4
-    INT8 = 5
-    UINT16 = 6
-    HI16 = 7
-    INT16 = 8
-    LO16 = 9
-    INT32_ALL = 10
-    ZERO = 11
-    INT32_SM = 12
-    INT8_COMP = 13
-    LO16_ONLY = 14
-    HI16_ONLY = 15
-
-
-class DataFormat(enum.IntEnum):
-    """Tensix 4-bit data-format codes (the encoding table in Packers/ and
-    Unpackers/FormatConversion.md). Codes 12 and 13 are unassigned. The "A"
-    suffix marks the BFP variants that have FP16-style 5-bit exponents."""
-    FP32 = 0
-    FP16 = 1
-    BFP8A = 2
-    BFP4A = 3
-    TF32 = 4
-    BF16 = 5
-    BFP8 = 6
-    BFP4 = 7
-    INT32 = 8
-    INT16 = 9
-    FP8 = 10
-    BFP2A = 11
-    INT8 = 14
-    BFP2 = 15
-
-
-# SrcB formats for which MOD0_FMT_SRCB becomes BF16 rather than FP16.
-_SRCB_AS_BF16 = frozenset({
-    DataFormat.FP32, DataFormat.TF32, DataFormat.BF16, DataFormat.BFP8,
-    DataFormat.BFP4, DataFormat.BFP2, DataFormat.INT32, DataFormat.INT16,
-})
-
-
 def resolve_srcb(fp32_dst_enabled: bool, srcb_format: int) -> Mod0Fmt:
     """Resolve MOD0_FMT_SRCB (SFPLOAD.md / SFPSTORE.md functional models).
 
     ``fp32_dst_enabled`` is ALU_ACC_CTRL_SFPU_Fp32_enabled; ``srcb_format`` is
     the 4-bit SrcB format the caller already picked (ALU_FORMAT_SPEC_REG_SrcB_val
     if SrcB_override is set, else ALU_FORMAT_SPEC_REG1_SrcB). Returns FP32 if
-    Fp32_enabled, else BF16 for {FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32, INT16},
-    else FP16 (including the unassigned codes 12 and 13).
+    Fp32_enabled, else BF16 for the codes of `isa.SRCB_AS_BF16` (FP32, TF32, BF16,
+    BFP8, BFP4, BFP2, INT32, INT16), else FP16 (including the unassigned codes
+    12 and 13).
     """
     srcb_format = int(srcb_format)
     if not 0 <= srcb_format <= 15:
         raise ValueError(f"SrcB data format {srcb_format} is not a 4-bit value")
     if fp32_dst_enabled:
         return Mod0Fmt.FP32
-    return Mod0Fmt.BF16 if srcb_format in _SRCB_AS_BF16 else Mod0Fmt.FP16
+    return Mod0Fmt.BF16 if srcb_format in SRCB_AS_BF16 else Mod0Fmt.FP16
 
 
 # ---------------------------------------------------------------------------

@@ -24,12 +24,12 @@ import numpy as np
 
 from . import dst_format as dfmt
 from . import lut
-from .isa import Arch
+from .isa import Arch, Mod0Fmt
 
 ENABLED = os.environ.get("SFPU_FAST", "1") != "0"
 
 U32 = np.uint32
-_M = dfmt.Mod0Fmt
+_M = Mod0Fmt
 _ALL16 = np.arange(1 << 16, dtype=U32)
 
 # Loads whose result is a function of the 16-bit datum alone (FP16 also of

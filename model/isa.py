@@ -16,7 +16,12 @@ set with its narrowing by modifier (`reads`, `narrow`), what Blackhole's
 stall logic believes it reads (`stall_view`: the documented gaps as data),
 its latency, two-cycle and interlocking modes, and its sub-units; `OPCODE`
 is where every word holds its opcode and `MACRO_UNITS` the order of an
-SFPLOADMACRO sequence's sub-units.
+SFPLOADMACRO sequence's sub-units. The few register facts the RTL shares
+with the model are here too: the Tensix data-format codes (`DataFormat`,
+`SRCB_AS_BF16`), LaneConfig's bits (`LaneConfigBit`) and the opcodes of the
+Tensix instructions around the SFPU (`SETRWC`, ..., `TENSIX_ISSUED`); the
+lookup tables the pages define are in `model.isa_tables`. The RTL imports
+nothing else of the model.
 
 `OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
 Wormhole; `ISA[arch]` holds the same views for either architecture.
@@ -300,6 +305,79 @@ class ArecipMod1(enum.IntEnum):
     RECIP = 0
     COND_RECIP = 1          # tests VB's sign
     EXP = 2
+
+
+class Mod0Fmt(enum.IntEnum):
+    """SFPLOAD / SFPSTORE Mod0 values (the MOD0_FMT_* defines in SFPLOAD.md)."""
+    SRCB = 0
+    FP16 = 1
+    BF16 = 2
+    FP32 = 3
+    INT32 = 4
+    INT8 = 5
+    UINT16 = 6
+    HI16 = 7
+    INT16 = 8
+    LO16 = 9
+    INT32_ALL = 10
+    ZERO = 11
+    INT32_SM = 12
+    INT8_COMP = 13
+    LO16_ONLY = 14
+    HI16_ONLY = 15
+
+
+class DataFormat(enum.IntEnum):
+    """Tensix 4-bit data-format codes (the encoding table in Packers/ and
+    Unpackers/FormatConversion.md). Codes 12 and 13 are unassigned. The "A"
+    suffix marks the BFP variants that have FP16-style 5-bit exponents."""
+    FP32 = 0
+    FP16 = 1
+    BFP8A = 2
+    BFP4A = 3
+    TF32 = 4
+    BF16 = 5
+    BFP8 = 6
+    BFP4 = 7
+    INT32 = 8
+    INT16 = 9
+    FP8 = 10
+    BFP2A = 11
+    INT8 = 14
+    BFP2 = 15
+
+
+# The SrcB formats for which Mod0Fmt.SRCB means BF16 rather than FP16 when Dst is not
+# Fp32 (SFPLOAD.md / SFPSTORE.md; `model.dst_format.resolve_srcb` and the RTL read it).
+SRCB_AS_BF16 = frozenset({
+    DataFormat.FP32, DataFormat.TF32, DataFormat.BF16, DataFormat.BFP8,
+    DataFormat.BFP4, DataFormat.BFP2, DataFormat.INT32, DataFormat.INT16,
+})
+
+
+# ---------------------------------------------------------------------------
+# Register layouts and the Tensix opcodes around the SFPU, for the same readers.
+# ---------------------------------------------------------------------------
+
+class LaneConfigBit:
+    """Bit positions in LaneConfig (18 bits per lane)."""
+    ENABLE_FP16A_INF = 0
+    DISABLE_BACKDOOR_LOAD = 1
+    ENABLE_DEST_INDEX = 2
+    CAPTURE_DEFAULT_DEST_INDEX = 3
+    BLOCK_DEST_WR_FROM_SFPU = 4
+    BLOCK_SFPU_RD_FROM_DEST = 5
+    DEST_RD_COL_EXCHANGE = 6
+    DEST_WR_COL_EXCHANGE = 7
+    EXCHANGE_SRCB_SRCC = 8
+    ROW_MASK_LO = 12     # four bits, one per grid row
+
+
+# The Tensix instructions around the SFPU that kernels issue, by opcode (their
+# arguments and effects: `model.tensix`).
+SETRWC, INCRWC, REPLAY, SETC16, NOP = 0x37, 0x38, 0x04, 0xB2, 0x02
+# Those the thread issues towards the SFPU: each takes an issue slot but no SFPU sub-unit.
+TENSIX_ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC", NOP: "NOP"}
 
 
 class Narrowing(enum.Enum):

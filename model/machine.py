@@ -21,10 +21,10 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .fast_tables import dst32_rows        # model.dst_format's, table-driven unless SFPU_FAST=0
-from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, AndOrMod1, Arch, Instruction, decode
+from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, AndOrMod1, Arch, Instruction, LaneConfigBit, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
-from .state import LANES, FlagStackEntry, LaneConfigBit, SfpuState, TensixRegs, shallow_copy
+from .state import LANES, FlagStackEntry, SfpuState, TensixRegs, shallow_copy
 
 U32 = np.uint32
 

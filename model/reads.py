@@ -30,10 +30,10 @@ from typing import Callable
 import numpy as np
 
 from . import dst_format as dfmt
-from .isa import VD_INDEX, CmpMod1, Instruction, Narrowing, Read, Shft2Mod1
+from .isa import VD_INDEX, CmpMod1, Instruction, LaneConfigBit, Mod0Fmt, Narrowing, Read, Shft2Mod1
 from .machine import regular_operands
 from .semantics import Operands
-from .state import LaneConfigBit, SfpuState
+from .state import SfpuState
 
 Reads = Set[int]
 NONE: Reads = frozenset()
@@ -141,7 +141,7 @@ def _written(vd: int) -> bool:
 
 def _resolved_mod0(mod0: int, state: SfpuState) -> int:
     """MOD0_FMT_SRCB resolves to FP16, BF16 or FP32."""
-    if mod0 == dfmt.Mod0Fmt.SRCB:
+    if mod0 == Mod0Fmt.SRCB:
         t = state.tensix
         return int(dfmt.resolve_srcb(t.fp32_dest, t.srcb_format))
     return mod0
@@ -156,7 +156,7 @@ def _load(x: Operands, state: SfpuState, declared: Reads) -> Reads:
 
 def _store(x: Operands, state: SfpuState, declared: Reads) -> Reads:
     # MOD0_FMT_ZERO stores 0 whatever VD holds; BLOCK_DEST_WR_FROM_SFPU in every lane stores nothing.
-    zero = _resolved_mod0(x["mod0"], state) == dfmt.Mod0Fmt.ZERO
+    zero = _resolved_mod0(x["mod0"], state) == Mod0Fmt.ZERO
     blocked = state.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU).all()
     return NONE if zero or blocked else declared
 

@@ -28,10 +28,10 @@ from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
 # model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
 from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
 from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
-from .isa import (ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Features, Instruction, LutMod, MadMod1, MovMod1,
-                  Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
+from .isa import (ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Features, Instruction, LaneConfigBit, LutMod, MadMod1,
+                  Mod0Fmt, MovMod1, Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
 from .rounding import cast_int_to_fp32, stochrnd
-from .state import LANES, LaneConfigBit, PROGRAMMABLE_CONST_DEFAULTS
+from .state import LANES, PROGRAMMABLE_CONST_DEFAULTS
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -101,7 +101,7 @@ def _dst_address(m: "Machine", imm10: int, mod0: int, store: bool = False) -> in
     are 0 unless software sets them."""
     t = m.state.tensix
     dst_offset = (t.rwc_dst + t.dest_base) & 0x3FF
-    int32_all = mod0 == dfmt.Mod0Fmt.INT32_ALL
+    int32_all = mod0 == Mod0Fmt.INT32_ALL
     if not m.state.arch.features.stack_pointer:
         counter = dst_offset & 3 if int32_all else dst_offset
         return (imm10 + t.dest_offset + counter) & 0x3FF
@@ -138,7 +138,7 @@ def _dst_lanes_of(addr: int, col_exchange_bytes: bytes) -> tuple[np.ndarray, np.
 
 
 def resolve_mod0(m: "Machine", mod0: int) -> int:
-    if mod0 == dfmt.Mod0Fmt.SRCB:
+    if mod0 == Mod0Fmt.SRCB:
         t = m.state.tensix
         return int(dfmt.resolve_srcb(t.fp32_dest, t.srcb_format))
     return mod0
@@ -157,7 +157,7 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
     if vd < 8:
         rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_RD_COL_EXCHANGE))
         active = ~st.lane_config_bit(LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST)
-        if mod0 != dfmt.Mod0Fmt.INT32_ALL:
+        if mod0 != Mod0Fmt.INT32_ALL:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
         value = load_convert(mod0, raw, st.lregs[vd], st.lane_config_bit(LaneConfigBit.ENABLE_FP16A_INF),
@@ -218,7 +218,7 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     addr = x.store_addr if x.store_addr is not None else _dst_address(m, x["imm10"], mod0, store=True)
     rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_WR_COL_EXCHANGE))
     active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
-    if mod0 != dfmt.Mod0Fmt.INT32_ALL:
+    if mod0 != Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
     value = store_convert(mod0, st.lregs[x.vd], arch=st.arch)
     m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)

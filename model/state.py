@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .isa import Arch
+from .isa import Arch, LaneConfigBit
 
 LANES = 32
 NUM_LREGS = 17          # L0-L7, constants L8-L15, macro-only L16
@@ -26,20 +26,6 @@ DST_COLS = 16
 CONST_0_8373 = 0x3F56594B
 CONST_ONE = 0x3F800000
 PROGRAMMABLE_CONST_DEFAULTS = {11: 0xBF800000, 12: 0x37800000, 13: 0xBF2CC4C7, 14: 0xBEB08FF9}
-
-
-class LaneConfigBit:
-    """Bit positions in LaneConfig (18 bits per lane)."""
-    ENABLE_FP16A_INF = 0
-    DISABLE_BACKDOOR_LOAD = 1
-    ENABLE_DEST_INDEX = 2
-    CAPTURE_DEFAULT_DEST_INDEX = 3
-    BLOCK_DEST_WR_FROM_SFPU = 4
-    BLOCK_SFPU_RD_FROM_DEST = 5
-    DEST_RD_COL_EXCHANGE = 6
-    DEST_WR_COL_EXCHANGE = 7
-    EXCHANGE_SRCB_SRCC = 8
-    ROW_MASK_LO = 12     # four bits, one per grid row
 
 
 LANE_CONFIG_MASK = (1 << 18) - 1

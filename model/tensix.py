@@ -23,10 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .isa import LlkArg, opcode_of
+from .isa import INCRWC, NOP, REPLAY, SETC16, SETRWC, TENSIX_ISSUED, LlkArg, opcode_of
 from .state import TensixRegs, step_counter
-
-SETRWC, INCRWC, REPLAY, SETC16, NOP = 0x37, 0x38, 0x04, 0xB2, 0x02
 
 
 @dataclass(frozen=True)
@@ -50,7 +48,6 @@ OPS = {op.mnemonic: op for op in (
     # A Tensix NOP: it takes the thread's issue slot for a cycle and does nothing else.
     TensixOp("NOP", NOP, (), {}),
 )}
-ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC", NOP: "NOP"}     # the ones the thread issues towards the SFPU
 
 DST_BITS, SRC_BITS = 10, 6
 DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
@@ -58,11 +55,11 @@ DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
 
 def is_issued(word: int) -> bool:
     """A Tensix instruction that takes an issue slot but no SFPU sub-unit."""
-    return opcode_of(word) in ISSUED
+    return opcode_of(word) in TENSIX_ISSUED
 
 
 def args_of(word: int) -> dict[str, int]:
-    op = OPS[ISSUED[opcode_of(word)]]
+    op = OPS[TENSIX_ISSUED[opcode_of(word)]]
     return {a.name: (word >> a.shift) & ((1 << a.width) - 1) for a in op.llk_args}
 
 
@@ -92,7 +89,7 @@ def apply(regs: TensixRegs, word: int) -> None:
 
 
 def disassemble(word: int) -> str:
-    op = OPS[ISSUED[opcode_of(word)]]
+    op = OPS[TENSIX_ISSUED[opcode_of(word)]]
     a = args_of(word)
     text = (f"TTI_{op.mnemonic}({', '.join(str(a[x.name]) for x in op.llk_args)});" if op.llk_args
             else f"TTI_{op.mnemonic};")

@@ -33,7 +33,7 @@ from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, RaceInputErro
 from tensix_sfpu.model.run import RunResult, run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.trace import CycleRecord
-from tensix_sfpu.tb import dst_io
+from tensix_sfpu.model import dst_io
 from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
 from tensix_sfpu.tb.llk.sources import SourceError, find_header, find_tree
 

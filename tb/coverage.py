@@ -38,7 +38,8 @@ import json
 
 from tensix_sfpu.model import isa, tensix
 from tensix_sfpu.model.cycle import MACRO_UNITS, CycleModel
-from tensix_sfpu.model.dst_format import Mod0Fmt, resolve_srcb
+from tensix_sfpu.model.dst_format import resolve_srcb
+from tensix_sfpu.model.isa import Mod0Fmt
 from tensix_sfpu.model.hazards import FIELD_RULES, RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
 from tensix_sfpu.model.state import FLAG_STACK_DEPTH, LANES
 from tensix_sfpu.model.trace import CycleRecord, lane_mask

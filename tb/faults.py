@@ -40,8 +40,7 @@ import tensix_sfpu.model.machine
 import tensix_sfpu.model.semantics
 from tensix_sfpu.model.asm import Program, assemble
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.dst_format import Mod0Fmt
-from tensix_sfpu.model.isa import Arch, Unit
+from tensix_sfpu.model.isa import Arch, Mod0Fmt, Unit
 from tensix_sfpu.model.machine import Machine
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState

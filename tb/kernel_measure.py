@@ -11,7 +11,7 @@ import numpy as np
 
 from tensix_sfpu import kernels
 from tensix_sfpu.model import tensix
-from tensix_sfpu.model.isa import Arch, decode, opcode_of
+from tensix_sfpu.model.isa import TENSIX_ISSUED, Arch, decode, opcode_of
 
 
 @dataclass
@@ -33,7 +33,7 @@ def instructions_used(run: kernels.KernelRun) -> list[str]:
     names = set()
     for rec in run.result.trace:
         if rec.issued is not None:
-            names.add(tensix.ISSUED[opcode_of(rec.issued)] if tensix.is_issued(rec.issued)
+            names.add(TENSIX_ISSUED[opcode_of(rec.issued)] if tensix.is_issued(rec.issued)
                       else decode(rec.issued, run.result.state.arch).mnemonic)
         names.update(a.mnemonic for a in rec.units.values())
     replayed = any(i.replayed_by is not None for i in run.result.issued_from.values())

@@ -12,7 +12,7 @@ import numpy as np
 
 from tensix_sfpu.model import isa, tensix
 from tensix_sfpu.model.asm import Program, assemble, decode_source
-from tensix_sfpu.tb import dst_io
+from tensix_sfpu.model import dst_io
 from tensix_sfpu.tb.cli.errors import CliError
 
 MAX_INPUT_BYTES = 16 << 20     # a program or hex file

@@ -12,7 +12,8 @@ import argparse
 import sys
 
 from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, MAX_GAP_LIMIT, RaceReport, report_to_json
-from tensix_sfpu.tb import api, dst_io
+from tensix_sfpu.model import dst_io
+from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, write_json
 from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards

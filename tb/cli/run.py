@@ -12,11 +12,11 @@ from collections import Counter
 
 import numpy as np
 
-from tensix_sfpu.model import isa
+from tensix_sfpu.model import dst_io, isa
 from tensix_sfpu.model.asm import join_threads
 from tensix_sfpu.model.hazards import group_hazards
 from tensix_sfpu.model.run import result_to_json
-from tensix_sfpu.tb import api, dst_io
+from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, NotModelled, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tensix_sfpu.tb.cli.llk import add_source_options, program_from_header

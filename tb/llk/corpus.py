@@ -157,7 +157,7 @@ def _inputs() -> np.ndarray:
 
 def _state_with(x: np.ndarray, arch) -> SfpuState:
     """A state of `arch` with the tile of inputs in Dst."""
-    from tensix_sfpu.tb.dst_io import put_tile_bits32
+    from tensix_sfpu.model.dst_io import put_tile_bits32
     state = SfpuState(arch=arch)
     put_tile_bits32(state, x.view(np.uint32))
     return state
@@ -225,7 +225,7 @@ def _depends_on_arguments(error: str) -> bool:
 
 def _check_accuracy(record: dict, entry: Entry, listing, chosen: dict[str, str], helpers) -> list[str]:
     """The entry's max ULP over its op's domain against the budget row's (fills the record)."""
-    from tensix_sfpu.tb.dst_io import get_tile_fp32
+    from tensix_sfpu.model.dst_io import get_tile_fp32
     if helpers is None or isinstance(helpers, str):
         return [f"accuracy not checked: {helpers or 'no test helpers'}"]
     op = accuracy.OPS[entry.name][0]

@@ -540,7 +540,7 @@ class Sweeper:
 
 def _run_tiles(program, dst: str, tiles: np.ndarray) -> np.ndarray:
     """Each row of `tiles` (one tile's Dst values) through `program` from a fresh state."""
-    from tensix_sfpu.tb.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
+    from tensix_sfpu.model.dst_io import get_tile_bits16, get_tile_bits32, put_tile_bits16, put_tile_bits32
     out = np.empty_like(tiles)
     for n, values in enumerate(tiles):
         state = SfpuState(arch=program.arch)

@@ -43,7 +43,6 @@ import numpy as np
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Directive, Program, assemble, assemble_line, Loc
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.dst_format import DataFormat
 from tensix_sfpu.model.hazards import FIELD_RULES, RULES
 from tensix_sfpu.model.run import apply_directive, run_program
 from tensix_sfpu.model.state import FLAG_STACK_DEPTH, SfpuState
@@ -86,7 +85,7 @@ FLAG_SETTERS = ("SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPIA
 # Blackhole's comparisons set flags (or change the stack top) too.
 _BLACKHOLE_FLAG_SETTERS = {BLACKHOLE: ("SFPGT", "SFPLE")}
 # Valid SrcB data-format codes (12 and 13 are unassigned).
-SRCB_FORMATS = tuple(int(f) for f in DataFormat)
+SRCB_FORMATS = tuple(int(f) for f in isa.DataFormat)
 LANE_CONFIG_RESET = "sfpconfig vd=15 mod1=1 imm16=0"
 
 # Rules no program of an architecture can break, with the reason.

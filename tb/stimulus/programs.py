@@ -57,7 +57,7 @@ def seeds(text: str) -> list[int]:
 
 def _dst(spec: str, path: Path) -> np.ndarray:
     """Dst before a `file:PATH@DST` program: raw uint16 rows saved with numpy.save."""
-    from tensix_sfpu.tb.dst_io import DstFileError, load_dst
+    from tensix_sfpu.model.dst_io import DstFileError, load_dst
     try:
         return load_dst(str(path))
     except DstFileError as e:

@@ -17,6 +17,7 @@ from amaranth.lib.wiring import In, Out
 from tensix_sfpu.hdl.dst_convert import LoadConvert, Mod0, StoreConvert, dst_width, is_dst32
 from tests.hdl.hdl_sim import evaluate
 from tensix_sfpu.model import dst_format as df
+from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import Arch
 
 FORMATS = [fmt for fmt in Mod0 if fmt is not Mod0.SRCB]
@@ -229,7 +230,7 @@ def test_unresolved_srcb_gives_zero(arch):
 
 
 def test_mod0_matches_model():
-    assert [(f.name, f.value) for f in Mod0] == [(f.name, f.value) for f in df.Mod0Fmt]
+    assert [(f.name, f.value) for f in Mod0] == [(f.name, f.value) for f in isa.Mod0Fmt]
 
 
 class _Widths(wiring.Component):

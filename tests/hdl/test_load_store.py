@@ -29,8 +29,7 @@ from tensix_sfpu.hdl.isa import Opcode
 from tensix_sfpu.hdl.load_store import LoadUnit, StoreUnit
 from tensix_sfpu.hdl.tensix import ConfigField, TensixRegs, TensixView, pack_addr_mod
 from tensix_sfpu.model import isa
-from tensix_sfpu.model.dst_format import Mod0Fmt
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import Arch, Mod0Fmt
 from tensix_sfpu.model.machine import Machine, regular_operands
 from tensix_sfpu.model.semantics import Operands
 from tensix_sfpu.model.state import DST_ROWS, LANES, NUM_LREGS, AddrMod, SfpuState, TensixRegs as ModelTensix

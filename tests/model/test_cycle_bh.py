@@ -40,7 +40,7 @@ from tensix_sfpu.model.isa import Arch, decode
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.tb.cli import timeline
-from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.model.dst_io import get_bits32, put_bits32
 
 LANES = 32
 U32 = np.uint32

@@ -20,7 +20,7 @@ from tensix_sfpu.model.fma import fma_wh
 from tensix_sfpu.model.hazards import rule_class
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
-from tensix_sfpu.tb.dst_io import get_bits32, put_fp32
+from tensix_sfpu.model.dst_io import get_bits32, put_fp32
 from tensix_sfpu.model.isa import Arch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -32,7 +32,7 @@ from tensix_sfpu.model.machine import Machine, UndefinedBehaviour
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.trace import FlagsRecord, LRegWriteRecord
-from tensix_sfpu.tb.dst_io import get_bits32, put_bits32
+from tensix_sfpu.model.dst_io import get_bits32, put_bits32
 from tensix_sfpu.model.isa import Arch
 
 LANES = 32

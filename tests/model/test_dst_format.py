@@ -12,8 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tensix_sfpu.model.dst_format import (
-    DataFormat,
-    Mod0Fmt as F,
     dst32_rows,
     dst_width,
     join_dst32,
@@ -28,7 +26,8 @@ from tensix_sfpu.model.dst_format import (
 )
 
 from tensix_sfpu.model import dst_format
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import Arch, DataFormat
+from tensix_sfpu.model.isa import Mod0Fmt as F
 
 # These tests are Wormhole's (test_semantics_bh_mem covers Blackhole's conversions).
 load_convert = functools.partial(dst_format.load_convert, arch=Arch.WORMHOLE)

@@ -23,7 +23,7 @@ from tests.model.test_fma_native import IDS, SPECIALS, _instructions, _random_st
 
 U32 = np.uint32
 ARCHS = [Arch.WORMHOLE, Arch.BLACKHOLE]
-MODES = [m for m in dfmt.Mod0Fmt if m != dfmt.Mod0Fmt.SRCB]
+MODES = [m for m in isa.Mod0Fmt if m != isa.Mod0Fmt.SRCB]
 # (module, name): the reference function, its fast twin.
 PATHS = {(semantics, "load_convert"): (dfmt.load_convert, fast_tables.load_convert),
          (semantics, "store_convert"): (dfmt.store_convert, fast_tables.store_convert),

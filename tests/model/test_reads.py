@@ -19,7 +19,8 @@ from tensix_sfpu.model.isa import ISA, Arch, Kind, Narrowing, Unit, decode, enco
 from tensix_sfpu.model.machine import Effects, Machine, regular_operands
 from tensix_sfpu.model.reads import _NARROWING, _RESOLVE, declared_reads, lreg_reads
 from tensix_sfpu.model.semantics import SEMANTICS, Operands
-from tensix_sfpu.model.state import NUM_LREGS, FlagStackEntry, LaneConfigBit, SfpuState
+from tensix_sfpu.model.isa import LaneConfigBit
+from tensix_sfpu.model.state import NUM_LREGS, FlagStackEntry, SfpuState
 
 LANES = 32
 U32 = np.uint32

@@ -13,7 +13,7 @@ from tensix_sfpu.model.asm import Instr
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.tb.cli.main import main
-from tensix_sfpu.tb.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
+from tensix_sfpu.model.dst_io import get_tile_bits32, get_tile_fp32, put_tile_bits32
 from tensix_sfpu.tb.llk import headers
 from tensix_sfpu.tb.llk.entries import entries
 from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location

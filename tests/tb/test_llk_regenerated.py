@@ -13,7 +13,7 @@ from tensix_sfpu.model.asm import assemble
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu import kernels
-from tensix_sfpu.tb.dst_io import get_tile_bits32, get_tile_hi16
+from tensix_sfpu.model.dst_io import get_tile_bits32, get_tile_hi16
 from tensix_sfpu.kernels import reduce, typecast
 from tensix_sfpu.tb.llk.regenerate import compile_source
 from tensix_sfpu.tb.llk.sources import find_tree

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tensix_sfpu.model import dst_format as dfmt
-from tensix_sfpu.model.state import DST_COLS, DST_ROWS, SfpuState
+from . import dst_format as dfmt
+from .state import DST_COLS, DST_ROWS, SfpuState
 
 LANE = np.arange(32)
 
