@@ -34,7 +34,7 @@ demo: $(STAMP)
 test: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.runner build --arch wormhole icarus verilator
 	$(PY) -m tensix_sfpu.tb.runner build --arch blackhole icarus
-	$(PY) -m pytest -q -n 2 -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 
 ## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
 ## with a smoke set run from the install outside the checkout (tools/test_pythons.py, docs/testing.md).
@@ -45,7 +45,7 @@ test-pythons: $(STAMP)
 ## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.runner build icarus verilator
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist worksteal
 
 ## A lock-step regression of random programs on every core (docs/verification.md):
 ## make regress BACKEND=verilator SEEDS=200 CYCLES=200 [SHARD=i/n]; without SHARD, the
