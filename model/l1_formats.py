@@ -263,8 +263,9 @@ def pack(p: CellPlan, dst) -> np.ndarray:
 def values(fmt: str, bits) -> np.ndarray:
     """L1 bits of `fmt` as float64, as a host reads them (Float16 as IEEE FP16)."""
     b = _u32(bits)
-    if fmt == FLOAT32:
-        return b.view(np.float32).astype(np.float64)
-    if fmt == FLOAT16_B:
-        return (b << _U32(16)).view(np.float32).astype(np.float64)
-    return b.astype(np.uint16).view(np.float16).astype(np.float64)
+    with np.errstate(invalid="ignore"):        # a signalling NaN widens to a quiet one, as on a host
+        if fmt == FLOAT32:
+            return b.view(np.float32).astype(np.float64)
+        if fmt == FLOAT16_B:
+            return (b << _U32(16)).view(np.float32).astype(np.float64)
+        return b.astype(np.uint16).view(np.float16).astype(np.float64)
