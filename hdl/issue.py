@@ -28,7 +28,6 @@ from .scheduler import MACRO_UNITS, Scheduled
 from .stall import MadStall
 from .unit_io import Issue
 
-SFPNOP_WORD = isa.encode("SFPNOP")
 SUB_UNITS = tuple(isa.Unit)                  # load, simple, mad, round, store: the model's order
 
 
@@ -50,7 +49,7 @@ class IssueStage(ArchComponent):
         valid, run, d = self.valid, self.run, self.decoded
         word = d.word
         interlock = Signal(name="interlock_q")      # the thread's SFPSWAP (BH: SFPSHFT2 2-4) started last cycle
-        hold = interlock & (word != SFPNOP_WORD)
+        hold = interlock & (word != isa.encode("SFPNOP", self.arch))
         if self.features.mad_stall:
             m.submodules.mad_stall = mad_stall = MadStall(self.arch, features=self.features)
             hold = hold | mad_stall.hold

@@ -30,7 +30,6 @@ from .isa import ArchComponent, field_layout, opcode, opcode_bits, table
 
 MACRO_UNITS = isa.MACRO_UNITS      # sequence byte i drives MACRO_UNITS[i]
 SLOTS = 8
-SFPNOP_WORD = isa.encode("SFPNOP")
 STORE = MACRO_UNITS.index(isa.Unit.STORE)
 
 Scheduled = data.StructLayout({
@@ -125,7 +124,7 @@ class MacroScheduler(ArchComponent):
         # What the sub-unit runs: the template, or SFPNOP in its place (whose
         # missing fields then feed the overrides, as in the model).
         effective = Signal(32, name=f"effective_{i}")
-        m.d.comb += effective.eq(Mux(select[2] & runnable, word, SFPNOP_WORD))
+        m.d.comb += effective.eq(Mux(select[2] & runnable, word, isa.encode("SFPNOP", self.arch)))
         t_vd, t_vb, t_vc = Signal(4, name=f"t_vd_{i}"), Signal(4, name=f"t_vb_{i}"), Signal(4, name=f"t_vc_{i}")
         has_vb, has_vc = Signal(name=f"has_vb_{i}"), Signal(name=f"has_vc_{i}")
         word = effective

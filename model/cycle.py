@@ -45,7 +45,7 @@ from .semantics import Operands
 from .state import LANES, SfpuState
 from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask, merge_dst_writes
 
-SFPNOP_WORD = isa.encode("SFPNOP")
+SFPNOP_WORDS = {arch: isa.encode("SFPNOP", arch) for arch in isa.Arch}
 CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_misc")
 MACRO_UNITS = isa.MACRO_UNITS       # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
@@ -297,7 +297,7 @@ class CycleModel:
 
     def _stall_reason(self, word: int, ins: Instruction | None) -> str | None:
         """Why the thread's word is held this cycle, or None if it is accepted."""
-        if self._interlock is not None and word != SFPNOP_WORD:
+        if self._interlock is not None and word != SFPNOP_WORDS[self.state.arch]:
             return f"only SFPNOP may follow {self._interlock}"
         if self._mad is not None and ins is not None:
             regs = stall_reads(ins) & stall_writes(self._mad)
@@ -750,7 +750,7 @@ def _macro_template(unit: Unit, byte: int, select: int, templates, macro: int,
     if select == 1:
         return (("macro-select-reserved", f"Sequence[{macro}] byte 0x{byte:02X} selects 1"),), None
     if select == 2:
-        template = decode(SFPNOP_WORD, arch)
+        template = decode(SFPNOP_WORDS[arch], arch)
     elif select == 3:
         template = decode(isa.encode("SFPSTORE", arch, vd=0), arch)
     else:
@@ -763,7 +763,7 @@ def _macro_template(unit: Unit, byte: int, select: int, templates, macro: int,
         if unit == Unit.STORE:
             return (("macro-store-not-sfpstore",
                      f"Sequence[{macro}] gives the Store sub-unit {template.mnemonic}; nothing is scheduled"),), None
-        template = decode(SFPNOP_WORD, arch)
+        template = decode(SFPNOP_WORDS[arch], arch)
     return (), template
 
 

@@ -23,8 +23,11 @@ Tensix instructions around the SFPU (`SETRWC`, ..., `TENSIX_ISSUED`); the
 lookup tables the pages define are in `model.isa_tables`. The RTL imports
 nothing else of the model.
 
-`OPCODES`, `BY_OPCODE`, `BY_LLK_NAME`, `encode` and `decode` default to
-Wormhole; `ISA[arch]` holds the same views for either architecture.
+`encode` and `decode` take the architecture: no parameter defaults to one
+(a program without `.arch` is Wormhole's, `DEFAULT_ARCH`: a rule of the
+assembly language, not a parameter's default). `OPCODES`, `BY_OPCODE` and
+`BY_LLK_NAME` are Wormhole's views; `ISA[arch]` holds them for either
+architecture.
 """
 
 from __future__ import annotations
@@ -537,7 +540,7 @@ class Opcode:
     stall_gap: str = ""
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
     doc: str = ""
-    arch: Arch = Arch.WORMHOLE                    # the table this entry belongs to
+    arch: Arch | None = None                      # the table this entry belongs to, set when the table is finished
 
     @functools.cached_property
     def field_map(self) -> dict[str, Field]:
@@ -834,7 +837,7 @@ ISA: dict[Arch, Isa] = {
     Arch.BLACKHOLE: Isa(Arch.BLACKHOLE, _finish(_blackhole_table(), Arch.BLACKHOLE, LLK_BY_MNEMONIC)),
 }
 
-# Wormhole's views, the default everywhere an architecture is not given.
+# Wormhole's views, for code that means Wormhole.
 OPCODES: dict[str, Opcode] = ISA[Arch.WORMHOLE].opcodes
 BY_LLK_NAME: dict[str, Opcode] = ISA[Arch.WORMHOLE].by_llk_name
 BY_OPCODE: dict[int, Opcode] = ISA[Arch.WORMHOLE].by_opcode
@@ -943,7 +946,7 @@ def check_field(op: Opcode, name: str, value: int) -> None:
         raise ValueError(f"{op.mnemonic}: field {name}={value} out of range {f.min}..{f.max}")
 
 
-def encode(mnemonic: str, arch: Arch = Arch.WORMHOLE, **values: int) -> int:
+def encode(mnemonic: str, arch: Arch, **values: int) -> int:
     """Build an instruction word of `arch` from field values; missing fields are 0.
 
     Raises ValueError naming the field when a value does not fit."""
@@ -977,13 +980,13 @@ def opcode_of(word: int) -> int:
     return word >> OPCODE.lo
 
 
-def is_mnemonic(word: int, mnemonic: str, arch: Arch = Arch.WORMHOLE) -> bool:
+def is_mnemonic(word: int, mnemonic: str, arch: Arch) -> bool:
     """Whether `word` is `mnemonic`'s opcode (without decoding its fields)."""
     return opcode_of(word) == ISA[arch].opcodes[mnemonic].opcode
 
 
 @functools.lru_cache(maxsize=65536)
-def decode(word: int, arch: Arch = Arch.WORMHOLE) -> Instruction:
+def decode(word: int, arch: Arch) -> Instruction:
     """Decode a 32-bit word of `arch`. Raises DecodeError for a word that is
     not an SFPU instruction of that architecture."""
     if not 0 <= word <= 0xFFFFFFFF:

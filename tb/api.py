@@ -241,7 +241,7 @@ def measure_kernel(name: str, *, arch: str = "wormhole", src: str | Path | None 
             programs = programs_from_source(str(src), [name], chosen)
         except ValueError as e:
             raise ApiError(str(e)) from None
-    measured = measure([name], programs, chosen)
+    measured = measure([name], programs, arch=chosen)
     if backend != "model":
         run_on_rtl(measured, backend, chosen)
     return measured[0]

@@ -64,7 +64,7 @@ def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from tensix_sfpu.model.state import SfpuState
     from tensix_sfpu.model.run import apply_directive, run_program
     from tensix_sfpu.tb.stimulus.generator import generate
-    program = generate(*program_spec)
+    program = generate(*program_spec, arch=Arch.WORMHOLE)
     instructions = len(program.words)
 
     def functional() -> None:
@@ -98,15 +98,16 @@ def bench_verilog() -> dict:
     from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
     _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
-    _, simulation_s = _timed(runner.simulation_verilog)
+    _, simulation_s = _timed(runner.simulation_verilog, arch=Arch.WORMHOLE)
     return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
 
 
 def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
+    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
-    source = runner.verilog(backend)
+    source = runner.verilog(backend, arch=Arch.WORMHOLE)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "cocotb").mkdir()
         shutil.copy(source, Path(scratch) / "cocotb" / source.name)
@@ -122,13 +123,14 @@ def bench_build(backend: str) -> float:
 
 
 def bench_backend(backend: str, build: bool = True) -> dict:
+    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
     spec = f"random:legal:1:{RTL_CYCLES[backend]}"
     out: dict = {"program": spec}
     if backend != "amaranth":
         if build:
             out["build_s"] = bench_build(backend)
-        runner.build(backend)
+        runner.build(backend, arch=Arch.WORMHOLE)
     from tensix_sfpu.tb.stimulus.programs import resolve_all
     _, generation_s = _timed(resolve_all, spec)       # the test generates it again, inside its start-up
     out["generation_s"] = generation_s
@@ -141,7 +143,7 @@ def bench_backend(backend: str, build: bool = True) -> dict:
         for key, test, program, extra in runs:
             env = {"SFPU_PROGRAMS": program, "SFPU_RESULTS": str(results), "SFPU_CYCLES": str(RTL_CYCLES[backend]),
                    **extra}
-            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / key)
+            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / key, arch=Arch.WORMHOLE)
             if not outcome.passed:
                 raise RuntimeError(f"{backend} {test} ({key}) failed: {outcome.message}")
             report = json.loads(results.read_text())

@@ -31,7 +31,11 @@ from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_a
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
-HELD_WORD = isa.encode("SFPMAD", vd=1, va=2, vb=3, vc=4)   # every lane's FMA busy each cycle
+
+
+def _fma_busy_word(arch: isa.Arch) -> int:
+    """The word `sfpu bench` holds: every lane's FMA busy each cycle."""
+    return isa.encode("SFPMAD", arch, vd=1, va=2, vb=3, vc=4)
 
 
 def _coverage():
@@ -155,7 +159,7 @@ async def held_word(dut):
     await FallingEdge(dut.clk)
     dut.run.value = 1
     dut.instr__valid.value = 1
-    dut.instr__payload.value = HELD_WORD
+    dut.instr__payload.value = _fma_busy_word(env.arch)
     started = time.monotonic()
     await ClockCycles(dut.clk, cycles)
     seconds = time.monotonic() - started

@@ -163,7 +163,7 @@ LAYOUT = LAYOUTS[WORMHOLE]
 class Coverage:
     """Hit counts per group and bin of `arch`'s layout; excluded bins carry their reason."""
 
-    def __init__(self, arch: isa.Arch = WORMHOLE):
+    def __init__(self, arch: isa.Arch):
         self.arch = arch
         layout = LAYOUTS[arch]
         self.hits: dict[str, dict[str, int]] = {g: dict.fromkeys(bins, 0) for g, (bins, _) in layout.items()}

@@ -57,7 +57,7 @@ class Fault:
     attribute: str
     wrap: Callable[[Callable], Callable]
     trigger: str
-    arch: Arch = Arch.WORMHOLE          # the architecture of the model it breaks and of its trigger
+    arch: Arch                          # the architecture of the model it breaks and of its trigger
     _pristine: object = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -238,28 +238,28 @@ _FAULT_LIST = [
     Fault("mad_round_bit",
           "MAD-unit results that are finite, non-zero and inexact get their mantissa LSB flipped "
           "(a wrong rounding decision): SFPMAD/ADD/MUL/ADDI/MULI/LUT/LUTFP32",
-          model.semantics, "fma_wh", _mad_round_bit, MAD_ROUND_BIT),
+          model.semantics, "fma_wh", _mad_round_bit, MAD_ROUND_BIT, Arch.WORMHOLE),
     Fault("macro_delay_off_by_one",
           "an instruction SFPLOADMACRO schedules on the MAD sub-unit waits delay + 1 "
           "(cycles or instructions, as its delay kind says)",
-          CycleModel, "_schedule", _macro_delay_off_by_one, MACRO_DELAY_OFF_BY_ONE),
+          CycleModel, "_schedule", _macro_delay_off_by_one, MACRO_DELAY_OFF_BY_ONE, Arch.WORMHOLE),
     Fault("dropped_lane_enable",
           f"lane {FAULT_LANE}'s LaneEnabled reads 0 whenever UseLaneFlagsForLaneEnable is set in it, "
           "whatever its LaneFlag (predicated LReg/Dst writes, flag updates and PRNG advances skip the lane)",
-          SfpuState, "lane_enabled", _dropped_lane_enable, DROPPED_LANE_ENABLE),
+          SfpuState, "lane_enabled", _dropped_lane_enable, DROPPED_LANE_ENABLE, Arch.WORMHOLE),
     Fault("stack_pop_wrong",
           "SFPPOPC Mod1=0 removes the top entry but restores the flags of the bottom (oldest) one "
           "(indistinguishable at depth 1)",
-          Machine, "pop_flags", _stack_pop_wrong, STACK_POP_WRONG),
+          Machine, "pop_flags", _stack_pop_wrong, STACK_POP_WRONG, Arch.WORMHOLE),
     Fault("store_format_swap",
           "SFPSTORE converts with FP16B (BF16) where Mod0 says FP16A and vice versa",
-          model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP),
+          model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP, Arch.WORMHOLE),
     Fault("swap_interlock_missing",
           "the thread's SFPSWAP never holds the next non-SFPNOP instruction: no stall at T+1",
-          CycleModel, "step", _forgetting("_interlock"), SWAP_INTERLOCK_MISSING),
+          CycleModel, "step", _forgetting("_interlock"), SWAP_INTERLOCK_MISSING, Arch.WORMHOLE),
     Fault("prng_stuck",
           "the PRNG never advances: every consumer reads the same state again",
-          model.machine, "prng_advance", _prng_stuck, PRNG_STUCK),
+          model.machine, "prng_advance", _prng_stuck, PRNG_STUCK, Arch.WORMHOLE),
 ]
 
 FAULTS: dict[str, Fault] = {f.name: f for f in _FAULT_LIST}
@@ -283,7 +283,7 @@ FAULTS_BY_ARCH: dict[Arch, dict[str, Fault]] = {
 }
 
 
-def faults(arch: Arch = Arch.WORMHOLE) -> dict[str, Fault]:
+def faults(arch: Arch) -> dict[str, Fault]:
     """The faults of `arch`'s model, by name."""
     return FAULTS_BY_ARCH[arch]
 
@@ -296,7 +296,7 @@ def active_faults(arch: Arch | None = None) -> list[str]:
     return sorted({name for table in tables for name, f in table.items() if f.active})
 
 
-def trigger_program(name: str, arch: Arch = Arch.WORMHOLE) -> Program:
+def trigger_program(name: str, arch: Arch) -> Program:
     """The assembled program that provokes fault `name` of `arch`."""
     return assemble(faults(arch)[name].trigger, f"<trigger {name}>", arch=arch)
 
@@ -306,7 +306,7 @@ def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000
     return run_program(program, strict=strict, max_cycles=max_cycles).trace
 
 
-def first_difference_cycle(name: str, arch: Arch = Arch.WORMHOLE) -> int | None:
+def first_difference_cycle(name: str, arch: Arch) -> int | None:
     """The first cycle of fault `name`'s trigger program whose record the
     fault changes (what a lock-step run against a correct RTL must report)."""
     from tensix_sfpu.tb.sfpu_env import comparable

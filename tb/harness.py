@@ -88,7 +88,7 @@ def lreg_digest(writes) -> int:
 class SfpuHarness(wiring.Component):
     """`Sfpu` with block-mode stimulus and capture (see the module doc)."""
 
-    def __init__(self, block: int = BLOCK, arch: Arch = Arch.WORMHOLE):
+    def __init__(self, block: int = BLOCK, *, arch: Arch):
         self.block = block
         self.sfpu = Sfpu(arch)
         members = dict(self.sfpu.signature.members)

@@ -41,7 +41,7 @@ def instructions_used(run: kernels.KernelRun) -> list[str]:
 
 
 def measure(names: list[str] | None = None, programs: dict | None = None,
-            arch: Arch = Arch.WORMHOLE) -> list[Measured]:
+            *, arch: Arch) -> list[Measured]:
     """Each kernel of `arch` on the model; `programs` replaces the listing of the kernels it
     names (e.g. the listings generated from their C++ source, tb.llk.regenerate)."""
     sys.set_int_max_str_digits(0)
@@ -64,7 +64,7 @@ def measure(names: list[str] | None = None, programs: dict | None = None,
     return out
 
 
-def run_on_rtl(measured: list[Measured], backend: str, arch: Arch = Arch.WORMHOLE) -> None:
+def run_on_rtl(measured: list[Measured], backend: str, arch: Arch) -> None:
     """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
     from tensix_sfpu.tb import runner
     tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"

@@ -31,6 +31,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb import runner
 
 MUTATE = runner.BUILD.parent / "mutate"
@@ -40,6 +41,7 @@ CANDIDATES = 6000                 # `mutate -list`: the pool each component's sh
 # Not plausible bugs: a memory's initial contents (a constant Yosys cannot make
 # switchable) and a clock input.
 UNMUTATED_CELLS = "t:$meminit_v2"
+ARCH = Arch.WORMHOLE               # the design mutated, and so the one the mutants run on
 UNMUTATED_PORTS = {"CLK"}
 PREFIX = """\
 read_rtlil {rtlil}
@@ -178,7 +180,8 @@ def candidates(folder: Path, count: int, seed: int, filters: str = "") -> tuple[
     """`mutate -list count` on the flattened design (`filters`: more of its
     options, e.g. `-wire prng`), and the cells that must not be mutated."""
     listed, unmutated = folder / "candidates.txt", folder / "unmutated.txt"
-    _run_yosys(PREFIX.format(rtlil=runner.rtlil()) + f"mutate -list {count} -seed {seed} {filters} -o {listed}\n"
+    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) +
+               f"mutate -list {count} -seed {seed} {filters} -o {listed}\n"
                f"select -write {unmutated} {UNMUTATED_CELLS}\n", folder, "candidates")
     lines = [line for line in listed.read_text().splitlines() if line.strip()]
     return lines, {line.split("/", 1)[1] for line in unmutated.read_text().splitlines() if "/" in line}
@@ -190,8 +193,8 @@ def write_netlist(folder: Path, mutants: list[Mutant]) -> Path:
         raise MutantError(f"{len(mutants)} mutants do not fit a {SELECT_WIDTH}-bit {SELECT}")
     verilog = folder / "Sfpu_mutants.v"
     applied = "".join(f"mutate -ctrl {SELECT} {SELECT_WIDTH} {m.id} {m.command}\n" for m in mutants)
-    _run_yosys(PREFIX.format(rtlil=runner.rtlil()) + applied + WRITE.format(verilog=verilog.with_suffix(".tmp")),
-               folder, "netlist")
+    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) + applied +
+               WRITE.format(verilog=verilog.with_suffix(".tmp")), folder, "netlist")
     verilog.with_suffix(".tmp").replace(verilog)
     return verilog
 
@@ -205,7 +208,7 @@ def netlist(seed: int = 1, per_component: int = 16, log=print) -> Netlist:
     folder.mkdir(parents=True, exist_ok=True)
     log(f"mutants: listing {CANDIDATES} candidates with Yosys in {folder}")
     listed, unmutated = candidates(folder, CANDIDATES, seed)
-    mutants = select(listed, module_components(runner.rtlil().read_text()), per_component, seed, unmutated)
+    mutants = select(listed, module_components(runner.rtlil(arch=ARCH).read_text()), per_component, seed, unmutated)
     log(f"mutants: {len(mutants)} drawn; writing the netlist of mutants")
     write_netlist(folder, mutants)
     (folder / "mutants.json").write_text(json.dumps({"seed": seed, "per_component": per_component,
@@ -311,7 +314,7 @@ def locally_equivalent(folder: Path, mutants: list[Mutant]) -> dict[int, str]:
         return {}
     flat = folder / "flat.il"
     if not flat.is_file():
-        _run_yosys(PREFIX.format(rtlil=runner.rtlil()) + f"write_rtlil {flat}\n", folder, "flat")
+        _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) + f"write_rtlil {flat}\n", folder, "flat")
     text = flat.read_text()
     widths = _wire_widths(text)
     cells = _cells(text, {m.cell for m in mutants})

@@ -117,7 +117,7 @@ def run_chunk(backend: str, netlist: Path, chunk: Chunk, budget: Path, work: Pat
     env = {"SFPU_MUTANTS": " ".join(map(str, chunk.ids)), "SFPU_BUDGET": str(budget.resolve()),
            "SFPU_RESULTS": str(results.resolve())}
     try:
-        outcomes = runner.run(backend, ["mutants"], env, work=folder, netlist=netlist)
+        outcomes = runner.run(backend, ["mutants"], env, work=folder, netlist=netlist, arch=mutants_lib.ARCH)
         message = "; ".join(o.message for o in outcomes if not o.passed)
     except runner.RunnerError as e:
         message = str(e)
@@ -157,7 +157,7 @@ def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: i
     from tensix_sfpu.tb.stimulus.programs import resolve_all
     work.mkdir(parents=True, exist_ok=True)
     started, commit = time.monotonic(), _commit()       # what the run starts from
-    runner.build(BACKEND, netlist=netlist.verilog)
+    runner.build(BACKEND, netlist=netlist.verilog, arch=mutants_lib.ARCH)
     specs = resolve_all(budget_specs)
     budget = work / "budget.pickle"
     budget.write_bytes(pickle.dumps(specs))

@@ -50,7 +50,7 @@ class Chunk:
     seeds: list[int]
     kinds: tuple[str, ...]
     cycles: int
-    arch: Arch = Arch.WORMHOLE
+    arch: Arch
 
     def specs(self) -> str:
         tail = "" if self.arch is Arch.WORMHOLE else f":{self.arch.value}"
@@ -155,7 +155,7 @@ def shard_seeds(first: int, count: int, shard: tuple[int, int]) -> list[int]:
 
 
 def chunks(seeds: list[int], kinds: tuple[str, ...], cycles: int, per_chunk: int,
-           arch: Arch = Arch.WORMHOLE) -> list[Chunk]:
+           arch: Arch) -> list[Chunk]:
     return [Chunk(i, seeds[start:start + per_chunk], kinds, cycles, arch)
             for i, start in enumerate(range(0, len(seeds), per_chunk))]
 
@@ -220,7 +220,7 @@ def _progress(done: int, total: int, cycles: int, elapsed: float, failures: int)
 
 
 def regress(backend: str, seeds: list[int], kinds: tuple[str, ...], cycles: int, jobs: int, per_chunk: int,
-            work: Path, out=sys.stdout, arch: Arch = Arch.WORMHOLE) -> dict:
+            work: Path, out=sys.stdout, *, arch: Arch) -> dict:
     work.mkdir(parents=True, exist_ok=True)
     if backend not in ("amaranth", "model"):
         runner.build(backend, arch=arch)          # once, before the workers share it

@@ -70,7 +70,7 @@ def _lane_bools(mask: int) -> np.ndarray:
     return np.array([(mask >> lane) & 1 for lane in range(LANES)], dtype=bool)
 
 
-async def read_state(dut, arch: Arch = Arch.WORMHOLE) -> SfpuState:
+async def read_state(dut, arch: Arch) -> SfpuState:
     """The architectural state as the RTL (elaborated for `arch`) holds it,
     read through its ports (the RTL must be frozen: `run` low, nothing
     presented), the Tensix registers included (not the ADDR_MOD slots). Dst

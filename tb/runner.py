@@ -96,7 +96,7 @@ def _arch_suffix(arch: Arch) -> str:
     return "" if arch is Arch.WORMHOLE else f"-{arch.value}"
 
 
-def verilog(backend: str = "icarus", arch: Arch = Arch.WORMHOLE) -> Path:
+def verilog(backend: str = "icarus", *, arch: Arch) -> Path:
     """The simulation harness's Verilog for `backend`, for this version of the
     RTL and `arch` (generated if missing; it takes about a minute)."""
     flow = SIMULATION_FLOWS[backend]
@@ -104,7 +104,7 @@ def verilog(backend: str = "icarus", arch: Arch = Arch.WORMHOLE) -> Path:
     with _locked("verilog"):
         if not path.is_file():
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(simulation_verilog(backend, arch))
+            tmp.write_text(simulation_verilog(backend, arch=arch))
             tmp.replace(path)
     return path
 
@@ -133,7 +133,7 @@ FLOW_PROC = {"mux": "-norom", "nomux": "-nomux -norom"}
 SIMULATION_FLOWS = {"icarus": "mux", "verilator": "nomux"}
 
 
-def rtlil(top: str = TOP, arch: Arch = Arch.WORMHOLE) -> Path:
+def rtlil(top: str = TOP, *, arch: Arch) -> Path:
     """The RTLIL of the design (`TOP`) or of the simulation harness around it
     (`SIM_TOP`), for this version of the RTL and `arch` (written if missing:
     about half a minute); the simulation Verilog and tb.mutants start from it."""
@@ -152,10 +152,10 @@ def rtlil(top: str = TOP, arch: Arch = Arch.WORMHOLE) -> Path:
     return path
 
 
-def simulation_verilog(backend: str = "icarus", arch: Arch = Arch.WORMHOLE) -> str:
+def simulation_verilog(backend: str = "icarus", *, arch: Arch) -> str:
     from amaranth._toolchain.yosys import find_yosys
     yosys = find_yosys(lambda version: version >= (0, 40))
-    script = SIMULATION_SCRIPT.format(rtlil=rtlil(SIM_TOP, arch).read_text(),
+    script = SIMULATION_SCRIPT.format(rtlil=rtlil(SIM_TOP, arch=arch).read_text(),
                                       proc=FLOW_PROC[SIMULATION_FLOWS[backend]])
     return yosys.run(["-q", "-"], script, ignore_warnings=True)
 
@@ -174,7 +174,7 @@ def _environment(changes: dict[str, str]):
                 os.environ[k] = v
 
 
-def build_dir(backend: str, waves: bool = False, netlist: Path | None = None, arch: Arch = Arch.WORMHOLE) -> Path:
+def build_dir(backend: str, waves: bool = False, netlist: Path | None = None, *, arch: Arch) -> Path:
     """Where the simulator's build lives: under build/cocotb for the design,
     next to the netlist for another Verilog (tb.mutants' netlist of mutants)."""
     name = backend + _arch_suffix(arch) + ("-waves" if waves else "")
@@ -224,8 +224,8 @@ def _public_ports_only(runner, source: Path, top: str, folder: Path) -> None:
     runner._build_command = build_command
 
 
-def runner_source(backend: str, netlist: Path | None, arch: Arch = Arch.WORMHOLE) -> Path:
-    return verilog(backend, arch) if netlist is None else netlist
+def runner_source(backend: str, netlist: Path | None, arch: Arch) -> Path:
+    return verilog(backend, arch=arch) if netlist is None else netlist
 
 
 def _toplevel(source: Path) -> str:
@@ -266,7 +266,7 @@ def _simulator_environment(backend: str):
         yield
 
 
-def build(backend: str, waves: bool = False, netlist: Path | None = None, arch: Arch = Arch.WORMHOLE):
+def build(backend: str, waves: bool = False, netlist: Path | None = None, *, arch: Arch):
     """Build (or reuse) the simulator's model of the top (the design's for
     `arch`, or the Verilog `netlist` with the same top and ports); returns a
     runner for it."""
@@ -277,7 +277,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None, arch: 
     if waves:
         _check_wave_support(backend)
     source = runner_source(backend, netlist, arch)
-    folder = build_dir(backend, waves, netlist, arch)
+    folder = build_dir(backend, waves, netlist, arch=arch)
     stamp = folder / "built-from"
     with _locked(folder.name), _simulator_environment(backend):
         recipe = _recipe(backend, waves, source)
@@ -293,7 +293,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None, arch: 
 
 def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | None = None,
         waves: bool = False, work: Path | None = None, netlist: Path | None = None,
-        arch: Arch = Arch.WORMHOLE) -> list[Outcome]:
+        *, arch: Arch) -> list[Outcome]:
     """Run the tests of TEST_MODULE (all, or those named) on `backend`, on the
     RTL elaborated for `arch`; with
     `waves` the waveform is left at `wave_file(backend, work)`. Without a
@@ -304,7 +304,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if work is None and not waves:
         (BUILD / "runs").mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=f"{backend}-", dir=BUILD / "runs"))
-        outcomes = run(backend, testcase, env, False, scratch, netlist, arch)
+        outcomes = run(backend, testcase, env, False, scratch, netlist, arch=arch)
         if outcomes and all(o.passed for o in outcomes):
             shutil.rmtree(scratch, ignore_errors=True)
         return outcomes
@@ -317,7 +317,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
             return run_tests(TEST_MODULE, testcase, make_top=lambda: SfpuHarness(arch=arch),
                              vcd=wave_file(backend, work) if waves else None)
-    runner = build(backend, waves, netlist, arch)
+    runner = build(backend, waves, netlist, arch=arch)
     results = work / "results.xml"
     results.unlink(missing_ok=True)
     waves_at = wave_file(backend, work)

@@ -196,7 +196,7 @@ def _activity_text(a) -> str:
                                                                 "macro" else "")
 
 
-def first_difference(expected: CycleRecord, got: CycleRecord, arch: Arch = Arch.WORMHOLE) -> Mismatch | None:
+def first_difference(expected: CycleRecord, got: CycleRecord, arch: Arch) -> Mismatch | None:
     """The first field of two records that differs, down to the lane."""
     want, have = comparable(expected), comparable(got)
     if want == have:
@@ -260,7 +260,7 @@ class EntryMatcher:
 
     _TRACE_BASE = Entry["trace"].offset
 
-    def __init__(self, arch: Arch = Arch.WORMHOLE):
+    def __init__(self, arch: Arch):
         self.arch = arch
         base = self._TRACE_BASE
         self.valid, _ = _at(Trace, "valid")
@@ -288,7 +288,7 @@ class EntryMatcher:
             if len(self._shapes) > 100_000:        # random programs rarely repeat a word
                 self._shapes.clear()
             probe = unit_activity(unit, SimpleNamespace(word=word, macro=macro, vd=0, vb=1, vc=1, macro_cycle=0,
-                                                        store_addr=0), ins, self.arch)
+                                                        store_addr=0), ins, arch=self.arch)
             shape = self._shapes[key] = (probe.mnemonic, probe.vb is not None, probe.vc is not None)
         return shape
 
@@ -412,7 +412,7 @@ class TraceMonitor:
     """Samples the trace port after each rising edge; a record of a frozen
     cycle is not valid and gives None."""
 
-    def __init__(self, dut, arch: Arch = Arch.WORMHOLE):
+    def __init__(self, dut, arch: Arch):
         self.dut = dut
         self.arch = arch
         self.flags: tuple[int, int] | None = None
@@ -510,7 +510,7 @@ class TraceMonitor:
         return rec
 
 
-def unit_activity(unit: str, u, ins=None, arch: Arch = Arch.WORMHOLE):
+def unit_activity(unit: str, u, ins=None, *, arch: Arch):
     """UnitActivity from a trace entry, with the model's convention for
     operands an instruction does not have (None); `ins` is `u.word` decoded
     (on `arch`), when the caller has it."""
@@ -554,7 +554,7 @@ class Scoreboard:
     compares the RTL's record of the same cycle."""
 
     def __init__(self, run: ProgramRun, strict: bool = False, allow=(),
-                 on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None, arch: Arch = Arch.WORMHOLE):
+                 on_cycle: Callable[[CycleModel, CycleRecord], None] | None = None, *, arch: Arch):
         self.run = run
         self.arch = arch
         self.model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow))
@@ -694,7 +694,7 @@ class SfpuEnv:
         await self.start()
         await self.reset()
         result = ProgramRun(name or program.name, seed)
-        board = Scoreboard(result, strict, allow, self.on_cycle, self.arch)
+        board = Scoreboard(result, strict, allow, self.on_cycle, arch=self.arch)
         result.model = board.model
         if dst is not None:
             await self.load_dst(dst)

@@ -46,7 +46,7 @@ def split_job(job: str) -> tuple[str, Arch]:
     return name, Arch.parse(arch) if mark else Arch.WORMHOLE
 
 
-def select(names: list[str], arch: Arch = Arch.WORMHOLE) -> list[str]:
+def select(names: list[str], arch: Arch) -> list[str]:
     """The jobs for the named components (every listed one if none), checked
     to exist; for another architecture than Wormhole, those that differ."""
     try:

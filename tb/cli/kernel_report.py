@@ -193,7 +193,7 @@ def cmd_kernels(args) -> int:
         except ValueError as e:
             raise CliError(str(e)) from None
         print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
-    measured = measure(args.names or None, programs, arch)
+    measured = measure(args.names or None, programs, arch=arch)
     if args.rtl:
         run_on_rtl(measured, args.rtl, arch)
     print(format_table(measured, None if args.wide else table.WIDTH))

@@ -196,7 +196,7 @@ def _init(entry: Entry):
     return entry.inits[0] if entry.inits else None
 
 
-def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), arch: str = "wormhole") -> tuple[object, str]:
+def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), *, arch: str) -> tuple[object, str]:
     init_function = _init(entry)
     init = call_expr(init_function, chosen) if init_function else None
     setup: tuple[str, ...] = ()
@@ -268,7 +268,8 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
         listing.write_text(text)
         np.save(dst_file, dst)
         try:
-            outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"file:{listing}@{dst_file}"})
+            outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"file:{listing}@{dst_file}"},
+                                  arch=isa.Arch.WORMHOLE)
         except runner.RunnerError as e:
             r["rtl"], r["rtl_note"] = False, str(e)
             continue
@@ -299,7 +300,7 @@ def _race(record: dict, listing, x: np.ndarray) -> list[str]:
 RACE_SEEDS = 8
 
 
-def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "wormhole",
+def run_entry(entry: Entry, tree, header_name: str, helpers=None, *, arch: str,
               keep: list | None = None, race: bool = True) -> dict:
     record = {"arch": arch, "header": header_name, "entry": entry.name, "call": None, "init": None,
               "frontend": None,
@@ -347,7 +348,7 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, arch: str = "w
         reasons += _race(record, listing, x)
     if uses_macro:
         try:
-            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",), arch)
+            fallback, _ = _compile(entry, tree, chosen, ("DISABLE_SFPLOADMACRO",), arch=arch)
             other = _run(fallback, x)
             record["macro_equals_fallback"] = bool(np.array_equal(result.state.dst, other.state.dst))
             if not record["macro_equals_fallback"]:
@@ -392,7 +393,8 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
                     continue
                 keep: list = []
                 wanted = rtl is not None and arch == "wormhole" and (rtl_limit is None or len(kept) < rtl_limit)
-                records.append(run_entry(entry, arch_tree, name, helpers, arch, keep if wanted else None, race))
+                records.append(run_entry(entry, arch_tree, name, helpers, arch=arch, keep=keep if wanted else None,
+                                         race=race))
                 r = records[-1]
                 if keep and r["frontend"] == "sfpi":
                     kept[len(records) - 1] = keep[0]

@@ -59,7 +59,7 @@ def _find(root: Path, tail: tuple[str, ...]) -> Path | None:
     return None
 
 
-def find_tree(src: str | Path | None, arch: str = "wormhole") -> SourceTree | None:
+def find_tree(src: str | Path | None, arch: str) -> SourceTree | None:
     """The kernel folders under `src` (or $SFPU_LLK_SRC); None when neither is given."""
     src = src or os.environ.get(ENV)
     if not src:

@@ -220,7 +220,7 @@ class SweepFacts:
 
     # -- budget ---------------------------------------------------------------
     def row(self, op: str, in_fmt: str, out_fmt: str, approx: bool, dest: bool,
-            arch: str = "wormhole") -> accuracy.BudgetRow | None:
+            arch: str) -> accuracy.BudgetRow | None:
         """The most specific row for the cell (SFPU_ULP.md: every key optional,
         an omitted key matches anything; a row keyed with `arch` only that arch;
         unkeyed rows are Wormhole's measurements and are used for both)."""

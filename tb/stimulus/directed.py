@@ -60,7 +60,7 @@ def _random_register(rng, name: str) -> int:
     return int(rng.integers(0, 16))
 
 
-def instruction(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE, **fixed: int) -> str:
+def instruction(rng, mnemonic: str, arch: isa.Arch, **fixed: int) -> str:
     op = isa.ISA[arch].opcodes[mnemonic]
     parts = [mnemonic.lower()]
     for f in op.fields:
@@ -78,14 +78,14 @@ def instruction(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE, **fixed:
     return " ".join(parts)
 
 
-def _with_spacing(line: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> list[str]:
+def _with_spacing(line: str, arch: isa.Arch) -> list[str]:
     """The instruction, then an SFPNOP if its result takes two cycles (so the
     next instruction may read it and no rule is broken)."""
     ins = isa.decode(assemble(line, arch=arch).words[0], arch)
     return [line, "sfpnop"] if ins.latency > 1 or ins.two_cycles else [line]
 
 
-def variants(rng, mnemonic: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> list[str]:
+def variants(rng, mnemonic: str, arch: isa.Arch) -> list[str]:
     field = MODIFIERS[arch][mnemonic]
     if mnemonic == "SFPSTOCHRND":
         # Its rounding mode is a field of its own: Wormhole's 1-bit `stochastic`, Blackhole's 2-bit `rnd_mode`.
@@ -116,7 +116,7 @@ GROUPS = {
 BLACKHOLE_ADDS = {"mad": ["SFPMUL24"], "simple_int": ["SFPLE", "SFPGT"], "simple_fp": ["SFPARECIP"]}
 
 
-def groups(arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, list[str]]:
+def groups(arch: isa.Arch) -> dict[str, list[str]]:
     """The opcode groups of `arch`'s directed programs."""
     if arch is isa.Arch.WORMHOLE:
         return GROUPS
@@ -295,14 +295,15 @@ def _lane_config_lines(rng) -> list[str]:
     return lines
 
 
-def _lane_shuffle_lines(rng) -> list[str]:
+def _lane_shuffle_lines(rng, arch: isa.Arch) -> list[str]:
     """Every SFPSHFT2 mode, six times over, each time on uniformly random words
     in L0-L7: a bit a lane shuffle gets from the wrong lane or bit shows."""
     lines = []
     for _ in range(6):
         lines += [_lreg_line(r, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)) for r in range(8)]
         lines += [out for mode in range(7)      # VC one of the random registers, not a constant
-                  for out in _with_spacing(instruction(rng, "SFPSHFT2", mod1=mode, vc=int(rng.integers(0, 8))))]
+                  for out in _with_spacing(instruction(rng, "SFPSHFT2", arch, mod1=mode,
+                                                       vc=int(rng.integers(0, 8))), arch)]
     return lines
 
 
@@ -318,16 +319,16 @@ def _tensix_counter_lines(rng) -> list[str]:
     return lines
 
 
-def special_program_text(name: str, seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def special_program_text(name: str, seed: int = 0, *, arch: isa.Arch) -> str:
     specials = {**SPECIAL_PROGRAMS, **BLACKHOLE_PROGRAMS}
     rng = np.random.default_rng([seed, 100 + list(specials).index(name)])
     generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
-                 "lane_shuffles": _lane_shuffle_lines, "tensix_random": _tensix_counter_lines}
+                 "lane_shuffles": lambda r: _lane_shuffle_lines(r, arch), "tensix_random": _tensix_counter_lines}
     body = generated[name](rng) if name in generated else specials[name]
     return "\n".join([f"# directed: {name}", *_arch_line(arch), *lreg_prelude(rng), *body]) + "\n"
 
 
-def directed_program_text(group: str, seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def directed_program_text(group: str, seed: int = 0, *, arch: isa.Arch) -> str:
     rng = np.random.default_rng([seed, list(GROUPS).index(group)])
     lines = [f"# directed: {group}", *_arch_line(arch), *lreg_prelude(rng)]
     if group == "load_store":
@@ -349,15 +350,16 @@ def directed_program_text(group: str, seed: int = 0, arch: isa.Arch = isa.Arch.W
     return "\n".join(lines) + "\n"
 
 
-def directed_programs(seed: int = 0, arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, Program]:
-    programs = {group: assemble(directed_program_text(group, seed, arch), f"<directed {group}>") for group in GROUPS}
+def directed_programs(seed: int = 0, *, arch: isa.Arch) -> dict[str, Program]:
+    programs = {group: assemble(directed_program_text(group, seed, arch=arch), f"<directed {group}>")
+                for group in GROUPS}
     for name in [*SPECIAL_PROGRAMS, *(BLACKHOLE_PROGRAMS if arch is isa.Arch.BLACKHOLE else ())]:
-        programs[name] = assemble(special_program_text(name, seed, arch), f"<directed {name}>")
+        programs[name] = assemble(special_program_text(name, seed, arch=arch), f"<directed {name}>")
     programs["template_edges"] = assemble(template_edge_text(arch), "<directed template_edges>")
     return programs
 
 
-def covered_opcodes(arch: isa.Arch = isa.Arch.WORMHOLE) -> set[str]:
+def covered_opcodes(arch: isa.Arch) -> set[str]:
     return {mn for group in groups(arch).values() for mn in group} | NOT_DIRECTED
 
 
@@ -423,7 +425,7 @@ STACK_REMAPS = [
 BLACKHOLE_PROGRAMS["stack_remaps"] = STACK_REMAPS
 
 
-def random_sequence(rng, templates: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> int:
+def random_sequence(rng, templates: list[str], arch: isa.Arch) -> int:
     """One random Sequence word: per sub-unit a select the sub-unit can run
     (nothing, SFPNOP, SFPSTORE or a fitting template), any delay and any
     routing bits; the Store byte only ever selects nothing or SFPSTORE."""
@@ -437,7 +439,7 @@ def random_sequence(rng, templates: list[str], arch: isa.Arch = isa.Arch.WORMHOL
     return sequence
 
 
-def macro_program_text(seed: int, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def macro_program_text(seed: int, arch: isa.Arch) -> str:
     """LoadMacroConfig filled at random (templates runnable by the sub-unit
     that selects them, any delay, both delay kinds, L16 and VB routing, the
     store's Mod0 either way), then SFPLOADMACROs mixed with thread
@@ -464,7 +466,7 @@ def macro_program_text(seed: int, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template_edge_text(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def template_edge_text(arch: isa.Arch) -> str:
     """Every opcode byte one bit away from an SFPU opcode that is none, then
     SFPNOP, SFPSTORE, SFPLUT and SFPMAD, as instruction templates that every sub-unit's macro slot selects
     in turn: each slot's decode of "is this an SFPU instruction" and "can this
@@ -486,5 +488,5 @@ def template_edge_text(arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
     return "\n".join(lines) + "\n"
 
 
-def macro_programs(seeds=range(4), arch: isa.Arch = isa.Arch.WORMHOLE) -> dict[str, Program]:
+def macro_programs(seeds=range(4), *, arch: isa.Arch) -> dict[str, Program]:
     return {f"macro_{seed}": assemble(macro_program_text(seed, arch), f"<directed macro {seed}>") for seed in seeds}

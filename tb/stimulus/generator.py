@@ -19,7 +19,7 @@ Kinds:
 - "break": a legal program that then breaks exactly one scheduling rule
   (`generate_break` also names the rule).
 
-`arch` (default Wormhole) picks the ISA table the draws come from and the
+`arch` (the caller's to give) picks the ISA table the draws come from and the
 model that checks them; a Blackhole program starts with `.arch blackhole`,
 and its random stream is seeded from the architecture too, so a Wormhole
 seed's program does not change.
@@ -67,7 +67,7 @@ def undefined_modifiers(arch: isa.Arch) -> dict[str, dict[int, str]]:
 UNDEFINED_MODIFIERS = undefined_modifiers(WORMHOLE)
 
 
-def modifier_values(mnemonic: str, arch: isa.Arch = WORMHOLE) -> list[int]:
+def modifier_values(mnemonic: str, arch: isa.Arch) -> list[int]:
     """The defined values of the opcode's modifier field (MODIFIERS in tb.stimulus.directed)."""
     field = MODIFIERS[arch][mnemonic]
     if field is None:
@@ -122,17 +122,17 @@ BREAKABLE: tuple[str, ...] = breakable(WORMHOLE)
 # ---------------------------------------------------------------------------
 
 _HERE = Loc("<generator>", 0, 1)
-_NOP_WORD = isa.encode("SFPNOP")
 
 
 class _Builder:
     """Keeps the program text and a lenient model that has run it so far."""
 
-    def __init__(self, rng: np.random.Generator, arch: isa.Arch = WORMHOLE):
+    def __init__(self, rng: np.random.Generator, arch: isa.Arch):
         self.rng = rng
         self.arch = arch
         self.lines: list[str] = []
         self.model = CycleModel(SfpuState(arch=arch), strict=False)
+        self.nop_word = isa.encode("SFPNOP", arch)
 
     def assemble(self, text: str):
         return assemble_line(text, _HERE, arch=self.arch)
@@ -201,7 +201,7 @@ class _Builder:
         for _ in range(64):
             if len(model.hazards) != before or not model.busy:
                 break
-            model.step(_NOP_WORD)
+            model.step(self.nop_word)
         return len(model.hazards) == before and not model.busy
 
 
@@ -213,7 +213,7 @@ def _pick(rng, seq):
     return seq[int(rng.integers(len(seq)))]
 
 
-def _random_instruction(rng, mnemonic: str, low_vd: bool = False, arch: isa.Arch = WORMHOLE) -> str:
+def _random_instruction(rng, mnemonic: str, low_vd: bool = False, *, arch: isa.Arch) -> str:
     """One instruction with a defined modifier value and random other fields."""
     op = isa.ISA[arch].opcodes[mnemonic]
     fixed: dict[str, int] = {}
@@ -240,7 +240,7 @@ _BLACKHOLE_DIRECTIVES = (("rwc_sp", 1024), ("sfpu_stack_incr", 16), ("dest_sp_ba
                          ("dest_remap_addrs", 2), ("dest_swizzle_32b", 2))
 
 
-def _directive_line(rng, arch: isa.Arch = WORMHOLE) -> str:
+def _directive_line(rng, arch: isa.Arch) -> str:
     """A configuration directive with a valid value."""
     kind = int(rng.integers(0, 8))
     if arch is BLACKHOLE and kind == 5:
@@ -299,7 +299,7 @@ def _legal_body(b: _Builder, cycles: int, opcodes: tuple[str, ...] | None = None
         elif x < 0.09:
             b.emit_or_repair(lambda: LANE_CONFIG_RESET)
         else:
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, opcodes), low_vd, b.arch))
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, opcodes), low_vd, arch=b.arch))
 
 
 def _flags_body(b: _Builder, cycles: int) -> None:
@@ -368,7 +368,7 @@ _BLACKHOLE_TEMPLATES = {
 _BLACKHOLE_MACRO_THREAD = {BLACKHOLE: ("SFPMUL24", "SFPARECIP", "SFPGT", "SFPLE")}
 
 
-def _macro_templates(rng, arch: isa.Arch = WORMHOLE) -> list[str]:
+def _macro_templates(rng, arch: isa.Arch) -> list[str]:
     """Four templates, each runnable by some sub-unit, including every
     template of tb.stimulus.directed and a few more simple and MAD ones."""
     pool = {unit: list(texts) for unit, texts in MACRO_TEMPLATES.items()}
@@ -382,7 +382,7 @@ def _macro_templates(rng, arch: isa.Arch = WORMHOLE) -> list[str]:
             for _ in range(4)]
 
 
-def _with_vd(text: str, vd: int, arch: isa.Arch = WORMHOLE) -> str:
+def _with_vd(text: str, vd: int, arch: isa.Arch) -> str:
     ins = isa.decode(assemble(text, arch=arch).words[0], arch)
     field = ins.op.field_map["vd"]
     return f".word {(ins.word & ~field.mask) | field.insert(vd):#010x}"
@@ -502,7 +502,7 @@ def _blackhole_break_lines(rule: str, a: int, b_: int, c: int, d: int, m: int) -
     return lines.get(rule)
 
 
-def _break_lines(rule: str, rng, arch: isa.Arch = WORMHOLE) -> list[str]:
+def _break_lines(rule: str, rng, arch: isa.Arch) -> list[str]:
     """Instructions (after a reset of flags and LaneConfig) that break `rule`
     and nothing else."""
     a, b_, c, d = (int(v) for v in rng.permutation(8)[:4])
@@ -555,14 +555,14 @@ def _break_lines(rule: str, rng, arch: isa.Arch = WORMHOLE) -> list[str]:
         return _macro_setup({0: _w("sfpiadd vd=0 vc=0 imm12=1 mod1=5")}, {m: 0x04 | 3 << 3}, misc=1 << 8) + [
             _lm(m, a)]
     if rule == "undefined":               # SFPLOADI with a reserved Mod0
-        return [f"sfploadi vd={a} mod0={_pick(rng, sorted(UNDEFINED_MODIFIERS['SFPLOADI']))} imm16=7"]
+        return [f"sfploadi vd={a} mod0={_pick(rng, sorted(undefined_modifiers(arch)['SFPLOADI']))} imm16=7"]
     raise ValueError(f"no recipe breaks {rule!r}")
 
 
 BREAK_RESET = ["sfpencc mod1=2 imm2=0", LANE_CONFIG_RESET, SFPNOP]
 
 
-def _break_program(seed: int, cycles: int, arch: isa.Arch = WORMHOLE) -> tuple[str, str]:
+def _break_program(seed: int, cycles: int, arch: isa.Arch) -> tuple[str, str]:
     rules = breakable(arch)
     rule = rules[seed % len(rules)]
     b = _Builder(_rng("break", seed, arch), arch)
@@ -581,7 +581,7 @@ def _break_program(seed: int, cycles: int, arch: isa.Arch = WORMHOLE) -> tuple[s
 # Public entry points
 # ---------------------------------------------------------------------------
 
-def _source_name(kind: str, seed: int, arch: isa.Arch = WORMHOLE) -> str:
+def _source_name(kind: str, seed: int, arch: isa.Arch) -> str:
     return f"random-{kind}-seed{seed}" + ("" if arch is WORMHOLE else f"-{arch.value}")
 
 
@@ -595,7 +595,7 @@ def _head(arch: isa.Arch) -> str:
     return "" if arch is WORMHOLE else f".arch {arch.value}\n"
 
 
-def program_text(kind: str, seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> str:
+def program_text(kind: str, seed: int, cycles: int = 200, *, arch: isa.Arch) -> str:
     """The assembly source of `generate(kind, seed, cycles, arch)`."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
@@ -615,17 +615,17 @@ def program_text(kind: str, seed: int, cycles: int = 200, arch: isa.Arch = WORMH
             + "\n")
 
 
-def generate(kind: str, seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> Program:
+def generate(kind: str, seed: int, cycles: int = 200, *, arch: isa.Arch) -> Program:
     """A random `arch` program of about `cycles` cycles. Legal kinds are
     checked on the strict model before they are returned."""
-    text = program_text(kind, seed, cycles, arch)
+    text = program_text(kind, seed, cycles, arch=arch)
     program = assemble(text, _source_name(kind, seed, arch))
     if kind != "break":
         run_program(program, strict=True)      # raises HazardError naming the line
     return program
 
 
-def generate_break(seed: int, cycles: int = 200, arch: isa.Arch = WORMHOLE) -> tuple[Program, str]:
+def generate_break(seed: int, cycles: int = 200, *, arch: isa.Arch) -> tuple[Program, str]:
     """A program that is legal until it breaks exactly one rule; returns it
     and the rule's name. The rule cycles through `breakable(arch)` with the seed."""
     text, rule = _break_program(seed, cycles, arch)

@@ -107,7 +107,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         from tensix_sfpu.tb.stimulus.directed import macro_programs
         rest, arch, tail = _arch_tail(spec, rest)
         return [ProgramSpec(f"macro:{s}{tail}", p, s, kind="macro-break")
-                for s, p in zip(seeds(rest), macro_programs(seeds(rest), arch).values())]
+                for s, p in zip(seeds(rest), macro_programs(seeds(rest), arch=arch).values())]
     if kind in ("example", "file"):
         rest, _, dst_file = rest.partition("@") if kind == "file" else (rest, "", "")
         path = EXAMPLES / rest if kind == "example" else Path(rest)
@@ -129,10 +129,10 @@ def _resolve(spec: str) -> list[ProgramSpec]:
         out = []
         for seed in seeds(parts[1]):
             if parts[0] == "break":
-                program, rule = generator.generate_break(seed, cycles, arch)
+                program, rule = generator.generate_break(seed, cycles, arch=arch)
                 out.append(ProgramSpec(f"random:break:{seed}:{cycles}{tail}", program, seed, False, "break", rule))
             else:
-                program = generator.generate(parts[0], seed, cycles, arch)
+                program = generator.generate(parts[0], seed, cycles, arch=arch)
                 out.append(ProgramSpec(f"random:{parts[0]}:{seed}:{cycles}{tail}", program, seed, True, parts[0]))
         return out
     if kind == "kernel":

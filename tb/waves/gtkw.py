@@ -207,7 +207,7 @@ class Signals:
 
 # -- writing the save file -------------------------------------------------------------------------
 
-def filter_command(arch: Arch = Arch.WORMHOLE) -> str:
+def filter_command(arch: Arch) -> str:
     """The translate filter's executable for `arch` (`sfpu-mnemonic`, or
     `sfpu-mnemonic-blackhole`: GTKWave passes a filter no arguments): next to
     this Python's (the project's virtual environment), else on PATH."""
@@ -261,7 +261,7 @@ def _issue_group(w: _Writer, unit: str) -> None:
 
 
 def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None = None,
-               start_time: int | None = None, zoom: float | None = None, arch: Arch = Arch.WORMHOLE) -> list[str]:
+               start_time: int | None = None, zoom: float | None = None, arch: Arch) -> list[str]:
     """Write the save file for `wave` (of the RTL elaborated for `arch`) to
     `out`; returns the traces it names.
 

@@ -20,7 +20,7 @@ from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import disassemble
 
 
-def translate(value: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
+def translate(value: str, arch: isa.Arch) -> str:
     """One value as GTKWave sends it (e.g. `840C0DD0`) to the text to show."""
     text = value.strip()
     try:
@@ -34,7 +34,7 @@ def translate(value: str, arch: isa.Arch = isa.Arch.WORMHOLE) -> str:
         return text
 
 
-def serve(stdin: TextIO, stdout: TextIO, arch: isa.Arch = isa.Arch.WORMHOLE) -> None:
+def serve(stdin: TextIO, stdout: TextIO, arch: isa.Arch) -> None:
     for line in stdin:
         stdout.write(translate(line, arch) + "\n")
         stdout.flush()

@@ -139,7 +139,7 @@ def test_backdoor_template_load_matches_the_model():
             await ctx.tick()
             got = split(ctx.get(dut.templates.as_value()), 4 * LANES, 32).reshape(4, LANES)
             if not np.array_equal(got, state.macro_templates):
-                errors.append(f"step {step}: {decode(word).mnemonic} VD={vd} valid={valid}")
+                errors.append(f"step {step}: {decode(word, state.arch).mnemonic} VD={vd} valid={valid}")
 
     run_clocked(dut, bench)
     assert not errors, errors[:5]

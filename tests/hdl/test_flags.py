@@ -27,20 +27,20 @@ def random_instruction(rng, arch: Arch):
     kind = rng.choice(["encc", "setcc", "iadd", "pushc", "popc", "compc"], p=[.2, .2, .15, .15, .2, .1])
     if kind == "encc":
         mod1, imm2 = int(rng.choice([0, 1, 2, 3, 8, 9, 10, 11])), int(rng.integers(0, 4))
-        return encode("SFPENCC", mod1=mod1, imm2=imm2), dict(op=FlagOp.ENCC, mod1=mod1, imm2=imm2)
+        return encode("SFPENCC", arch, mod1=mod1, imm2=imm2), dict(op=FlagOp.ENCC, mod1=mod1, imm2=imm2)
     if kind == "setcc":
         mod1 = int(rng.integers(0, 16))
-        return encode("SFPSETCC", vc=1, mod1=mod1, imm1=int(rng.integers(0, 2))), dict(op=FlagOp.SETCC, mod1=mod1)
+        return encode("SFPSETCC", arch, vc=1, mod1=mod1, imm1=int(rng.integers(0, 2))), dict(op=FlagOp.SETCC, mod1=mod1)
     if kind == "iadd":
         mod1 = int(rng.choice([1, 5, 9, 13]))          # immediate forms, with and without CC and inversion
-        return (encode("SFPIADD", vd=2, vc=1, imm12=int(rng.integers(-2048, 2048)), mod1=mod1),
+        return (encode("SFPIADD", arch, vd=2, vc=1, imm12=int(rng.integers(-2048, 2048)), mod1=mod1),
                 dict(op=FlagOp.REFINE, mod1=mod1))
     if kind == "pushc":
-        return encode("SFPPUSHC"), dict(op=FlagOp.PUSHC, mod1=0)
+        return encode("SFPPUSHC", arch), dict(op=FlagOp.PUSHC, mod1=0)
     if kind == "popc":
         mod1 = int(rng.integers(0, 16))
-        return encode("SFPPOPC", mod1=mod1), dict(op=FlagOp.POPC, mod1=mod1)
-    return encode("SFPCOMPC"), dict(op=FlagOp.COMPC, mod1=0)
+        return encode("SFPPOPC", arch, mod1=mod1), dict(op=FlagOp.POPC, mod1=mod1)
+    return encode("SFPCOMPC", arch), dict(op=FlagOp.COMPC, mod1=0)
 
 
 def random_blackhole_instruction(rng):

@@ -24,7 +24,7 @@ def transpose_reference(lregs: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     state.lregs = lregs.copy()
     state.use_flags[:] = True
     state.lane_flags[:] = lanes
-    Machine(state).execute(encode("SFPTRANSP"))
+    Machine(state).execute(encode("SFPTRANSP", state.arch))
     return state.lregs
 
 

@@ -20,7 +20,7 @@ from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs,
 from tensix_sfpu.tb.rtl_bench import run_lockstep
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DIRECTED = {**directed_programs(), **macro_programs(range(4))}
+DIRECTED = {**directed_programs(arch=isa.Arch.WORMHOLE), **macro_programs(range(4), arch=isa.Arch.WORMHOLE)}
 SPEC_EXAMPLES = ("macro_example_a.s", "exp_fast_macro.s")
 
 # Elaborating the whole SFPU for Amaranth's simulator takes about 20 s, so
@@ -44,7 +44,7 @@ def test_batches_hold_every_program():
 
 
 def test_directed_programs_cover_every_opcode():
-    assert covered_opcodes() == set(isa.OPCODES)
+    assert covered_opcodes(isa.Arch.WORMHOLE) == set(isa.OPCODES)
 
 
 @pytest.mark.parametrize("batch", sorted(BATCHES))

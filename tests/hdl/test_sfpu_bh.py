@@ -13,7 +13,7 @@ from tensix_sfpu.tb.rtl_bench import run_lockstep
 from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
 from tensix_sfpu.tb.stimulus.programs import resolve_all
 
-BLACKHOLE = {**directed_programs(arch=Arch.BLACKHOLE), **macro_programs(range(4), Arch.BLACKHOLE)}
+BLACKHOLE = {**directed_programs(arch=Arch.BLACKHOLE), **macro_programs(range(4), arch=Arch.BLACKHOLE)}
 BATCHES = {
     # Load, Store, Dst, the Tensix registers (Sp, SFPU_STACK_Incr, DEST_SP_BASE, the remaps, the 3-bit
     # AddrMod) and the SFPLOADMACRO scheduler (Blackhole's templates, the SFPAND/SFPOR VB choice).

@@ -55,7 +55,7 @@ def test_new_opcodes_decode_only_on_blackhole(mnemonic, opcode):
     word = opcode << 24
     assert isa.decode(word, isa.BLACKHOLE).mnemonic == mnemonic
     with pytest.raises(isa.DecodeError, match="not a Wormhole SFPU instruction"):
-        isa.decode(word)
+        isa.decode(word, isa.WORMHOLE)
 
 
 def test_blackhole_addr_mod_is_three_bits_at_13():
@@ -64,15 +64,15 @@ def test_blackhole_addr_mod_is_three_bits_at_13():
     assert word == 0x70300000 | 0xA000 | 0x12
     assert isa.decode(word, isa.BLACKHOLE)["addr_mod"] == 5
     # The same bits on Wormhole: AddrMod is [15:14] = 0b10, and bit 13 is ignored.
-    assert isa.decode(word)["addr_mod"] == 2
+    assert isa.decode(word, isa.WORMHOLE)["addr_mod"] == 2
     with pytest.raises(ValueError, match="addr_mod=5 out of range 0..3"):
-        isa.encode("SFPLOAD", vd=3, addr_mod=5)
+        isa.encode("SFPLOAD", isa.WORMHOLE, vd=3, addr_mod=5)
 
 
 def test_stochrnd_rounding_mode_is_two_bits_on_blackhole():
     word = isa.encode("SFPSTOCHRND", isa.BLACKHOLE, rnd_mode=2, vd=1, vc=2)
     assert word == (0x8E << 24) | (2 << 21) | (2 << 8) | (1 << 4)
-    assert isa.decode(word)["stochastic"] == 0   # Wormhole reads only bit 21
+    assert isa.decode(word, isa.WORMHOLE)["stochastic"] == 0   # Wormhole reads only bit 21
 
 
 def test_arch_names():

@@ -36,8 +36,8 @@ def test_named_round_trip_random_fields(mnemonic):
     for _ in range(300):
         raw = random_raw(rng, mnemonic)
         word = word_from_raw(mnemonic, raw)
-        assert isa.encode(mnemonic, **readable_from_raw(mnemonic, raw)) == word
-        ins = isa.decode(word)
+        assert isa.encode(mnemonic, WH, **readable_from_raw(mnemonic, raw)) == word
+        ins = isa.decode(word, WH)
         text = disassemble(ins.word, arch=WH)
         assert not text.startswith(".word"), text
         assert text.split()[0] == mnemonic.lower()

@@ -234,7 +234,7 @@ def test_lean_records_change_nothing_but_the_records(source):
         arch = Arch.WORMHOLE if source.startswith("wormhole") else Arch.BLACKHOLE
         text = f".arch {arch.value}\n" + _random_words(arch, 5, 400)
     else:
-        text = program_text(source, 3, 300)
+        text = program_text(source, 3, 300, arch=Arch.WORMHOLE)
     program = assemble(text, source)
     full = run_program(program, strict=False)
     lean = run_program(program, strict=False, keep_trace=False)

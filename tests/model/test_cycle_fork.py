@@ -31,7 +31,7 @@ def _same(a: list, b: list) -> bool:
 
 @pytest.mark.parametrize("arch, kind, seed", CASES)
 def test_stepping_forks_leaves_the_original_run_unchanged(arch, kind, seed):
-    program = generate(kind, seed, 250, arch)
+    program = generate(kind, seed, 250, arch=arch)
     alone = run_program(program, strict=False)
     rng = random.Random(seed)
     words = program.words
@@ -50,7 +50,7 @@ def test_stepping_forks_leaves_the_original_run_unchanged(arch, kind, seed):
 
 @pytest.mark.parametrize("arch, kind, seed", CASES)
 def test_a_fork_runs_as_a_deep_copy_does(arch, kind, seed):
-    program = generate(kind, seed, 250, arch)
+    program = generate(kind, seed, 250, arch=arch)
     rng = random.Random(seed + 1)
     model = CycleModel(SfpuState(arch=arch), strict=False)
     for i, step in enumerate(walk(program, model)):

@@ -700,7 +700,7 @@ def test_store_uses_the_macros_mod0_when_uses_load_mod0_for_store():
                         misc(store_mod0=ZERO, load_mod0_for=(0,)))
     result = run(setup + lm(0) + "\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
-    assert decode(result.trace[t + 2].units["store"].word)["mod0"] == INT32
+    assert decode(result.trace[t + 2].units["store"].word, result.state.arch)["mod0"] == INT32
     np.testing.assert_array_equal(get_bits32(result.state, 0), x + U32(1))
 
 
@@ -712,7 +712,7 @@ def test_store_uses_misc_store_mod0_otherwise():
     setup = macro_setup({0: seq, 1: seq}, {0: IADD_PLUS_1}, misc(store_mod0=ZERO, load_mod0_for=(0,)))
     result = run(setup + lm(1) + "\n", dst_state((0, x)))
     t = issue_cycle(result, "sfploadmacro")
-    assert decode(result.trace[t + 2].units["store"].word)["mod0"] == ZERO
+    assert decode(result.trace[t + 2].units["store"].word, result.state.arch)["mod0"] == ZERO
     assert {(w.row, w.cols) for w in result.trace[t + 2].dst_writes} == {(r, 0x5555) for r in range(4)}
     np.testing.assert_array_equal(get_bits32(result.state, 0), dfmt.unshuffle_fp32(dfmt.shuffle_fp32(x) & U32(0xFFFF)))
 

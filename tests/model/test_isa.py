@@ -12,6 +12,8 @@ import pytest
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import DecodeError, Kind, decode, encode, readable_fields
 
+WH = isa.Arch.WORMHOLE     # the table these tests write out
+
 # ---------------------------------------------------------------------------
 # Spec §2.1, written out independently: mnemonic -> (opcode, {field: (hi, lo)})
 # Field names map the spec's spelling to the assembler's: Imm10 -> imm10,
@@ -188,30 +190,30 @@ def test_immediate_signedness_matches_spec(mnemonic):
 def test_handpicked_field_positions():
     """A few §2.1 rows checked through encode, bit by bit."""
     # SFPMAD: VA[19:16] VB[15:12] VC[11:8] VD[7:4] Mod1[3:0]
-    assert encode("SFPMAD", va=0xF) == 0x840F0000
-    assert encode("SFPMAD", vb=0xF) == 0x8400F000
-    assert encode("SFPMAD", vc=0xF) == 0x84000F00
-    assert encode("SFPMAD", vd=0xF) == 0x840000F0
-    assert encode("SFPMAD", mod1=0xF) == 0x8400000F
+    assert encode("SFPMAD", WH, va=0xF) == 0x840F0000
+    assert encode("SFPMAD", WH, vb=0xF) == 0x8400F000
+    assert encode("SFPMAD", WH, vc=0xF) == 0x84000F00
+    assert encode("SFPMAD", WH, vd=0xF) == 0x840000F0
+    assert encode("SFPMAD", WH, mod1=0xF) == 0x8400000F
     # SFPLOADMACRO: VDHi[0] Imm9[9:1] AddrMod[15:14] Mod0[19:16] VDLo[21:20] MacroIndex[23:22]
-    assert encode("SFPLOADMACRO", vd_hi=1) == 0x93000001
-    assert encode("SFPLOADMACRO", imm9=0x1FF) == 0x930003FE
-    assert encode("SFPLOADMACRO", addr_mod=3) == 0x9300C000
-    assert encode("SFPLOADMACRO", mod0=0xF) == 0x930F0000
-    assert encode("SFPLOADMACRO", vd_lo=3) == 0x93300000
-    assert encode("SFPLOADMACRO", macro=3) == 0x93C00000
+    assert encode("SFPLOADMACRO", WH, vd_hi=1) == 0x93000001
+    assert encode("SFPLOADMACRO", WH, imm9=0x1FF) == 0x930003FE
+    assert encode("SFPLOADMACRO", WH, addr_mod=3) == 0x9300C000
+    assert encode("SFPLOADMACRO", WH, mod0=0xF) == 0x930F0000
+    assert encode("SFPLOADMACRO", WH, vd_lo=3) == 0x93300000
+    assert encode("SFPLOADMACRO", WH, macro=3) == 0x93C00000
     # SFPSTOCHRND: Mod1[2:0] UseImm5[3] VD[7:4] VC[11:8] VB[15:12] Imm5[20:16] StochasticRounding[21]
-    assert encode("SFPSTOCHRND", mod1=7) == 0x8E000007
-    assert encode("SFPSTOCHRND", use_imm5=1) == 0x8E000008
-    assert encode("SFPSTOCHRND", vb=0xF) == 0x8E00F000
-    assert encode("SFPSTOCHRND", imm5=0x1F) == 0x8E1F0000
-    assert encode("SFPSTOCHRND", stochastic=1) == 0x8E200000
+    assert encode("SFPSTOCHRND", WH, mod1=7) == 0x8E000007
+    assert encode("SFPSTOCHRND", WH, use_imm5=1) == 0x8E000008
+    assert encode("SFPSTOCHRND", WH, vb=0xF) == 0x8E00F000
+    assert encode("SFPSTOCHRND", WH, imm5=0x1F) == 0x8E1F0000
+    assert encode("SFPSTOCHRND", WH, stochastic=1) == 0x8E200000
     # SFPENCC: Imm2[13:12]
-    assert encode("SFPENCC", imm2=3) == 0x8A003000
-    assert encode("SFPENCC", imm2=1, mod1=2, vd=0) == 0x8A001002
+    assert encode("SFPENCC", WH, imm2=3) == 0x8A003000
+    assert encode("SFPENCC", WH, imm2=1, mod1=2, vd=0) == 0x8A001002
     # SFPDIVP2 / SFPSETEXP Imm8[19:12]; SFPSETCC Imm1[12]
-    assert encode("SFPDIVP2", imm8=0xFF) == 0x760FF000
-    assert encode("SFPSETCC", imm1=1) == 0x7B001000
+    assert encode("SFPDIVP2", WH, imm8=0xFF) == 0x760FF000
+    assert encode("SFPSETCC", WH, imm1=1) == 0x7B001000
 
 
 def test_must_be_zero_bits():
@@ -239,64 +241,64 @@ def test_every_opcode_byte_decodes_or_raises():
         for low in (0, 0xFFFFFF, rng.getrandbits(24), rng.getrandbits(24)):
             word = (byte << 24) | low
             if 0x70 <= byte <= 0x95:
-                ins = decode(word)
+                ins = decode(word, WH)
                 assert ins.op.opcode == byte
                 assert ins.word == word
             else:
                 with pytest.raises(DecodeError):
-                    decode(word)
+                    decode(word, WH)
 
 
 @pytest.mark.parametrize("word", [-1, 1 << 32, 0x1_8400_0000])
 def test_decode_rejects_values_that_are_not_32_bit_words(word):
     with pytest.raises(DecodeError):
-        decode(word)
+        decode(word, WH)
 
 
 def test_decode_error_names_the_opcode():
     with pytest.raises(DecodeError, match="0x96"):
-        decode(0x96000000)      # Blackhole's SFPLE, not Wormhole
+        decode(0x96000000, WH)      # Blackhole's SFPLE, not Wormhole
 
 
 def test_exp_kernel_template_words():
     # Spec §3.6: template 0 = 0x920000E1 is SFPSWAP Mod1=1 (VEC_MIN_MAX), VD=14, VC=0.
-    ins = decode(0x920000E1)
+    ins = decode(0x920000E1, WH)
     assert ins.mnemonic == "SFPSWAP"
     assert ins.fields == {"mod1": 1, "vd": 14, "vc": 0}
     # Template 2 = 0x8E0000EE: SFPSTOCHRND Mod1=6 (FP32->UINT16), UseImm5=1, VD=14, round-nearest.
-    ins = decode(0x8E0000EE)
+    ins = decode(0x8E0000EE, WH)
     assert ins.mnemonic == "SFPSTOCHRND"
     assert ins.fields == {"mod1": 6, "use_imm5": 1, "vd": 14, "vc": 0, "vb": 0, "imm5": 0, "stochastic": 0}
 
 
 def test_known_words_decode():
     # TTI_SFPMAD(12, 0, 13, 13, 0): 0x84<<24 | 12<<16 | 0<<12 | 13<<8 | 13<<4 | 0
-    assert decode(0x840C0DD0).fields == {"mod1": 0, "vd": 13, "vc": 13, "vb": 0, "va": 12}
+    assert decode(0x840C0DD0, WH).fields == {"mod1": 0, "vd": 13, "vc": 13, "vb": 0, "va": 12}
     # TTI_SFPSHFT(15, 0, 15, 1): imm12=15 at [23:12], vc=0, vd=15, mod1=1
-    assert decode(0x7A00F0F1).fields == {"mod1": 1, "vd": 15, "vc": 0, "imm12": 15}
+    assert decode(0x7A00F0F1, WH).fields == {"mod1": 1, "vd": 15, "vc": 0, "imm12": 15}
     # Signed imm12: all ones is -1; 0x800 is -2048.
-    assert decode(0x79FFF000)["imm12"] == -1
-    assert decode(0x79800000)["imm12"] == -2048
+    assert decode(0x79FFF000, WH)["imm12"] == -1
+    assert decode(0x79800000, WH)["imm12"] == -2048
     # SFPSETMAN's imm12 is unsigned.
-    assert decode(0x83FFF000)["imm12"] == 0xFFF
+    assert decode(0x83FFF000, WH)["imm12"] == 0xFFF
 
 
 def test_loadmacro_readable_fields():
     # §3.1: macro 1, vd 6, addr_mod 3, offset 8 -> TTI_SFPLOADMACRO((1<<2)|(6&3), 0, 3, 8|(6>>2))
     word = (0x93 << 24) + (((1 << 2) | (6 & 3)) << 20) + (0 << 16) + (3 << 14) + ((8 | (6 >> 2)) << 0)
     assert word == 0x9360C009
-    assert dict(readable_fields(decode(word))) == {"macro": 1, "vd": 6, "offset": 8, "addr_mod": 3, "mod0": 0}
-    assert encode("SFPLOADMACRO", macro=1, vd=6, addr_mod=3, offset=8) == word
+    assert dict(readable_fields(decode(word, WH))) == {"macro": 1, "vd": 6, "offset": 8, "addr_mod": 3, "mod0": 0}
+    assert encode("SFPLOADMACRO", WH, macro=1, vd=6, addr_mod=3, offset=8) == word
 
 
 def test_instruction_accessors():
-    ins = decode(0x840C0DD0)
+    ins = decode(0x840C0DD0, WH)
     assert ins["va"] == 12
     assert ins.get("imm16") is None
     with pytest.raises(KeyError):
         ins["imm16"]
     assert ins.ignored_bits == 0
-    assert decode(0x70003C00).ignored_bits == 0x3C00    # SFPLOAD bits 13:10 are unused
+    assert decode(0x70003C00, WH).ignored_bits == 0x3C00    # SFPLOAD bits 13:10 are unused
 
 
 # ---------------------------------------------------------------------------
@@ -310,9 +312,9 @@ def test_encode_decode_random_fields(mnemonic):
         raw = random_raw(rng, mnemonic)
         word = word_from_raw(mnemonic, raw)
         readable = readable_from_raw(mnemonic, raw)
-        assert encode(mnemonic, **readable) == word
-        assert encode(mnemonic.lower(), **readable) == word
-        ins = decode(word)
+        assert encode(mnemonic, WH, **readable) == word
+        assert encode(mnemonic.lower(), WH, **readable) == word
+        ins = decode(word, WH)
         assert ins.mnemonic == mnemonic
         assert ins.fields == {n: signed_value(mnemonic, n, v) for n, v in raw.items()}
         assert dict(readable_fields(ins)) == readable
@@ -320,8 +322,8 @@ def test_encode_decode_random_fields(mnemonic):
 
 
 def test_encode_missing_fields_are_zero():
-    assert encode("SFPMAD") == 0x84000000
-    assert encode("SFPNOP") == 0x8F000000
+    assert encode("SFPMAD", WH) == 0x84000000
+    assert encode("SFPNOP", WH) == 0x8F000000
 
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
@@ -334,37 +336,37 @@ def test_encode_rejects_out_of_range(mnemonic):
             bad = [1 << width, -1]
         for v in bad:
             with pytest.raises(ValueError, match=name):
-                encode(mnemonic, **{name: v})
+                encode(mnemonic, WH, **{name: v})
 
 
 def test_encode_rejects_unknown_field_and_mnemonic():
     with pytest.raises(ValueError, match="imm16"):
-        encode("SFPMAD", imm16=1)
+        encode("SFPMAD", WH, imm16=1)
     with pytest.raises(ValueError, match="SFPFOO"):
-        encode("SFPFOO")
+        encode("SFPFOO", WH)
     with pytest.raises(ValueError, match="mod1"):
-        encode("SFPPUSHC", mod1=1)     # the Mod1 bits must be 0: no field to set them
+        encode("SFPPUSHC", WH, mod1=1)     # the Mod1 bits must be 0: no field to set them
 
 
 def test_sfpshft2_vb_is_low_four_bits_of_imm12():
     # §2.1 SHFT2: VB [15:12] doubles as the low 4 bits of Imm12 [23:12].
-    assert encode("SFPSHFT2", vb=5, mod1=5) == 0x94005005
-    assert encode("SFPSHFT2", vb=5, imm12=0x15) == 0x94015000
+    assert encode("SFPSHFT2", WH, vb=5, mod1=5) == 0x94005005
+    assert encode("SFPSHFT2", WH, vb=5, imm12=0x15) == 0x94015000
     with pytest.raises(ValueError):
-        encode("SFPSHFT2", vb=5, imm12=0x16)
+        encode("SFPSHFT2", WH, vb=5, imm12=0x16)
     with pytest.raises(ValueError):
-        encode("SFPSHFT2", vb=16)
+        encode("SFPSHFT2", WH, vb=16)
 
 
 def test_sfploadmacro_composites():
-    assert encode("SFPLOADMACRO", vd=7) == 0x93300001       # VDLo=3 [21:20], VDHi=1 [0]
-    assert encode("SFPLOADMACRO", vd=3) == 0x93300000
-    assert encode("SFPLOADMACRO", offset=1022) == 0x930003FE
+    assert encode("SFPLOADMACRO", WH, vd=7) == 0x93300001       # VDLo=3 [21:20], VDHi=1 [0]
+    assert encode("SFPLOADMACRO", WH, vd=3) == 0x93300000
+    assert encode("SFPLOADMACRO", WH, offset=1022) == 0x930003FE
     with pytest.raises(ValueError, match="vd"):
-        encode("SFPLOADMACRO", vd=8)                         # VD is 0..7 (§3.1)
+        encode("SFPLOADMACRO", WH, vd=8)                         # VD is 0..7 (§3.1)
     with pytest.raises(ValueError, match="offset"):
-        encode("SFPLOADMACRO", offset=3)                     # bit 0 belongs to VDHi
+        encode("SFPLOADMACRO", WH, offset=3)                     # bit 0 belongs to VDHi
     with pytest.raises(ValueError, match="offset"):
-        encode("SFPLOADMACRO", offset=1024)
+        encode("SFPLOADMACRO", WH, offset=1024)
     with pytest.raises(ValueError):
-        encode("SFPLOADMACRO", vd=4, vd_hi=1)                # both the composite and its part
+        encode("SFPLOADMACRO", WH, vd=4, vd_hi=1)                # both the composite and its part

@@ -351,11 +351,11 @@ def test_precise_when_every_lane_is_enabled(issue, arch, mnemonic):
 # read set. The test also shows that each register of the set matters.
 
 def _thread(mnemonic: str, **fields) -> Operands:
-    return regular_operands(decode(encode(mnemonic, **fields)))
+    return regular_operands(decode(encode(mnemonic, Arch.WORMHOLE, **fields), Arch.WORMHOLE))
 
 
 def _macro(mnemonic: str, vd: int, vb: int, vc: int, **fields) -> Operands:
-    return Operands(decode(encode(mnemonic, **fields)), vd, vb, vc, macro=True)
+    return Operands(decode(encode(mnemonic, Arch.WORMHOLE, **fields), Arch.WORMHOLE), vd, vb, vc, macro=True)
 
 
 def _l7_selects(*regs):
@@ -398,7 +398,8 @@ HAND_PICKED = {
     "SFPLOAD FP32": (_thread("SFPLOAD", vd=2, mod0=3), None, set()),
     "SFPLOADMACRO LO16_ONLY": (_thread("SFPLOADMACRO", vd=6, mod0=14), None, {6}),
     "SFPSTORE": (_thread("SFPSTORE", vd=5, mod0=3), None, {5}),
-    "SFPSTORE L16 under a macro": (Operands(decode(encode("SFPSTORE", vd=0, mod0=3)), 16, macro=True, store_addr=40),
+    "SFPSTORE L16 under a macro": (Operands(decode(encode("SFPSTORE", Arch.WORMHOLE, vd=0, mod0=3), Arch.WORMHOLE),
+                                            16, macro=True, store_addr=40),
                                    None, {16}),
     "SFPSTORE ZERO": (_thread("SFPSTORE", vd=5, mod0=11), None, set()),
     "SFPSTOCHRND shift by VB": (_thread("SFPSTOCHRND", vd=1, vb=2, vc=3, mod1=4), None, {2, 3}),

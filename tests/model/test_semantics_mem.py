@@ -63,7 +63,7 @@ def machine(strict: bool = True) -> Machine:
 
 
 def ex(m: Machine, mnemonic: str, **fields):
-    return m.execute(encode(mnemonic, **fields))
+    return m.execute(encode(mnemonic, m.state.arch, **fields))
 
 
 def setreg(m: Machine, reg: int, value) -> None:
@@ -827,7 +827,7 @@ def test_round_trip_fp32_via_run_program(data):
 def test_store_backdoor_writes_template_not_dst(vd):
     m = machine()
     m.state.tensix.addr_mods[1] = AddrMod(dst_incr=8)
-    word = encode("SFPSTORE", vd=vd, mod0=FP32, addr_mod=1, imm10=4)
+    word = encode("SFPSTORE", Arch.WORMHOLE, vd=vd, mod0=FP32, addr_mod=1, imm10=4)
     m.execute(word)
     assert np.count_nonzero(m.state.dst) == 0
     assert [int(v) for v in m.state.macro_templates[vd - 12]] == [word] * 32
@@ -874,7 +874,7 @@ def test_load_vd_8_to_11_writes_nothing_but_applies_addrmod(vd):
 
 def test_loadmacro_encoding_by_hand():
     # MacroIndex [23:22], VDLo [21:20], Mod0 [19:16], AddrMod [15:14], Imm9 [9:1], VDHi [0]
-    word = encode("SFPLOADMACRO", macro=2, vd=5, mod0=3, addr_mod=1, offset=8)
+    word = encode("SFPLOADMACRO", Arch.WORMHOLE, macro=2, vd=5, mod0=3, addr_mod=1, offset=8)
     assert word == (0x93 << 24) | (2 << 22) | (1 << 20) | (3 << 16) | (1 << 14) | (4 << 1) | 1
 
 
@@ -1372,7 +1372,7 @@ def test_sfpmad_backdoor():
     setreg(m, 1, ONE_HALF)
     setreg(m, 7, 2)
     before = m.state.lregs.copy()
-    word = encode("SFPMAD", va=1, vb=10, vc=9, vd=12, mod1=8)
+    word = encode("SFPMAD", Arch.WORMHOLE, va=1, vb=10, vc=9, vd=12, mod1=8)
     m.execute(word)
     assert np.array_equal(m.state.lregs, before)
     assert [int(v) for v in m.state.macro_templates[0]] == [word] * 32
@@ -1479,7 +1479,7 @@ def test_sfplut_backdoor_guard():
     setreg(m, 3, HALF)
     setreg(m, 7, 5)
     before = m.state.lregs.copy()
-    word = encode("SFPLUT", vd=13, mod0=8)
+    word = encode("SFPLUT", Arch.WORMHOLE, vd=13, mod0=8)
     m.execute(word)
     assert np.array_equal(m.state.lregs, before)
     assert [int(v) for v in m.state.macro_templates[1]] == [word] * 32
@@ -1603,7 +1603,7 @@ def test_sfplutfp32_backdoor_and_disabled_lanes():
     setreg(m, 3, HALF)
     setreg(m, 7, 2)
     before = m.state.lregs.copy()
-    m.execute(encode("SFPLUTFP32", vd=14, mod1=10))
+    m.execute(encode("SFPLUTFP32", Arch.WORMHOLE, vd=14, mod1=10))
     assert np.array_equal(m.state.lregs, before)
     m = machine()
     for r, v in FP32_TABLE.items():
@@ -1775,7 +1775,7 @@ def test_stochrnd_vd_8_to_11_advances_without_writing(vd):
 def test_stochrnd_backdoor_does_not_advance():
     m = machine()
     m.state.prng[:] = 0x12345678
-    word = encode("SFPSTOCHRND", mod1=1, vc=10, vd=12)
+    word = encode("SFPSTOCHRND", Arch.WORMHOLE, mod1=1, vc=10, vd=12)
     m.execute(word)
     assert [int(v) for v in m.state.prng] == [0x12345678] * 32
     assert [int(v) for v in m.state.macro_templates[0]] == [word] * 32

@@ -48,7 +48,7 @@ def reg(m: Machine, r: int) -> list[int]:
 
 
 def run(m: Machine, mnemonic: str, **fields) -> None:
-    m.execute(encode(mnemonic, **fields))
+    m.execute(encode(mnemonic, m.state.arch, **fields))
 
 
 def enable_only(m: Machine, lanes) -> None:
@@ -81,7 +81,7 @@ def entry(lane_flags, use_flags) -> FlagStackEntry:
 def run_vd16(m: Machine, word: int, vb: int | None = None, vc: int | None = None) -> None:
     """Execute `word` as an SFPLOADMACRO-scheduled instruction whose VD was
     overridden to 16 (the only way VD = 16 arises)."""
-    ins = decode(word)
+    ins = decode(word, m.state.arch)
     if vc is None:
         vc = ins.get("vc")
     m.execute_operands(Operands(ins, 16, vb, vc, macro=True))
@@ -252,7 +252,7 @@ def test_sfplz_no_flag_update_for_vd16():
     m = machine()
     setreg(m, 2, 0x00010000)
     m.state.lane_flags = bools([True, False] * 16)
-    run_vd16(m, encode("SFPLZ", vd=1, vc=2, mod1=10))
+    run_vd16(m, encode("SFPLZ", Arch.WORMHOLE, vd=1, vc=2, mod1=10))
     assert reg(m, 16) == [15] * LANES
     assert flags(m) == [True, False] * 16
 
@@ -398,7 +398,7 @@ def test_sfpiadd_vd16_writes_l16_but_no_flags():
     m = machine()
     setreg(m, 2, 1)
     m.state.lane_flags = bools([False, True] * 16)
-    run_vd16(m, encode("SFPIADD", vd=1, vc=2, imm12=-3, mod1=1))
+    run_vd16(m, encode("SFPIADD", Arch.WORMHOLE, vd=1, vc=2, imm12=-3, mod1=1))
     assert reg(m, 16) == [0xFFFFFFFE] * LANES
     assert flags(m) == [False, True] * 16
 
@@ -473,7 +473,7 @@ def test_sfpexexp_flags_only_in_enabled_lanes_and_vd_lt8():
     # VD = 16: L16 written, flags not.
     m2 = machine()
     setreg(m2, 2, 0x3F000000)
-    run_vd16(m2, encode("SFPEXEXP", vd=1, vc=2, mod1=2))
+    run_vd16(m2, encode("SFPEXEXP", Arch.WORMHOLE, vd=1, vc=2, mod1=2))
     assert reg(m2, 16) == [0xFFFFFFFF] * LANES
     assert flags(m2) == [False] * LANES
 
@@ -1212,12 +1212,12 @@ def test_shft2_imm_to_l8_dropped():
 
 def test_vd16_not_encodable():
     with pytest.raises(ValueError):
-        encode("SFPMOV", vd=16, vc=1)
+        encode("SFPMOV", Arch.WORMHOLE, vd=16, vc=1)
     with pytest.raises(ValueError):
-        encode("SFPIADD", vd=16, vc=1)
+        encode("SFPIADD", Arch.WORMHOLE, vd=16, vc=1)
     # The 4-bit field decodes to at most 15.
-    assert decode(0x7C0000F0).get("vd") == 15
-    assert decode(0x7C0000F0 | 0x100).get("vd") == 15
+    assert decode(0x7C0000F0, Arch.WORMHOLE).get("vd") == 15
+    assert decode(0x7C0000F0 | 0x100, Arch.WORMHOLE).get("vd") == 15
 
 
 def test_regular_instructions_never_write_l16():
@@ -1236,7 +1236,7 @@ def test_regular_instructions_never_write_l16():
 
 def test_backdoor_sfpmad_word_loads_template_1():
     word = 0x840C0DD0           # TTI_SFPMAD(12, 0, 13, 13, 0)
-    assert encode("SFPMAD", va=12, vb=0, vc=13, vd=13, mod1=0) == word
+    assert encode("SFPMAD", Arch.WORMHOLE, va=12, vb=0, vc=13, vd=13, mod1=0) == word
     assert assemble("TTI_SFPMAD(12, 0, 13, 13, 0);").words == [word]
     m = machine()
     _sentinel_state(m)
@@ -1250,7 +1250,7 @@ def test_backdoor_sfpmad_word_loads_template_1():
 
 def test_backdoor_sfpshft_vd15_loads_template_3():
     word = 0x7A00F0F1           # TTI_SFPSHFT(15, 0, 15, 1)
-    assert encode("SFPSHFT", imm12=15, vc=0, vd=15, mod1=1) == word
+    assert encode("SFPSHFT", Arch.WORMHOLE, imm12=15, vc=0, vd=15, mod1=1) == word
     m = machine()
     _sentinel_state(m)
     before = m.state.copy()
@@ -1299,7 +1299,7 @@ def test_backdoor_writes_template_and_does_nothing_else(mn, fields, vd):
     m.state.flag_stack = [entry([False, True] * 16, [True] * LANES)]
     m.state.prng[:] = 0x12345678
     before = m.state.copy()
-    word = encode(mn, vd=vd, **fields)
+    word = encode(mn, Arch.WORMHOLE, vd=vd, **fields)
     m.execute(word)
     st_ = m.state
     assert [int(v) for v in st_.macro_templates[vd - 12]] == [word] * LANES
@@ -1318,7 +1318,7 @@ def test_backdoor_writes_template_and_does_nothing_else(mn, fields, vd):
 def test_backdoor_popc_on_empty_stack_is_not_ub():
     # The UndefinedBehaviour() call sits inside the VD < 12 || DISABLE_BACKDOOR_LOAD guard.
     m = machine()
-    word = encode("SFPPOPC", vd=12, mod1=0)
+    word = encode("SFPPOPC", Arch.WORMHOLE, vd=12, mod1=0)
     m.execute(word)
     assert [int(v) for v in m.state.macro_templates[0]] == [word] * LANES
 
@@ -1326,7 +1326,7 @@ def test_backdoor_popc_on_empty_stack_is_not_ub():
 def test_backdoor_pushc_on_full_stack_is_not_ub():
     m = machine()
     m.state.flag_stack = [entry(True, True) for _ in range(8)]
-    word = encode("SFPPUSHC", vd=13)
+    word = encode("SFPPUSHC", Arch.WORMHOLE, vd=13)
     m.execute(word)
     assert len(m.state.flag_stack) == 8
     assert [int(v) for v in m.state.macro_templates[1]] == [word] * LANES
@@ -1361,7 +1361,7 @@ def test_backdoor_is_per_lane():
     m.state.lane_config[:16] = DISABLE_BACKDOOR_LOAD
     m.state.use_flags = np.ones(LANES, dtype=bool)
     m.state.lane_flags = np.ones(LANES, dtype=bool)
-    word = encode("SFPSETCC", vd=12, vc=9, mod1=8)
+    word = encode("SFPSETCC", Arch.WORMHOLE, vd=12, vc=9, mod1=8)
     m.execute(word)
     assert flags(m) == [lane >= 16 for lane in range(LANES)]
     assert [int(v) for v in m.state.macro_templates[0]] == [0] * 16 + [word] * 16
@@ -1778,9 +1778,9 @@ def test_shft2_shft_imm(imm12, expected):
 
 def test_shft2_shft_imm_encoding_overlap():
     # VB is the low four bits of the signed Imm12.
-    word = encode("SFPSHFT2", vd=2, imm12=-3, mod1=6)
+    word = encode("SFPSHFT2", Arch.WORMHOLE, vd=2, imm12=-3, mod1=6)
     assert word == 0x94FFD026
-    assert decode(word)["imm12"] == -3
+    assert decode(word, Arch.WORMHOLE)["imm12"] == -3
 
 
 def test_sfplz_flag_tests_the_input_when_vd_is_vc():
@@ -1790,5 +1790,5 @@ def test_sfplz_flag_tests_the_input_when_vd_is_vc():
     inputs = np.array([0x00000000, 0x80000000, 0xFFFFFFFF, 0x00010000] * 8, dtype=np.uint32)
     state = SfpuState(Arch.WORMHOLE)
     state.lregs[4] = inputs
-    Machine(state).execute(encode("SFPLZ", vd=4, vc=4, mod1=2))       # CC_NE0
+    Machine(state).execute(encode("SFPLZ", Arch.WORMHOLE, vd=4, vc=4, mod1=2))       # CC_NE0
     assert list(state.lane_flags) == list(inputs != 0)

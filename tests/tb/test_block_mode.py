@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.trace import LRegWriteRecord
 from tensix_sfpu.tb.amaranth_cocotb import simulate
 from tensix_sfpu.tb.faults import FAULTS, first_difference_cycle, trigger_program
@@ -47,7 +48,7 @@ async def block_check_catches_every_fault(dut):
     env = SfpuEnv(dut, block=True)
     missed = []
     for name in FAULTS:
-        program, expected_at = trigger_program(name), first_difference_cycle(name)
+        program, expected_at = trigger_program(name, Arch.WORMHOLE), first_difference_cycle(name, Arch.WORMHOLE)
         with FAULTS[name].inject():
             try:
                 await env._run(program, name=name, seed=None, strict=False, allow=(), check_final=True, dst=None,
@@ -61,17 +62,17 @@ async def block_check_catches_every_fault(dut):
 
 async def a_difference_reports_the_per_cycle_details(dut):
     name = "mad_round_bit"          # a wrong value in one lane: block mode sees only the digest
-    expected_at = first_difference_cycle(name)
+    expected_at = first_difference_cycle(name, Arch.WORMHOLE)
     with FAULTS[name].inject():
         with pytest.raises(Mismatch) as caught:
-            await SfpuEnv(dut, block=True).run(trigger_program(name), name=name)
+            await SfpuEnv(dut, block=True).run(trigger_program(name, Arch.WORMHOLE), name=name)
     assert caught.value.lane is not None and "value written to L" in caught.value.what
     assert caught.value.cycle == expected_at
 
 
 def test_block_mode_on_amaranth():
     tests = [block_and_per_cycle_agree, block_check_catches_every_fault, a_difference_reports_the_per_cycle_details]
-    outcomes = simulate([(t.__name__, t) for t in tests], make_top=lambda: SfpuHarness(block=BLOCK))
+    outcomes = simulate([(t.__name__, t) for t in tests], make_top=lambda: SfpuHarness(block=BLOCK, arch=Arch.WORMHOLE))
     failed = [f"{o.name}: {o.message}" for o in outcomes if not o.passed]
     assert not failed, "\n".join(failed)
 

@@ -7,6 +7,7 @@ import json
 
 from tensix_sfpu.model.asm import assemble
 from tensix_sfpu.model.hazards import FIELD_RULES, RULES
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.coverage import LAYOUT, Coverage, collect
 from tensix_sfpu.tb.stimulus.directed import load_l0
 
@@ -36,7 +37,7 @@ def test_instruction_x_modifier_counts_thread_instructions_by_their_modifier():
 
 
 def test_undefined_modifiers_are_excluded_with_a_reason_not_dropped():
-    cov = Coverage()
+    cov = Coverage(Arch.WORMHOLE)
     excluded = cov.excluded["instruction x modifier"]
     assert "SFPLOADI mod0=3" in excluded and "SFPSHFT2 mod1=7" in excluded
     assert "SFPLOADI mod0=3" not in cov.hits["instruction x modifier"]
@@ -127,7 +128,7 @@ def test_macro_left_pending_is_counted_by_finish():
 
 
 def test_every_hazard_rule_has_a_bin_or_a_reason():
-    cov = Coverage()
+    cov = Coverage(Arch.WORMHOLE)
     bins, excluded = set(cov.hits["hazard rules"]), set(cov.excluded["hazard rules"])
     assert bins | excluded == set(RULES) and not bins & excluded
 
@@ -136,7 +137,7 @@ def test_merge_adds_counts():
     a = cov_of("sfpand vd=1 vc=2\nsfpand vd=1 vc=2\n")
     b = cov_of("sfpand vd=1 vc=2\nsfpor vd=1 vc=2\n")
     expected = {g: {k: a.hits[g][k] + b.hits[g][k] for k in a.hits[g]} for g in a.hits}
-    merged = Coverage().merge(a).merge(b)
+    merged = Coverage(Arch.WORMHOLE).merge(a).merge(b)
     assert merged.hits == expected
     assert merged.hits["instruction x modifier"]["SFPAND"] == 3
 

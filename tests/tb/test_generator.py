@@ -12,61 +12,63 @@ from tensix_sfpu.model.run import run_program
 from tensix_sfpu.tb.stimulus.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
                           modifier_values, program_text)
 
+WH = isa.Arch.WORMHOLE
+
 LEGAL_KINDS = ("legal", "macro", "flags")
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_same_kind_seed_and_length_give_the_same_program(kind):
-    assert program_text(kind, 5, 80) == program_text(kind, 5, 80)
-    assert generate(kind, 5, 80).words == generate(kind, 5, 80).words
-    assert program_text(kind, 5, 80) != program_text(kind, 6, 80)
+    assert program_text(kind, 5, 80, arch=WH) == program_text(kind, 5, 80, arch=WH)
+    assert generate(kind, 5, 80, arch=WH).words == generate(kind, 5, 80, arch=WH).words
+    assert program_text(kind, 5, 80, arch=WH) != program_text(kind, 6, 80, arch=WH)
 
 
 def test_source_name_points_at_kind_and_seed():
-    program = generate("legal", 7, 40)
+    program = generate("legal", 7, 40, arch=WH)
     assert {item.loc.file for item in program.items} == {"random-legal-seed7"}
 
 
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown kind"):
-        generate("nonsense", 1)
+        generate("nonsense", 1, arch=WH)
 
 
 @pytest.mark.parametrize("kind", LEGAL_KINDS)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_legal_kinds_run_clean_on_the_strict_model(kind, seed):
-    model = run_program(generate(kind, seed, 150), strict=True)
+    model = run_program(generate(kind, seed, 150, arch=WH), strict=True)
     assert model.hazards == []
     assert 150 <= model.cycles < 150 + 40          # about the requested length
 
 
 def test_break_kind_runs_leniently():
-    model = run_program(generate("break", 3, 60), strict=False)
+    model = run_program(generate("break", 3, 60, arch=WH), strict=False)
     assert model.hazards
 
 
 def test_legal_programs_use_every_opcode_but_sfploadmacro_over_20_seeds():
     seen = set()
     for seed in range(20):
-        seen |= {isa.decode(w).mnemonic for w in generate("legal", seed, 150).words}
+        seen |= {isa.decode(w, WH).mnemonic for w in generate("legal", seed, 150, arch=WH).words}
     assert seen == set(isa.OPCODES) - {"SFPLOADMACRO"}
 
 
 def test_legal_programs_never_use_undefined_modifiers():
     for seed in range(3):
-        for item in generate("legal", seed, 150).items:
+        for item in generate("legal", seed, 150, arch=WH).items:
             if isinstance(item, Instr):
-                ins = isa.decode(item.word)
+                ins = isa.decode(item.word, WH)
                 undefined = UNDEFINED_MODIFIERS.get(ins.mnemonic, {})
                 field = "mod0" if ins.op.has("mod0") else "mod1"
                 assert ins.get(field) not in undefined, item.text
 
 
 def test_modifier_values_leave_out_exactly_the_undefined_ones():
-    assert modifier_values("SFPLOADI") == [0, 1, 2, 4, 8, 10]
-    assert modifier_values("SFPSHFT2") == list(range(7))
-    assert modifier_values("SFPMAD") == list(range(16))
-    assert modifier_values("SFPAND") == []
+    assert modifier_values("SFPLOADI", WH) == [0, 1, 2, 4, 8, 10]
+    assert modifier_values("SFPSHFT2", WH) == list(range(7))
+    assert modifier_values("SFPMAD", WH) == list(range(16))
+    assert modifier_values("SFPAND", WH) == []
 
 
 def test_macro_programs_run_macro_instructions_with_both_delay_kinds():
@@ -77,13 +79,13 @@ def test_macro_programs_run_macro_instructions_with_both_delay_kinds():
         kinds.update(p.by_instructions for p in model.pending)
 
     for seed in range(2):
-        run_program(generate("macro", seed, 150), on_cycle=look)
+        run_program(generate("macro", seed, 150, arch=WH), on_cycle=look)
     assert origins == {"thread", "macro"} and kinds == {False, True}
 
 
 def test_flags_programs_fill_the_stack():
     depths = set()
-    run_program(generate("flags", 0, 120), on_cycle=lambda m, r: depths.add(len(m.state.flag_stack)))
+    run_program(generate("flags", 0, 120, arch=WH), on_cycle=lambda m, r: depths.add(len(m.state.flag_stack)))
     assert depths == set(range(9))
 
 
@@ -95,7 +97,7 @@ def test_every_rule_is_either_breakable_or_explained():
 
 @pytest.mark.parametrize("index", range(len(BREAKABLE)), ids=list(BREAKABLE))
 def test_break_program_reports_its_rule_and_no_other(index):
-    program, rule = generate_break(index, 60)
+    program, rule = generate_break(index, 60, arch=WH)
     assert rule == BREAKABLE[index]
     assert not any(item.text.startswith(".allow") for item in program.items)
     model = run_program(program, strict=False)

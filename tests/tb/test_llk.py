@@ -43,7 +43,7 @@ def run_on_tile(listing, x):
 
 
 def test_ckernel_ops_has_every_sfpu_macro_of_the_isa_table():
-    text = headers.ckernel_ops_h()
+    text = headers.ckernel_ops_h(Arch.WORMHOLE)
     for op in isa.OPCODES.values():
         for prefix in ("TT_OP_", "TTI_", "TT_"):
             assert f"#define {prefix}{op.llk_name}" in text, f"{prefix}{op.llk_name} missing"

@@ -113,5 +113,5 @@ def test_find_tree_finds_the_kernel_folders_of_a_wheel_layout(tmp_path):
     metal = tmp_path / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api" / "llk_sfpu"
     llk.mkdir(parents=True)
     metal.mkdir(parents=True)
-    tree = find_tree(tmp_path)
+    tree = find_tree(tmp_path, "wormhole")
     assert tree.llk_sfpu == llk.resolve() and tree.metal_sfpu == metal.resolve()

@@ -39,7 +39,7 @@ def run_tile(listing, x=X):
 
 def mnemonics(listing) -> list[str]:
     sfpu = isa.ISA[isa.Arch.WORMHOLE].by_opcode
-    return [isa.decode(w).mnemonic for w in listing.kernel_words() if w >> 24 in sfpu]
+    return [isa.decode(w, isa.Arch.WORMHOLE).mnemonic for w in listing.kernel_words() if w >> 24 in sfpu]
 
 
 def fused(x):          # one rounding of x*0.75+0.25: exact in float64, then rounded once
@@ -155,7 +155,8 @@ def test_sfpi_kernels_run_in_lock_step_on_the_rtl(tmp_path):
         (tmp_path / f"{name}.s").write_text(listing.text)
         np.save(tmp_path / f"{name}.npy", state.dst)
         specs.append(f"file:{tmp_path / name}.s@{tmp_path / name}.npy")
-    outcomes = runner.run("verilator", ["lockstep"], {"SFPU_PROGRAMS": " ".join(specs)}, work=tmp_path / "run")
+    outcomes = runner.run("verilator", ["lockstep"], {"SFPU_PROGRAMS": " ".join(specs)}, work=tmp_path / "run",
+                          arch=Arch.WORMHOLE)
     assert outcomes and all(o.passed for o in outcomes), [o.message for o in outcomes]
 
 

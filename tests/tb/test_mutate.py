@@ -200,4 +200,4 @@ def test_a_netlist_of_one_mutant_passes_as_the_design_and_fails_as_the_mutant(tm
     assert design.cycles > 0
     assert (killed.id, killed.killed, killed.by) == (1, True, "directed:dest_index")
     assert "PRNG" in killed.why, killed.why
-    assert runner.build_dir("icarus", netlist=verilog) == tmp_path / "icarus"
+    assert runner.build_dir("icarus", netlist=verilog, arch=mutants.ARCH) == tmp_path / "icarus"

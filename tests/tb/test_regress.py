@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb import regress
 from tensix_sfpu.tb.coverage import Coverage
 from tensix_sfpu.tb.regress import Chunk, ChunkResult, RegressError
@@ -18,7 +19,7 @@ def test_shards_partition_the_seeds():
 
 
 def test_chunks_cover_every_seed_and_kind_once():
-    todo = regress.chunks(list(range(1, 8)), ("legal", "break"), 50, 3)
+    todo = regress.chunks(list(range(1, 8)), ("legal", "break"), 50, 3, Arch.WORMHOLE)
     assert [c.seeds for c in todo] == [[1, 2, 3], [4, 5, 6], [7]]
     assert todo[2].specs() == "random:legal:7:50 random:break:7:50"
 
@@ -31,7 +32,7 @@ def test_bad_shard_is_a_clear_error(text):
 
 def fake_run_chunk(backend, chunk: Chunk, work):
     """Stands in for a simulation: seed 5 fails, every program is 10 cycles."""
-    coverage = Coverage()
+    coverage = Coverage(Arch.WORMHOLE)
     coverage._hit("flag stack depth", str(len(chunk.seeds)))
     fails = 5 in chunk.seeds
     return ChunkResult(chunk.index, chunk.seeds, not fails, 10 * len(chunk.seeds) * len(chunk.kinds),
@@ -42,7 +43,7 @@ def fake_run_chunk(backend, chunk: Chunk, work):
 def test_report_adds_up_the_chunks_and_lists_failures(tmp_path, monkeypatch):
     monkeypatch.setattr(regress, "run_chunk", fake_run_chunk)
     report = regress.regress("amaranth", list(range(1, 8)), ("legal", "macro"), 10, 2, 2, tmp_path,
-                             out=io.StringIO())
+                             out=io.StringIO(), arch=Arch.WORMHOLE)
     assert report["cycles"] == 7 * 2 * 10 and report["programs"] == 14 and report["chunks"] == 4
     assert report["failures"] == [{"seeds": [5, 6], "message": "mismatch at seed 5"}]
     assert json.loads((tmp_path / "report.json").read_text())["cycles"] == 140
@@ -56,7 +57,7 @@ def test_merged_shards_add_up(tmp_path, monkeypatch):
     for i in range(2):
         work = tmp_path / f"shard{i}"
         regress.regress("amaranth", regress.shard_seeds(1, 8, (i, 2)), ("legal",), 10, 1, 4, work,
-                        out=io.StringIO())
+                        out=io.StringIO(), arch=Arch.WORMHOLE)
         paths.append(work / "report.json")
     merged = regress.merge(paths)
     assert sorted(merged["seeds"]) == list(range(1, 9)) and merged["cycles"] == 80
@@ -178,10 +179,10 @@ def test_the_model_backend_reports_a_break_program_its_checker_misses(monkeypatc
             spec.expect_rule = "macro-select-reserved" if spec.expect_rule != "macro-select-reserved" else "discarded"
         return specs
     monkeypatch.setattr(programs, "resolve_all", expecting_the_wrong_rule)
-    result = regress.run_chunk_on_model(Chunk(0, [2], ("break",), 60))
+    result = regress.run_chunk_on_model(Chunk(0, [2], ("break",), 60, Arch.WORMHOLE))
     assert not result.passed and result.programs == 0
     assert "random:break:2:60: the hazard checker did not report" in result.failure
     monkeypatch.undo()
-    clean = regress.run_chunk_on_model(Chunk(0, [2], ("legal", "break"), 60))
+    clean = regress.run_chunk_on_model(Chunk(0, [2], ("legal", "break"), 60, Arch.WORMHOLE))
     assert clean.passed and clean.programs == 2 and clean.cycles > 60
     assert Coverage.from_json(clean.coverage).hits["hazard rules"]      # the broken rule, sampled

@@ -6,6 +6,7 @@ import random
 
 from tensix_sfpu.hdl.isa import Opcode
 from tensix_sfpu.hdl.sfpu import Trace, TraceUnit
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.trace import CycleRecord, DstWriteRecord, LRegWriteRecord
 from tensix_sfpu.tb.sfpu_env import TRACE, first_difference
 
@@ -39,22 +40,22 @@ def test_difference_names_the_register_lane_and_values():
     values = tuple(range(32))
     other = values[:9] + (99,) + values[10:]
     m = first_difference(record(lreg_writes=[LRegWriteRecord(3, 0xFFFFFFFF, values)]),
-                         record(lreg_writes=[LRegWriteRecord(3, 0xFFFFFFFF, other)]))
+                         record(lreg_writes=[LRegWriteRecord(3, 0xFFFFFFFF, other)]), Arch.WORMHOLE)
     assert (m.cycle, m.lane, m.model, m.rtl) == (5, 9, "0x00000009", "0x00000063")
     assert "L3" in m.what
 
 
 def test_difference_in_lanes_written_and_dst_columns():
     m = first_difference(record(lreg_writes=[LRegWriteRecord(1, 0b1111, (0,) * 32)]),
-                         record(lreg_writes=[LRegWriteRecord(1, 0b1011, (0,) * 32)]))
+                         record(lreg_writes=[LRegWriteRecord(1, 0b1011, (0,) * 32)]), Arch.WORMHOLE)
     assert m.lane == 2 and "lanes of L1" in m.what
     row = tuple(range(16))
     m = first_difference(record(dst_writes=[DstWriteRecord(40, 0xFFFF, row)]),
-                         record(dst_writes=[DstWriteRecord(40, 0xFFFF, row[:15] + (7,))]))
+                         record(dst_writes=[DstWriteRecord(40, 0xFFFF, row[:15] + (7,))]), Arch.WORMHOLE)
     assert "Dst row 40 column 15" in m.what and (m.model, m.rtl) == ("0x000F", "0x0007")
 
 
 def test_equal_records_have_no_difference():
-    assert first_difference(record(issued=0x8A000000), record(issued=0x8A000000)) is None
-    m = first_difference(record(issued=0x8A000000), record(stalled=0x8A000000))
+    assert first_difference(record(issued=0x8A000000), record(issued=0x8A000000), Arch.WORMHOLE) is None
+    m = first_difference(record(issued=0x8A000000), record(stalled=0x8A000000), Arch.WORMHOLE)
     assert m.what == "the issued word" and "sfp" in m.model

@@ -52,9 +52,9 @@ def test_facts_come_from_the_tree(facts):
     assert facts.nonpositive_poles == {"FixtureBinary"}
     assert facts.claim_limits == {"FixtureBinary": 65504.0}
     assert sw.read_stride(facts) == (1 << 16, pytest.approx(0.6180339887))
-    row = facts.row("FixtureScale", "Float16_b", "Float16_b", False, True)
+    row = facts.row("FixtureScale", "Float16_b", "Float16_b", False, True, "wormhole")
     assert (row.max_ulp, row.hw_max_ulp) == (1, 1)
-    assert facts.row("FixtureScale", "Float16_b", "Float32", False, True).max_ulp is None   # tolerance
+    assert facts.row("FixtureScale", "Float16_b", "Float32", False, True, "wormhole").max_ulp is None   # tolerance
 
 
 def test_the_dispatch_selects_the_cells_kernel(facts):

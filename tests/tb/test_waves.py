@@ -22,7 +22,7 @@ GROUPS = ["issue and stall", "load", "simple", "mad", "round", "store", "LRegs b
 
 
 def test_filter_translates_words_and_passes_the_rest_through():
-    mad = isa.encode("SFPMAD", vd=3, va=0, vb=1, vc=2, mod1=0)
+    mad = isa.encode("SFPMAD", isa.Arch.WORMHOLE, vd=3, va=0, vb=1, vc=2, mod1=0)
     lines = [f"{mad:08X}", "840c0dd0", "00000000", "xxxxxxxx", "84", "zz", ""]
     result = subprocess.run(FILTER, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
@@ -33,7 +33,7 @@ def test_filter_translates_words_and_passes_the_rest_through():
 def test_filter_answers_each_line_at_once():
     """GTKWave keeps the process open and waits for each answer."""
     with subprocess.Popen(FILTER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
-        for word in (0x840C0DD0, isa.encode("SFPNOP")):
+        for word in (0x840C0DD0, isa.encode("SFPNOP", isa.Arch.WORMHOLE)):
             proc.stdin.write(f"{word:08X}\n")
             proc.stdin.flush()
             assert proc.stdout.readline() == disassemble(word, arch=isa.Arch.WORMHOLE) + "\n"
@@ -42,9 +42,9 @@ def test_filter_answers_each_line_at_once():
 
 
 def test_translate_never_raises():
-    assert mnemonic.translate("0x7A00F0F1") == disassemble(0x7A00F0F1, arch=isa.Arch.WORMHOLE)
-    assert mnemonic.translate("FFFFFFFF") == "FFFFFFFF"
-    assert mnemonic.translate("-1") == "-1"
+    assert mnemonic.translate("0x7A00F0F1", isa.Arch.WORMHOLE) == disassemble(0x7A00F0F1, arch=isa.Arch.WORMHOLE)
+    assert mnemonic.translate("FFFFFFFF", isa.Arch.WORMHOLE) == "FFFFFFFF"
+    assert mnemonic.translate("-1", isa.Arch.WORMHOLE) == "-1"
 
 
 def _vcd(path: Path, top: tuple[str, ...], fields: bool) -> None:
@@ -88,7 +88,7 @@ def test_save_file_names_existing_signals_in_groups(tmp_path, top, fields):
     wave = tmp_path / "Sfpu.vcd"
     _vcd(wave, top, fields)
     out = tmp_path / "Sfpu.gtkw"
-    rows = waves.write_gtkw(wave, out, filter_proc="/opt/sfpu-mnemonic")
+    rows = waves.write_gtkw(wave, out, filter_proc="/opt/sfpu-mnemonic", arch=isa.Arch.WORMHOLE)
     text = out.read_text()
     existing = {v.name for v in waves.read_vars(wave).values()}
     names = _names(text)
