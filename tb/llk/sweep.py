@@ -397,7 +397,8 @@ def sweep_cells(facts: SweepFacts, op: str, arch: str, in_fmt=None, out_fmt=None
                 dest=None, gated_only: bool = True) -> list[Cell]:
     """The op's cells the sweep drives on `arch` (16-bit-exponent-B inputs packed to Float16 only at
     32-bit Dst, as tt-llk's harness promotes them), narrowed by the given keys, and, with
-    `gated_only`, those whose Wormhole row has a step budget."""
+    `gated_only`, those whose row has a step budget (the row for `arch`: the budget file's rows are
+    Wormhole's measurements and serve both, unless a row is keyed with `arch`)."""
     out = []
     for i in SWEEP_FORMATS:
         for o in SWEEP_FORMATS:
@@ -409,7 +410,7 @@ def sweep_cells(facts: SweepFacts, op: str, arch: str, in_fmt=None, out_fmt=None
                             want is None or want == have for want, have in
                             ((in_fmt, i), (out_fmt, o), (approx, a), (dest, d))):
                         continue
-                    row = facts.row(op, i, o, a, d, "wormhole")
+                    row = facts.row(op, i, o, a, d, arch)
                     if gated_only and (row is None or row.max_ulp is None):
                         continue
                     out.append(Cell(op, i, o, a, d, arch))
@@ -478,7 +479,7 @@ class Sweeper:
         """One cell's row: our max ULP beside the hardware's and the budget (with `detail`,
         also the per-lane arrays under "detail": inputs, steps, ranked mask)."""
         facts = self.facts
-        row = facts.row(cell.op, cell.in_fmt, cell.out_fmt, cell.approx, cell.dest, "wormhole")
+        row = facts.row(cell.op, cell.in_fmt, cell.out_fmt, cell.approx, cell.dest, cell.arch)
         record = {"op": cell.op, "in": cell.in_fmt, "out": cell.out_fmt, "approx": "Yes" if cell.approx else "No",
                   "dest": "Yes" if cell.dest else "No", "arch": cell.arch, "max_ulp": None,
                   "hw_max_ulp": row.hw_max_ulp if row else None, "budget": row.max_ulp if row else None,
