@@ -69,8 +69,9 @@ def compile_kernel(header: str | Path, call: str, *, init: str | None = None, ar
     try:
         tree = find_tree(src, arch)
         path = find_header(str(header), tree)
-        listing = compile_call(Request(path, call, init, arch, tuple(defines), fp32_dest, srcb_format, tuple(setup),
-                                       vector_mode, tree), name=f"{Path(header).name}.s")
+        listing = compile_call(Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest,
+                                       srcb_format=srcb_format, setup=tuple(setup), vector_mode=vector_mode,
+                                       tree=tree), name=f"{Path(header).name}.s")
     except (LlkError, SourceError) as e:
         raise ApiError(str(e)) from None
     remember(listing)

@@ -202,9 +202,10 @@ def _compile(entry: Entry, tree, chosen: dict[str, str], defines=(), *, arch: st
     setup: tuple[str, ...] = ()
     note = ""
     for _ in range(3):
-        request = Request(entry.header, call_expr(entry.function, chosen), init, arch, defines, 1, None,
-                          setup, "none" if entry.header.name in WHOLE_TILE else "rc", tree,
-                          dispatch_includes_before(tree, entry.header, arch))
+        request = Request(entry.header, call_expr(entry.function, chosen), init, arch=arch, defines=defines,
+                          fp32_dest=1, srcb_format=None, setup=setup,
+                          vector_mode="none" if entry.header.name in WHOLE_TILE else "rc", tree=tree,
+                          preincludes=dispatch_includes_before(tree, entry.header, arch))
         try:
             return compile_call(request, entry.header.name), note
         except LlkError as e:

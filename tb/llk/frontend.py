@@ -59,7 +59,7 @@ class Request:
     header: Path
     call: str
     init: str | None = None
-    arch: str = "wormhole"
+    arch: str = field(kw_only=True)      # the caller says which; no default
     defines: tuple[str, ...] = ()
     fp32_dest: int | None = None
     srcb_format: int | None = None

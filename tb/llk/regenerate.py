@@ -64,8 +64,9 @@ def body_words(program) -> list[int]:
 
 def compile_source(kernel: kernels.Kernel, tree, arch: str) -> Listing:
     src = kernel.llk_source
-    request = Request(find_header(src.header, tree), src.call, src.init, arch, src.defines, src.fp32_dest,
-                      src.srcb_format, src.setup, src.vector_mode, tree)
+    request = Request(find_header(src.header, tree), src.call, src.init, arch=arch, defines=src.defines,
+                      fp32_dest=src.fp32_dest, srcb_format=src.srcb_format, setup=src.setup,
+                      vector_mode=src.vector_mode, tree=tree)
     return compile_call(request, f"{kernel.name} (from {src.header}, {arch})")
 
 

@@ -440,9 +440,9 @@ class Sweeper:
     def listing(self, call: KernelCall, p: lf.CellPlan):
         key = (call.call, call.init, call.vector_mode, p.arch, p.dest32, p.dst)
         if key not in self._listings:
-            request = Request(call.header, call.call, call.init, p.arch, (), 1 if p.dest32 else 0,
-                              None if p.dest32 else p.srcb_format, (), call.vector_mode, self.trees[p.arch],
-                              call.preincludes)
+            request = Request(call.header, call.call, call.init, arch=p.arch, fp32_dest=1 if p.dest32 else 0,
+                              srcb_format=None if p.dest32 else p.srcb_format, vector_mode=call.vector_mode,
+                              tree=self.trees[p.arch], preincludes=call.preincludes)
             try:
                 self._listings[key] = compile_call(request, f"{call.header.name}.s")
             except LlkError as e:

@@ -32,7 +32,7 @@ def line_of(path: Path, text: str, nth: int = 0) -> int:
 
 
 def compile_fixture(call, init=None, **kw):
-    return compile_call(Request(ADD_ONE, call, init, **kw))
+    return compile_call(Request(ADD_ONE, call, init, **{"arch": "wormhole", **kw}))
 
 
 def run_on_tile(listing, x):
@@ -142,7 +142,7 @@ def test_unmodelled_constructs_name_the_cxx_line(call, needle, message):
 
 def test_compile_error_names_the_cxx_line():
     with pytest.raises(LlkError) as e:
-        compile_call(Request(BROKEN, "calculate_fixture_broken()"))
+        compile_call(Request(BROKEN, "calculate_fixture_broken()", arch="wormhole"))
     assert f"ckernel_sfpu_fixture_broken.h:{line_of(BROKEN, 'this_is_not_declared')}: C++ compile error" in str(e.value)
 
 
@@ -182,7 +182,7 @@ def test_blackhole_kernel_records_blackhole_words_and_runs():
     # The same header for Wormhole stops at the instruction Wormhole lacks.
     with pytest.raises(LlkError, match="SFPMUL24"):
         compile_call(Request(SQUARE_LOW, "calculate_fixture_square_low<false, 8>()",
-                             "fixture_square_low_init<false>()"))
+                             "fixture_square_low_init<false>()", arch="wormhole"))
 
 
 def test_list_finds_entries_with_templates_and_inits():

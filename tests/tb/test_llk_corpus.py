@@ -84,7 +84,7 @@ def test_a_helper_filling_the_callers_vectors_is_not_an_init(tmp_path):
 def test_a_kernel_reads_what_the_init_left_in_the_stand_in_l1():
     listing = compile_call(Request(FIXTURES / "ckernel_sfpu_fixture_add_one.h",
                                    "calculate_fixture_l1_count(llk_l1_address())", "llk_l1[4] = 3",
-                                   vector_mode="none"))
+                                   arch="wormhole", vector_mode="none"))
     assert listing.text.count("TTI_SFPNOP;") == 3
 
 

@@ -27,7 +27,7 @@ def line_of(text: str) -> int:
 
 
 def compile_sfpi(call: str):
-    return compile_call(Request(SFPI, call, fp32_dest=1))
+    return compile_call(Request(SFPI, call, arch="wormhole", fp32_dest=1))
 
 
 def run_tile(listing, x=X):
@@ -148,7 +148,7 @@ def test_sfpi_kernels_run_in_lock_step_on_the_rtl(tmp_path):
     specs = []
     for call in ("calculate_fixture_piecewise<false, 2>()", "calculate_fixture_outside_band<false, 2>()",
                  "calculate_fixture_exponent<false, 2>()"):
-        listing = compile_call(Request(SFPI, call, fp32_dest=1, vector_mode="none"))
+        listing = compile_call(Request(SFPI, call, arch="wormhole", fp32_dest=1, vector_mode="none"))
         state = SfpuState(Arch.WORMHOLE)
         put_tile_bits32(state, X.view(np.uint32))
         name = call.split("<")[0]

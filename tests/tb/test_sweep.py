@@ -109,8 +109,8 @@ def test_static_assert_false_fails_only_where_its_branch_is_taken(facts):
     # (and the front end's copy of the header) only where the branch is instantiated.
     tree = find_tree(TREE_DIR, "wormhole")
     half = facts.kernel("FixtureHalf", False, True, "wormhole")
-    taken = Request(half.header, "calculate_fixture_half<false, 0>()", None, "wormhole", (), 1, None, (), "none",
-                    tree, half.preincludes)
+    taken = Request(half.header, "calculate_fixture_half<false, 0>()", None, arch="wormhole", fp32_dest=1,
+                    vector_mode="none", tree=tree, preincludes=half.preincludes)
     with pytest.raises(LlkError, match=r"ckernel_sfpu_fixture_half.h:\d+: C\+\+ compile error: .*"
                                        r"ITERATIONS must be positive"):
         compile_call(taken)
