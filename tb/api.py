@@ -165,8 +165,7 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
     """`program` from `state` on `backend`: the cycle model, or the RTL on a
     simulator with the model in lock-step (its trace and final state the
     RTL's). Without `dst_given` the RTL keeps its reset Dst."""
-    if backend not in BACKENDS:
-        raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    _check_backend(backend)
     _check_rules(allow)
     if program.is_threaded and backend != "model":
         raise ApiError(f"backend {backend}: a program of several threads runs on the model only (the RTL's "
@@ -185,6 +184,11 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
                                    allow=set(allow))
     except runner.RunnerError as e:
         raise ApiError(str(e)) from None
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
 
 
 def _check_rules(allow) -> None:
@@ -233,8 +237,7 @@ def measure_kernel(name: str, *, arch: str = "wormhole", src: str | Path | None 
     names = kernel_names(chosen.value)
     if name not in names:
         raise ApiError(f"kernel {name!r}: no such kernel on {chosen.title} (there are {', '.join(names)})")
-    if backend not in BACKENDS:
-        raise ApiError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    _check_backend(backend)
     programs = None
     if src is not None:
         from tensix_sfpu.tb.llk.regenerate import programs_from_source
@@ -278,7 +281,8 @@ def race(program: Listing | Program | str | Path, *, inputs: np.ndarray | None =
         state = SfpuState(arch=prog.arch)
         rng = np.random.default_rng(RACE_INPUT_SEED)
         if format is not None:
-            dst_io.put_array(state, _format(format), _random_values(_format(format), rng))
+            fmt = _format(format)
+            dst_io.put_array(state, fmt, _random_values(fmt, rng))
         else:
             state.dst = rng.integers(0, 1 << 16, size=state.dst.shape, dtype=np.uint16)
     else:
