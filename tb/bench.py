@@ -43,6 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tensix_sfpu.model.isa import Arch
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
 MODEL_PROGRAM = ("legal", 1, 4000)
@@ -60,7 +62,6 @@ def _timed(func, *args, **kwargs) -> tuple[object, float]:
 def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from tensix_sfpu.model.asm import Directive, Instr
     from tensix_sfpu.model.machine import Machine, apply_effects
-    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.model.state import SfpuState
     from tensix_sfpu.model.run import apply_directive, run_program
     from tensix_sfpu.tb.stimulus.generator import generate
@@ -95,7 +96,6 @@ def bench_fma(count: int = 1 << 20) -> dict:
 
 def bench_verilog() -> dict:
     from tensix_sfpu.hdl import export
-    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
     _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
     _, simulation_s = _timed(runner.simulation_verilog, arch=Arch.WORMHOLE)
@@ -105,7 +105,6 @@ def bench_verilog() -> dict:
 def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
-    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
     source = runner.verilog(backend, arch=Arch.WORMHOLE)
     with tempfile.TemporaryDirectory() as scratch:
@@ -123,7 +122,6 @@ def bench_build(backend: str) -> float:
 
 
 def bench_backend(backend: str, build: bool = True) -> dict:
-    from tensix_sfpu.model.isa import Arch
     from tensix_sfpu.tb import runner
     spec = f"random:legal:1:{RTL_CYCLES[backend]}"
     out: dict = {"program": spec}
