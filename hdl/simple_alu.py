@@ -135,7 +135,9 @@ class SimpleAlu(ArchComponent):
         f = self.features
         shift_source = vb
         if f.shft_arithmetic:       # ARG_IMM with ARG_IMM_USE_VC shifts VC instead of VD
-            shift_source = Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & ShftMod1.ARG_IMM_USE_VC).any(), vc, vb)
+            shift_source = Signal(32)
+            m.d.comb += shift_source.eq(
+                Mux((self.op == Opcode.SHFT) & mod1[0] & (mod1 & ShftMod1.ARG_IMM_USE_VC).any(), vc, vb))
         shift_in = Mux(shift_right, shift_source[::-1], shift_source)
         shifted = (shift_in << shift_distance)[:32]
 
