@@ -59,7 +59,8 @@ SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SF
                                   "SFPLZ", "SFPMOV", "SFPNOT", "SFPOR", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN",
                                   "SFPSHFT", "SFPSTOCHRND", "SFPXOR"})
 # SFPSHFT2's defined modes that take one cycle (the two-cycle ones are the table's `two_cycle_mod1`).
-SHFT2_ONE_CYCLE_MODES = frozenset(isa.Shft2Mod1) - isa.OPCODES["SFPSHFT2"].two_cycle_mod1
+SHFT2_ONE_CYCLE_MODES = {arch: frozenset(isa.Shft2Mod1) - isa.ISA[arch].opcodes["SFPSHFT2"].two_cycle_mod1
+                         for arch in isa.Arch}
 
 
 @dataclass(slots=True)
@@ -530,7 +531,7 @@ class CycleModel:
         for e in executions:
             ins = e.x.ins
             if e.mnemonic in SHFT2_NEXT_FORBIDDEN or (
-                    e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES):
+                    e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES[self.state.arch]):
                 self._hazard("shft2-next-cycle", e.unit.value,
                              f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
             elif mode == isa.Shft2Mod1.SHFLROR1_AND_COPY4 and self._reads(e) & {0, 1, 2, 3}:

@@ -25,9 +25,9 @@ nothing else of the model.
 
 `encode` and `decode` take the architecture: no parameter defaults to one
 (a program without `.arch` is Wormhole's, `DEFAULT_ARCH`: a rule of the
-assembly language, not a parameter's default). `OPCODES`, `BY_OPCODE` and
-`BY_LLK_NAME` are Wormhole's views; `ISA[arch]` holds them for either
-architecture.
+assembly language, not a parameter's default). `ISA[arch]` holds each
+architecture's views (`opcodes`, `by_opcode`, `by_llk_name`); there is no
+module-level view, so code that means Wormhole says so.
 """
 
 from __future__ import annotations
@@ -836,11 +836,6 @@ ISA: dict[Arch, Isa] = {
     Arch.WORMHOLE: Isa(Arch.WORMHOLE, _finish(_WORMHOLE, Arch.WORMHOLE, LLK_BY_MNEMONIC)),
     Arch.BLACKHOLE: Isa(Arch.BLACKHOLE, _finish(_blackhole_table(), Arch.BLACKHOLE, LLK_BY_MNEMONIC)),
 }
-
-# Wormhole's views, for code that means Wormhole.
-OPCODES: dict[str, Opcode] = ISA[Arch.WORMHOLE].opcodes
-BY_LLK_NAME: dict[str, Opcode] = ISA[Arch.WORMHOLE].by_llk_name
-BY_OPCODE: dict[int, Opcode] = ISA[Arch.WORMHOLE].by_opcode
 
 # Instructions that read VD as their VB operand ("unsigned VB = VD;" in their
 # functional models); an SFPLOADMACRO override replaces that implicit read.

@@ -68,7 +68,7 @@ def test_no_opcode_literals_outside_the_table():
     found = [f"{_where(p, t.start[0])} {t.string}" for p in SOURCES for t in _code_tokens(p)
              if t.type == tokenize.NUMBER and re.fullmatch(r"0[xX][0-9a-fA-F]{2}", t.string)
              and int(t.string, 16) in SFPU_OPCODES]
-    assert not found, f"name the instruction (isa.OPCODES[...].opcode) instead: {found}"
+    assert not found, f"name the instruction (isa.ISA[arch].opcodes[...].opcode) instead: {found}"
 
 
 def _literal(node: ast.AST) -> bool:
@@ -117,8 +117,10 @@ def test_the_slice_pattern_is_precise(code, fires):
 def test_copies_kept_for_speed_are_the_tables():
     from tensix_sfpu.hdl import scheduler, sfpu
     from tensix_sfpu.model import cycle, hazards
-    shft2 = isa.OPCODES["SFPSHFT2"]
-    assert cycle.SHFT2_ONE_CYCLE_MODES == {v for v in shft2.defined_values("mod1") if v not in shft2.two_cycle_mod1}
+    for arch in isa.Arch:
+        shft2 = isa.ISA[arch].opcodes["SFPSHFT2"]
+        assert cycle.SHFT2_ONE_CYCLE_MODES[arch] == {v for v in shft2.defined_values("mod1")
+                                                     if v not in shft2.two_cycle_mod1}
     assert cycle.MACRO_UNITS == scheduler.MACRO_UNITS == isa.MACRO_UNITS
     assert sfpu.MACRO_UNITS == tuple(u.value for u in isa.MACRO_UNITS)
     assert scheduler.MACRO_UNITS[scheduler.STORE] is isa.Unit.STORE

@@ -182,6 +182,10 @@ def program_bytes(r: random.Random) -> bytes:
     return data
 
 
+# Every architecture's SFPU opcodes: a hex listing may carry either's words.
+_SFPU_OPCODE_BYTES = sorted({opcode for table in isa.ISA.values() for opcode in table.by_opcode})
+
+
 def hex_bytes(r: random.Random) -> bytes:
     tokens = []
     for _ in range(r.randrange(0, 12)):
@@ -190,7 +194,7 @@ def hex_bytes(r: random.Random) -> bytes:
             tokens.append(r.choice(_NASTY + ["+840C0DD0", "84_0C_0DD0", "0x840C0DD0", "840C0DD0 # c", "FFFFFFFFF",
                                              "37000000", "3700000F", "38000000", "04000000", "B2000000"]))
         else:
-            tokens.append(f"{r.choice(sorted(isa.BY_OPCODE) + [0x37, 0x38, 0x04, 0x00, 0xFF]):02X}"
+            tokens.append(f"{r.choice(_SFPU_OPCODE_BYTES + [0x37, 0x38, 0x04, 0x00, 0xFF]):02X}"
                           f"{r.getrandbits(24):06X}")
     return "\n".join(tokens).encode("utf-8", errors="surrogatepass")
 

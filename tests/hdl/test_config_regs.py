@@ -11,11 +11,12 @@ from amaranth.lib.wiring import In, Out
 
 from tensix_sfpu.hdl.config_regs import ConfigRegs, ConfigRegWrite, ConfigTarget, backdoor_write
 from tensix_sfpu.hdl.lregs import LaneValues
-from tensix_sfpu.model.isa import OPCODES, decode
+from tensix_sfpu.model.isa import ISA, Arch, decode
 from tensix_sfpu.model.machine import Machine
 from tensix_sfpu.model.state import LANE_CONFIG_MASK, MISC_MASK, LaneConfigBit, SfpuState
-from tensix_sfpu.model.isa import Arch
 from tests.hdl.hdl_sim import run_clocked
+
+WORMHOLE_ISA = ISA[Arch.WORMHOLE]
 
 LANES = 32
 U32 = np.uint32
@@ -106,7 +107,7 @@ def test_backdoor_template_load_matches_the_model():
     target) through the model's `Machine.execute`, which loads
     InstructionTemplate[VD-12] in the lanes with DISABLE_BACKDOOR_LOAD clear."""
     rng = np.random.default_rng(2)
-    with_vd = [op for op in OPCODES.values() if op.has("vd") and op.mnemonic != "SFPCONFIG"]
+    with_vd = [op for op in WORMHOLE_ISA.opcodes.values() if op.has("vd") and op.mnemonic != "SFPCONFIG"]
     dut = BackdoorBench()
     state = SfpuState(Arch.WORMHOLE)
     errors, loads = [], 0

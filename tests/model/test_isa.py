@@ -12,6 +12,8 @@ import pytest
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import DecodeError, Kind, decode, encode, readable_fields
 
+WORMHOLE_ISA = isa.ISA[isa.Arch.WORMHOLE]
+
 WH = isa.Arch.WORMHOLE     # the table these tests write out
 
 # ---------------------------------------------------------------------------
@@ -139,22 +141,22 @@ def readable_from_raw(mnemonic, raw):
 # ---------------------------------------------------------------------------
 
 def test_every_opcode_0x70_to_0x95_present_exactly_once():
-    opcodes = [op.opcode for op in isa.OPCODES.values()]
+    opcodes = [op.opcode for op in WORMHOLE_ISA.opcodes.values()]
     assert sorted(opcodes) == list(range(0x70, 0x96))
     assert len(set(opcodes)) == len(opcodes) == 38
-    assert set(isa.BY_OPCODE) == set(range(0x70, 0x96))
+    assert set(WORMHOLE_ISA.by_opcode) == set(range(0x70, 0x96))
 
 
 def test_mnemonics_match_spec():
-    assert {op.opcode: mn for mn, op in isa.OPCODES.items()} == {opc: mn for mn, (opc, _) in SPEC.items()}
-    for mn, op in isa.OPCODES.items():
+    assert {op.opcode: mn for mn, op in WORMHOLE_ISA.opcodes.items()} == {opc: mn for mn, (opc, _) in SPEC.items()}
+    for mn, op in WORMHOLE_ISA.opcodes.items():
         assert op.mnemonic == mn
-        assert isa.BY_OPCODE[op.opcode] is op
+        assert WORMHOLE_ISA.by_opcode[op.opcode] is op
 
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
 def test_fields_do_not_overlap_and_lie_in_23_0(mnemonic):
-    op = isa.OPCODES[mnemonic]
+    op = WORMHOLE_ISA.opcodes[mnemonic]
     seen = 0
     for f in op.fields:
         assert f.width >= 1
@@ -166,7 +168,7 @@ def test_fields_do_not_overlap_and_lie_in_23_0(mnemonic):
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
 def test_register_fields_are_4_bits(mnemonic):
-    op = isa.OPCODES[mnemonic]
+    op = WORMHOLE_ISA.opcodes[mnemonic]
     for f in op.reg_fields:
         assert f.width == 4, f"{mnemonic}.{f.name}"
     for f in op.fields:
@@ -176,14 +178,14 @@ def test_register_fields_are_4_bits(mnemonic):
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
 def test_field_positions_match_spec_2_1(mnemonic):
-    op = isa.OPCODES[mnemonic]
+    op = WORMHOLE_ISA.opcodes[mnemonic]
     got = {f.name: (f.lo + f.width - 1, f.lo) for f in op.fields}
     assert got == SPEC[mnemonic][1]
 
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
 def test_immediate_signedness_matches_spec(mnemonic):
-    for f in isa.OPCODES[mnemonic].fields:
+    for f in WORMHOLE_ISA.opcodes[mnemonic].fields:
         assert f.signed == ((mnemonic, f.name) in SIGNED), f"{mnemonic}.{f.name}"
 
 
@@ -218,17 +220,17 @@ def test_handpicked_field_positions():
 
 def test_must_be_zero_bits():
     # §2.1: SFPPUSHC requires Mod1 (bits 3:0) = 0; SFPNOP bit 7 must be 0.
-    assert isa.OPCODES["SFPPUSHC"].must_be_zero == 0xF
-    assert isa.OPCODES["SFPNOP"].must_be_zero == 0x80
+    assert WORMHOLE_ISA.opcodes["SFPPUSHC"].must_be_zero == 0xF
+    assert WORMHOLE_ISA.opcodes["SFPNOP"].must_be_zero == 0x80
 
 
 @pytest.mark.parametrize("mnemonic", sorted(SPEC))
 def test_llk_argument_layout_matches_ckernel_ops(mnemonic):
-    op = isa.OPCODES[mnemonic]
+    op = WORMHOLE_ISA.opcodes[mnemonic]
     name, args = LLK[mnemonic]
     assert op.llk_name == name
     assert [(a.shift, a.width) for a in op.llk_args] == args
-    assert isa.BY_LLK_NAME[name] is op
+    assert WORMHOLE_ISA.by_llk_name[name] is op
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from tensix_sfpu.tb.llk.entries import entries
 from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call, with_cxx_location
 from tensix_sfpu.model.isa import Arch
 
+WORMHOLE_ISA = isa.ISA[isa.Arch.WORMHOLE]
+
 
 FIXTURES = Path(__file__).resolve().parent / "llk_fixtures"
 ADD_ONE = FIXTURES / "ckernel_sfpu_fixture_add_one.h"
@@ -44,7 +46,7 @@ def run_on_tile(listing, x):
 
 def test_ckernel_ops_has_every_sfpu_macro_of_the_isa_table():
     text = headers.ckernel_ops_h(Arch.WORMHOLE)
-    for op in isa.OPCODES.values():
+    for op in WORMHOLE_ISA.opcodes.values():
         for prefix in ("TT_OP_", "TTI_", "TT_"):
             assert f"#define {prefix}{op.llk_name}" in text, f"{prefix}{op.llk_name} missing"
 
