@@ -432,7 +432,8 @@ def check_setup(listing: Listing) -> None:
         if ins.mnemonic not in _DST_ACCESS:
             continue
         where = listing.cxx_of_line.get(item.loc.line, str(item.loc))
-        slot = ins["addr_mod"] + (4 * base if arch is isa.Arch.WORMHOLE else 0)
+        # A 2-bit AddrMod field reaches slots 4-7 through ADDR_MOD_SET_Base; a 3-bit one names the slot.
+        slot = ins["addr_mod"] + (4 * base if arch.features.addr_mod_bits < 3 else 0)
         if slot not in slots:
             raise LlkError(f"{where}: {ins.mnemonic} uses ADDR_MOD_{ins['addr_mod']} (slot {slot}"
                            f"{' with ADDR_MOD_SET_Base' if base else ''}), which neither the kernel, its init nor "

@@ -89,7 +89,7 @@ def variants(rng, mnemonic: str, arch: isa.Arch) -> list[str]:
     field = MODIFIERS[arch][mnemonic]
     if mnemonic == "SFPSTOCHRND":
         # Its rounding mode is a field of its own: Wormhole's 1-bit `stochastic`, Blackhole's 2-bit `rnd_mode`.
-        mode = "stochastic" if arch is isa.Arch.WORMHOLE else "rnd_mode"
+        mode = "rnd_mode" if arch.features.round_mode_field else "stochastic"
         modes = 1 << isa.ISA[arch].opcodes[mnemonic].field_map[mode].width
         lines = [instruction(rng, mnemonic, arch, mod1=m, use_imm5=u, **{mode: r})
                  for m in range(8) for r in range(modes) for u in (0, 1)]
@@ -117,14 +117,15 @@ BLACKHOLE_ADDS = {"mad": ["SFPMUL24"], "simple_int": ["SFPLE", "SFPGT"], "simple
 
 
 def groups(arch: isa.Arch) -> dict[str, list[str]]:
-    """The opcode groups of `arch`'s directed programs."""
-    if arch is isa.Arch.WORMHOLE:
-        return GROUPS
-    return {group: members + BLACKHOLE_ADDS.get(group, []) for group, members in GROUPS.items()}
+    """The opcode groups of `arch`'s directed programs: the later instructions
+    join where `arch`'s table has them."""
+    table = isa.ISA[arch].opcodes
+    return {group: members + [m for m in BLACKHOLE_ADDS.get(group, []) if m in table]
+            for group, members in GROUPS.items()}
 
 
 def _arch_line(arch: isa.Arch) -> list[str]:
-    return [] if arch is isa.Arch.WORMHOLE else [f".arch {arch.value}"]
+    return [] if arch is isa.DEFAULT_ARCH else [f".arch {arch.value}"]
 
 # The Tensix context the load/store group runs in (addresses move with ADDR_MOD).
 LOAD_STORE_SETUP = [".addr_mod 1 dst_incr=4", ".addr_mod 2 dst_incr=2 dst_cr=1", ".addr_mod 3 dst_clear=1",

@@ -164,5 +164,5 @@ def test_wormhole_excludes_the_blackhole_stall_gaps():
             "stall-gap-shft2", "stall-gap-lutfp32-mirror"}
     bins, excluded = LAYOUT["hazard rules"]
     assert set(excluded) == gaps | set(FIELD_RULES)
-    assert all("Blackhole" in reason for rule, reason in excluded.items() if rule in gaps)
+    assert all("mad_stall" in reason for rule, reason in excluded.items() if rule in gaps)
     assert set(bins) == set(RULES) - gaps - set(FIELD_RULES)
