@@ -22,13 +22,8 @@ SHORT_REGRESSION = {
 }
 
 
-# In `make test-all` only:
-# - Blackhole on Verilator, slow for its build (minutes);
-# - Blackhole on Amaranth's simulator (four minutes): `make test` checks that RTL on Amaranth's
-#   simulator cycle by cycle in tests/hdl/test_sfpu_bh.py and test_stall.py (every directed program,
-#   random programs of every kind, kernels), the cocotb adapter on Amaranth with Wormhole here, and
-#   Blackhole's fault-injection proof on Icarus here.
-TEST_ALL_ONLY = {("verilator", Arch.BLACKHOLE), ("amaranth", Arch.BLACKHOLE)}
+# In `make test-all` only: Blackhole on Verilator, slow for its build (minutes).
+TEST_ALL_ONLY = {("verilator", Arch.BLACKHOLE)}
 CASES = [pytest.param(backend, arch, id=f"{backend}-{arch.value}",
                       marks=[pytest.mark.slow] if (backend, arch) in TEST_ALL_ONLY else [])
          for backend in runner.BACKENDS for arch in Arch]
