@@ -6,7 +6,7 @@ Icarus, Verilator). What to run comes from the environment:
 - SFPU_PROGRAMS: program specs (tb.programs), separated by spaces;
 - SFPU_FAULTS: fault names (tb.faults) for `faults_are_caught`, or `all`;
 - SFPU_BLOCK: `0` checks one cycle at a time instead of in blocks
-  (block mode of tb.sfpu_env.SfpuEnv; only where the design has the harness's ports);
+  (block mode of tb.env.sfpu_env.SfpuEnv; only where the design has the harness's ports);
 - SFPU_RESULTS: a JSON file to write each program's cycles, time and the
   coverage to (tb.coverage), for `sfpu regress`;
 - SFPU_JOBS, SFPU_JOB_RESULTS: the pickled jobs of `run_jobs` and where
@@ -27,7 +27,7 @@ import cocotb
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.tb.stimulus.programs import resolve_all
-from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
+from tensix_sfpu.tb.env.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"

@@ -3,7 +3,7 @@
 `run_lockstep(programs)` elaborates one `hdl.sfpu.Sfpu`, for the programs'
 architecture, for Amaranth's simulator (through tb.amaranth_cocotb) and runs
 each program on it with the
-lock-step environment of tb.sfpu_env, from reset. A program's result holds
+lock-step environment of tb.env.sfpu_env, from reset. A program's result holds
 both traces, the model's final state, and the first difference if there was
 one; the programs after a difference still run.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tensix_sfpu.model.asm import Program
 from tensix_sfpu.tb.amaranth_cocotb import simulate
-from tensix_sfpu.tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
+from tensix_sfpu.tb.env.sfpu_env import Mismatch, ProgramRun, SfpuEnv
 
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),

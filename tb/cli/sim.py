@@ -73,7 +73,7 @@ def cmd_sim(args) -> int:
         if outcome.message:
             print(with_cxx_lines(outcome.message))
     if args.waves:
-        from tensix_sfpu.tb.sfpu_env import CLOCK_NS
+        from tensix_sfpu.tb.env.sfpu_env import CLOCK_NS
         from tensix_sfpu.tb.waves.gtkw import WaveError, write_for_run
         wave = runner.wave_file(args.backend, out or runner.BUILD / "runs" / args.backend)
         if not wave.is_file():

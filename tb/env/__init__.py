@@ -1,0 +1,1 @@
+"""The lock-step verification environment of the `Sfpu` top (sfpu_env.py)."""
