@@ -27,7 +27,8 @@ import cocotb
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.tb.stimulus.programs import resolve_all
-from tensix_sfpu.tb.env.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
+from tensix_sfpu.tb.env.scoreboard import Mismatch
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv, block_mode_default, rtl_arch
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"

@@ -309,7 +309,7 @@ def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000
 def first_difference_cycle(name: str, arch: Arch) -> int | None:
     """The first cycle of fault `name`'s trigger program whose record the
     fault changes (what a lock-step run against a correct RTL must report)."""
-    from tensix_sfpu.tb.env.sfpu_env import comparable
+    from tensix_sfpu.tb.env.scoreboard import comparable
     program = trigger_program(name, arch)
     clean = [comparable(r) for r in model_trace(program)]
     with faults(arch)[name].inject():

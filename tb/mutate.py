@@ -69,7 +69,8 @@ async def run_mutants(dut, ids: list[int], specs, results: Path) -> None:
     go to `results` (JSON) after every mutant, so a crash loses little."""
     from tensix_sfpu.model.state import DST_ROWS
     from tensix_sfpu.tb.cocotb_api import FallingEdge
-    from tensix_sfpu.tb.env.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.tb.env.scoreboard import Mismatch
+    from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
     env = SfpuEnv(dut)
     await env.start()
     outcomes: list[Outcome] = []

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from tensix_sfpu.model.asm import Program
 from tensix_sfpu.tb.amaranth_cocotb import simulate
-from tensix_sfpu.tb.env.sfpu_env import Mismatch, ProgramRun, SfpuEnv
+from tensix_sfpu.tb.env.scoreboard import Mismatch, ProgramRun
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
 
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),

@@ -78,7 +78,7 @@ async def read_state(dut, arch: Arch) -> SfpuState:
     combinational."""
     from tensix_sfpu.tb.cocotb_api import ReadOnly, Timer
     from tensix_sfpu.hdl.tensix import TensixView
-    from tensix_sfpu.tb.env.sfpu_env import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
+    from tensix_sfpu.tb.env.monitor import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
     await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
     await ReadOnly()
     state = SfpuState(arch=arch)
@@ -105,7 +105,7 @@ async def read_state(dut, arch: Arch) -> SfpuState:
 
 
 def rtl_result(run, state: SfpuState) -> RunResult:
-    """A `RunResult` from a lock-step run (`tb.env.sfpu_env.ProgramRun`) and the
+    """A `RunResult` from a lock-step run (`tb.env.scoreboard.ProgramRun`) and the
     state read from the RTL: the RTL's trace and cycle counts, the model's
     hazards and the words explaining a stall (the checker is the model's; the
     lock-step check has already matched the stalls themselves)."""
@@ -122,7 +122,8 @@ def rtl_result(run, state: SfpuState) -> RunResult:
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
     """Each job from reset on the RTL with the model in lock-step (SfpuEnv)."""
-    from tensix_sfpu.tb.env.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.tb.env.scoreboard import Mismatch
+    from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
     env = SfpuEnv(dut)
     results = []
     for job in jobs:

@@ -14,7 +14,8 @@ from tensix_sfpu.tb.amaranth_cocotb import simulate
 from tensix_sfpu.tb.faults import FAULTS, first_difference_cycle, trigger_program
 from tensix_sfpu.tb.harness import DIGEST_KEYS, SfpuHarness, lreg_digest
 from tensix_sfpu.tb.stimulus.programs import resolve_all
-from tensix_sfpu.tb.env.sfpu_env import Mismatch, SfpuEnv, _BlockDifference
+from tensix_sfpu.tb.env.scoreboard import Mismatch
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv, _BlockDifference
 
 BLOCK = 16                      # small blocks, so that short programs span several
 # Several blocks long, with directives between instructions (the random legal

@@ -14,7 +14,7 @@ import pytest
 from tensix_sfpu.model import cycle, fast_tables, fma_native, machine, prng, semantics, state
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.faults import FAULTS, active_faults, faults, first_difference_cycle, model_trace, trigger_program
-from tensix_sfpu.tb.env.sfpu_env import comparable
+from tensix_sfpu.tb.env.scoreboard import comparable
 
 NAMES = sorted(FAULTS)
 REQUIRED = {"mad_round_bit", "macro_delay_off_by_one", "dropped_lane_enable", "stack_pop_wrong",
