@@ -40,7 +40,7 @@ def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
     """The kernel on the RTL (Amaranth's simulator, elaborated for the
     kernel's architecture) with the model in lock-step."""
     from tensix_sfpu.hdl.sfpu import Sfpu
-    from tensix_sfpu.tb.amaranth_cocotb import simulate
+    from tensix_sfpu.tb.env.amaranth_cocotb import simulate
     from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
 
     program, state, _ = kernels.prepared(kernel)

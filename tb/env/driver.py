@@ -13,7 +13,7 @@ from tensix_sfpu.hdl.lregs import LRegWrite
 from tensix_sfpu.hdl.tensix import ConfigField, ConfigWrite, pack_addr_mod
 from tensix_sfpu.model.asm import Directive
 from tensix_sfpu.model.state import LANES, SfpuState
-from tensix_sfpu.tb.cocotb_api import FallingEdge
+from tensix_sfpu.tb.env.cocotb_api import FallingEdge
 
 ALL_LANES = (1 << LANES) - 1
 DIRECTIVE_FIELDS = {
@@ -32,7 +32,7 @@ class InstructionDriver:
 
     def __init__(self, dut):
         self.dut = dut
-        self.harness = hasattr(dut, "blk_start")     # tb.harness around the Sfpu
+        self.harness = hasattr(dut, "blk_start")     # tb.env.harness around the Sfpu
 
     async def present(self, word: int | None) -> None:
         await FallingEdge(self.dut.clk)

@@ -2,10 +2,10 @@
 the helpers that read the top's ports: `TraceMonitor` samples the registered
 trace port after each rising edge and `ReadOnly()`, and turns it into the
 golden model's `CycleRecord`; in block mode it decodes the harness's entries
-(tb.harness.Entry) the same way.
+(tb.env.harness.Entry) the same way.
 
 Each reads a `dut` whose ports have `.value` (cocotb's handles on Icarus and
-Verilator, or tb.amaranth_cocotb's on Amaranth's simulator).
+Verilator, or tb.env.amaranth_cocotb's on Amaranth's simulator).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from tensix_sfpu.model.machine import regular_operands
 from tensix_sfpu.model.semantics import Operands
 from tensix_sfpu.model.state import LANES
 from tensix_sfpu.model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord, activity
-from tensix_sfpu.tb.cocotb_api import ReadOnly, RisingEdge
-from tensix_sfpu.tb.harness import Entry
+from tensix_sfpu.tb.env.cocotb_api import ReadOnly, RisingEdge
+from tensix_sfpu.tb.env.harness import Entry
 
 # Wide ports are decimal literals in some simulators' value strings.
 sys.set_int_max_str_digits(0)
@@ -80,7 +80,7 @@ ENTRY_FIELDS = {name: (f.offset, Shape.cast(f.shape).width) for name, f in Entry
 
 
 def entry_field(raw: int, name: str) -> int:
-    """A field of a harness entry (tb.harness.Entry) from its raw bits."""
+    """A field of a harness entry (tb.env.harness.Entry) from its raw bits."""
     offset, width = ENTRY_FIELDS[name]
     return raw >> offset & ((1 << width) - 1)
 
@@ -156,7 +156,7 @@ class TraceMonitor:
         return False
 
     def entry_record(self, raw: int) -> tuple[CycleRecord | None, int]:
-        """A harness entry (tb.harness.Entry) -> (the record, or None for a
+        """A harness entry (tb.env.harness.Entry) -> (the record, or None for a
         frozen cycle; the LReg digest). Its LReg writes carry the lanes only:
         their values are checked through the digest."""
         trace = TRACE(raw & ((1 << ENTRY_TRACE) - 1))

@@ -6,7 +6,7 @@ both values and the seed.
 
 `first_difference` finds that difference in two decoded records, down to
 the lane; `EntryMatcher` is block mode's fast comparison of a harness entry
-(tb.harness.Entry) with the model's record, straight from the raw bits.
+(tb.env.harness.Entry) with the model's record, straight from the raw bits.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.run import Cycle
 from tensix_sfpu.model.state import LANES, SfpuState
 from tensix_sfpu.model.trace import CycleRecord, DstWriteRecord, FlagsRecord, LRegWriteRecord
-from tensix_sfpu.tb.harness import Entry, lreg_digest
+from tensix_sfpu.tb.env.harness import Entry, lreg_digest
 from tensix_sfpu.tb.env.monitor import unit_activity
 
 RECORD_FIELDS = ("cycle", "issued", "stalled", "units", "LReg writes", "Dst writes", "flags", "stack",
@@ -146,7 +146,7 @@ def _dst_difference(cycle: int, want: list[DstWriteRecord], have: list[DstWriteR
 # -- block mode's fast comparison ---------------------------------------------------------------
 
 class EntryMatcher:
-    """Whether a harness entry (tb.harness.Entry) equals the model's record
+    """Whether a harness entry (tb.env.harness.Entry) equals the model's record
     of its cycle, read straight from the raw bits: the same comparison as
     `first_difference` on the decoded record, field by field, without
     building the record. `None` means "decode and compare in full" (Dst

@@ -3,12 +3,12 @@
 `SfpuEnv` ties the parts together (in the style of cocotb's examples: the
 driver, tb.env.driver; the monitor, tb.env.monitor; the scoreboard,
 tb.env.scoreboard), each working on a `dut` whose ports have `.value`
-(cocotb's handles on Icarus and Verilator, or tb.amaranth_cocotb's on
+(cocotb's handles on Icarus and Verilator, or tb.env.amaranth_cocotb's on
 Amaranth's simulator): `await env.run(program)` runs one program to the end,
 drains the pipelines and compares the final state.
 
 Block mode (`SfpuEnv(dut, block=True)`) is the same check with Python out
-of the per-cycle loop, on the simulation harness (tb.harness): the model
+of the per-cycle loop, on the simulation harness (tb.env.harness): the model
 runs ahead by up to a block of cycles, the harness presents the block's words
 and captures each cycle's record, and the records are compared after the
 block. Any difference reruns the program one cycle at a time for the full
@@ -34,9 +34,9 @@ from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.run import Cycle, walk
 from tensix_sfpu.model.state import LANES
 from tensix_sfpu.model.trace import CycleRecord, LRegWriteRecord
-from tensix_sfpu.tb.cocotb_api import Clock, FallingEdge, ReadOnly, Timer
+from tensix_sfpu.tb.env.cocotb_api import Clock, FallingEdge, ReadOnly, Timer
 from tensix_sfpu.tb.env.driver import InstructionDriver
-from tensix_sfpu.tb.harness import lreg_digest
+from tensix_sfpu.tb.env.harness import lreg_digest
 from tensix_sfpu.tb.env.monitor import LANE_CONFIG, MISC, NUM_LREGS, TENSIX, TraceMonitor, lanes_of, read, read_struct
 from tensix_sfpu.tb.env.scoreboard import EntryMatcher, Mismatch, ProgramRun, Scoreboard, first_difference
 
@@ -64,7 +64,7 @@ class _BlockDifference(Exception):
 
 def rtl_arch() -> Arch:
     """The architecture the simulation's RTL was elaborated for (SFPU_ARCH,
-    which tb.runner sets; Wormhole without it)."""
+    which tb.sims.runner sets; Wormhole without it)."""
     return Arch.parse(os.environ.get("SFPU_ARCH", Arch.WORMHOLE.value))
 
 
