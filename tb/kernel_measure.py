@@ -66,7 +66,7 @@ def measure(names: list[str] | None = None, programs: dict | None = None,
 
 def run_on_rtl(measured: list[Measured], backend: str, arch: Arch) -> None:
     """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"
     for m in measured:
         outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}{tail}"}, arch=arch)

@@ -1,8 +1,11 @@
 """Dependencies run in one direction (docs/rtl.md, README's layout): the RTL
 imports of the model only the ISA table (`model.isa`) and the data generated
 with it (`model.isa_tables`); the model imports none of tb/, hdl/ or kernels/;
-the kernels import none of tb/. Every import statement counts, also one
-inside a function."""
+the kernels import none of tb/; of tb/, the lock-step environment (tb/env/)
+imports only itself, not what runs it (tb/sims/) or is run with it
+(tb/campaigns/), but for its cocotb test module, and the backends import
+none of the campaigns. Every import statement counts, also one inside a
+function."""
 
 import ast
 from pathlib import Path
@@ -70,6 +73,15 @@ def test_the_model_imports_no_other_folder():
 
 def test_the_kernels_import_nothing_of_the_testbench():
     assert _violations("kernels", lambda name: not _under(name, "tb", "hdl", "examples", "api")) == []
+
+
+def test_the_lockstep_environment_imports_neither_its_backends_nor_its_campaigns():
+    # tb/env/ is the bottom layer of tb/ and imports only itself: the backends (tb/sims/) and the campaigns
+    # (tb/campaigns/) use it, never the other way, but for the cocotb test module, which runs each campaign's test.
+    found = [v for v in _violations("tb/env", lambda name: not _under(name, "tb") or _under(name, "tb.env"))
+             if not v.startswith("tb/env/cocotb_sfpu.py:")]
+    assert found == []
+    assert _violations("tb/sims", lambda name: not _under(name, "tb.campaigns")) == []
 
 
 @pytest.mark.parametrize("source, expected", [

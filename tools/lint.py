@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hdl_flow import BUILD, FlowError, run_all, select, split_job, take_arch, write_verilog  # noqa: E402
 
-from tensix_sfpu.tb import simulators  # noqa: E402
+from tensix_sfpu.tb.sims import simulators  # noqa: E402
 
 #: Warning code -> why it is waived (only generated code triggers it).
 WAIVED = {

@@ -1,8 +1,8 @@
-"""`sfpu bench`: the speed of the model, the FMA and every RTL backend (tb.bench)."""
+"""`sfpu bench`: the speed of the model, the FMA and every RTL backend (tb.campaigns.bench)."""
 
 from __future__ import annotations
 
-from tensix_sfpu.tb import bench
+from tensix_sfpu.tb.campaigns import bench
 
 
 def register(sub) -> None:

@@ -40,8 +40,8 @@ def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
     """The kernel on the RTL (Amaranth's simulator, elaborated for the
     kernel's architecture) with the model in lock-step."""
     from tensix_sfpu.hdl.sfpu import Sfpu
-    from tensix_sfpu.tb.amaranth_cocotb import simulate
-    from tensix_sfpu.tb.sfpu_env import SfpuEnv
+    from tensix_sfpu.tb.env.amaranth_cocotb import simulate
+    from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
 
     program, state, _ = kernels.prepared(kernel)
     runs = []
@@ -120,7 +120,7 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = Arch
         print(f"macro kernel and non-macro twin leave Dst {'bit-identical' if same else 'DIFFERENT'}")
 
     from tensix_sfpu.tb.cli.sim import point_latest
-    from tensix_sfpu.tb.sfpu_env import CLOCK_NS
+    from tensix_sfpu.tb.env.sfpu_env import CLOCK_NS
     from tensix_sfpu.tb.waves.gtkw import write_for_run
     gtkw = vcd.with_suffix(".gtkw")
     write_for_run(vcd, gtkw, CLOCK_NS, arch=arch)

@@ -208,7 +208,7 @@ def cmd_kernels(args) -> int:
 
 
 def register(sub) -> None:
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     s = sub.add_parser("kernels", help="measure the kernels of kernels/ (accuracy, twins, cycles per row)")
     s.add_argument("names", nargs="*", metavar="NAME", help="only these kernels")
     s.add_argument("--rtl", choices=runner.BACKENDS, help="also run each in lock-step on this RTL backend")

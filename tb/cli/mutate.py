@@ -1,8 +1,9 @@
-"""`sfpu mutate`: the mutation score, mutants of the RTL against the lock-step checks (tb.mutate)."""
+"""`sfpu mutate`: the mutation score, mutants of the RTL against the lock-step checks (tb.campaigns.mutate)."""
 
 from __future__ import annotations
 
-from tensix_sfpu.tb import mutants, mutate, runner
+from tensix_sfpu.tb.campaigns import mutants, mutate
+from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.cli.errors import CliError
 
 

@@ -1,8 +1,9 @@
-"""`sfpu regress`: the lock-step regression of random programs (tb.regress)."""
+"""`sfpu regress`: the lock-step regression of random programs (tb.campaigns.regress)."""
 
 from __future__ import annotations
 
-from tensix_sfpu.tb import regress, runner
+from tensix_sfpu.tb.campaigns import regress
+from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.options import add_arch_option
 

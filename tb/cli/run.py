@@ -59,7 +59,7 @@ def load_program(args):
 def run_on_backend(args, keep_trace: bool = True):
     """The program run on the chosen backend, as a `model.run.RunResult`
     (`api.execute`): on an RTL backend its trace and final state come from the
-    RTL, with the model in lock-step (tb.rtl_run), elaborated for the
+    RTL, with the model in lock-step (tb.sims.rtl_run), elaborated for the
     program's architecture. The model keeps its trace only if asked."""
     program = load_program(args)
     dst = load_dst(args.dst) if args.dst is not None else None

@@ -1,5 +1,5 @@
 """`sfpu sim`: run programs on the RTL in lock-step with the golden model on
-one backend (tb.runner), optionally with a waveform and its GTKWave save file.
+one backend (tb.sims.runner), optionally with a waveform and its GTKWave save file.
 
 With `--waves` the wave file (VCD from Amaranth's simulator, FST from Icarus
 and Verilator) and a `.gtkw` (tb.waves.gtkw) go into the output folder, and
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.cli.options import add_arch_option, one_arch
@@ -73,7 +73,7 @@ def cmd_sim(args) -> int:
         if outcome.message:
             print(with_cxx_lines(outcome.message))
     if args.waves:
-        from tensix_sfpu.tb.sfpu_env import CLOCK_NS
+        from tensix_sfpu.tb.env.sfpu_env import CLOCK_NS
         from tensix_sfpu.tb.waves.gtkw import WaveError, write_for_run
         wave = runner.wave_file(args.backend, out or runner.BUILD / "runs" / args.backend)
         if not wave.is_file():

@@ -77,7 +77,7 @@ def run(args) -> int:
 
 
 def sweep(args) -> list[dict]:
-    from tensix_sfpu.tb.regress import RegressError, shard_from_environment
+    from tensix_sfpu.tb.campaigns.regress import RegressError, shard_from_environment
     in_fmt, out_fmt = _format(args.in_fmt, "--in"), _format(args.out_fmt, "--out")
     approx = None if args.approx is None else args.approx == "yes"
     dest = None if args.dest is None else args.dest == "yes"

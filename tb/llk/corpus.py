@@ -259,7 +259,7 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
     listing and the Dst it ran on written under `out`/rtl and run as
     `file:LISTING@DST` (`sfpu sim`); the record says whether the RTL and the
     model agreed on every cycle."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     folder = out / "rtl"
     folder.mkdir(parents=True, exist_ok=True)
     for index, (text, dst) in kept.items():
@@ -499,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-race", action="store_true", help="do not explore the SFPLOADMACRO kernels' timing")
     args = p.parse_args(argv)
     start = time.time()
-    from tensix_sfpu.tb.regress import RegressError, shard_from_environment
+    from tensix_sfpu.tb.campaigns.regress import RegressError, shard_from_environment
     try:
         if args.merge:
             records = merge(args.merge, Path(args.out))

@@ -155,7 +155,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
 
 def absolute(spec: str) -> str:
     """`spec` with a `file:` path made absolute, so that it names the same file
-    for a simulator that runs in another folder (tb.runner)."""
+    for a simulator that runs in another folder (tb.sims.runner)."""
     kind, _, rest = spec.partition(":")
     if kind != "file":
         return spec

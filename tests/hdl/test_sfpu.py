@@ -1,7 +1,7 @@
 """The whole `Sfpu` against the cycle model, cycle by cycle.
 
 Every program runs on the RTL in Amaranth's simulator and on the cycle model
-in lock-step (`tb.rtl_bench`): each cycle's record (what each sub-unit
+in lock-step (`tb.sims.rtl_bench`): each cycle's record (what each sub-unit
 started, every LReg and Dst write, flags and stack, undefined behaviour) must
 be equal, and so must the final state. The programs are the directed set of
 `tb.stimulus.directed` (every opcode with every modifier value, with and without
@@ -17,7 +17,7 @@ import pytest
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import assemble_file
 from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
-from tensix_sfpu.tb.rtl_bench import run_lockstep
+from tensix_sfpu.tb.sims.rtl_bench import run_lockstep
 
 WORMHOLE_ISA = isa.ISA[isa.Arch.WORMHOLE]
 

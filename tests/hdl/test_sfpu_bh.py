@@ -1,5 +1,5 @@
 """The whole `Sfpu` elaborated for Blackhole against Blackhole's cycle model,
-cycle by cycle (`tb.rtl_bench.run_lockstep`), one test per group of
+cycle by cycle (`tb.sims.rtl_bench.run_lockstep`), one test per group of
 sub-units: each cycle's record and the final state must be equal. Every
 directed Blackhole program runs in one of them (`stalls` in
 tests/hdl/test_stall.py), and so do random programs of every kind and two of
@@ -9,7 +9,7 @@ import pytest
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb.rtl_bench import run_lockstep
+from tensix_sfpu.tb.sims.rtl_bench import run_lockstep
 from tensix_sfpu.tb.stimulus.directed import covered_opcodes, directed_programs, macro_programs
 from tensix_sfpu.tb.stimulus.programs import resolve_all
 

@@ -11,7 +11,7 @@ from amaranth.lib.wiring import In, Out
 from tensix_sfpu.hdl.stall import MASK_BITS, believed_reads, believed_writes, rule_mask
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.hazards import stall_reads, stall_writes, stalls_after_mad
-from tensix_sfpu.tb.rtl_bench import run_lockstep
+from tensix_sfpu.tb.sims.rtl_bench import run_lockstep
 from tensix_sfpu.tb.stimulus.directed import directed_programs
 from tests.hdl.hdl_sim import evaluate
 

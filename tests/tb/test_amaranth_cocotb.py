@@ -6,7 +6,7 @@ from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from tensix_sfpu.tb.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer,
+from tensix_sfpu.tb.env.amaranth_cocotb import (Clock, ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer,
                                 get_sim_time, simulate, start_soon)
 
 

@@ -1,4 +1,4 @@
-"""The cocotb tests of tb/cocotb_sfpu.py on every backend and architecture:
+"""The cocotb tests of tb/env/cocotb_sfpu.py on every backend and architecture:
 a short lock-step regression (programs of every random kind and a spec
 example; on Blackhole its stalls) and the fault-injection proof with the
 architecture's faults, each in one simulation.
@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb import runner
-from tensix_sfpu.tb.faults import faults
+from tensix_sfpu.tb.sims import runner
+from tensix_sfpu.tb.campaigns.faults import faults
 
 SHORT_REGRESSION = {
     Arch.WORMHOLE: "example:macro_example_a.s random:legal:1:40 random:macro:2:40 random:flags:3:40 random:break:4:40",

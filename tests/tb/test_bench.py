@@ -1,7 +1,7 @@
 """`sfpu bench` reports what it measured: the table has a row for every
 measurement and names a backend that could not run. No speed is asserted."""
 
-from tensix_sfpu.tb import bench
+from tensix_sfpu.tb.campaigns import bench
 
 
 def results(**rtl):

@@ -1,4 +1,4 @@
-"""Block mode of the lock-step environment (tb.sfpu_env with tb.harness):
+"""Block mode of the lock-step environment (tb.env.sfpu_env with tb.env.harness):
 the same verdicts as one cycle at a time, and a check that fails by itself
 on every kind of fault, before the per-cycle rerun adds the details.
 
@@ -10,11 +10,12 @@ import pytest
 
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.trace import LRegWriteRecord
-from tensix_sfpu.tb.amaranth_cocotb import simulate
-from tensix_sfpu.tb.faults import FAULTS, first_difference_cycle, trigger_program
-from tensix_sfpu.tb.harness import DIGEST_KEYS, SfpuHarness, lreg_digest
+from tensix_sfpu.tb.env.amaranth_cocotb import simulate
+from tensix_sfpu.tb.campaigns.faults import FAULTS, first_difference_cycle, trigger_program
+from tensix_sfpu.tb.env.harness import DIGEST_KEYS, SfpuHarness, lreg_digest
 from tensix_sfpu.tb.stimulus.programs import resolve_all
-from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv, _BlockDifference
+from tensix_sfpu.tb.env.scoreboard import Mismatch
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv, _BlockDifference
 
 BLOCK = 16                      # small blocks, so that short programs span several
 # Several blocks long, with directives between instructions (the random legal

@@ -218,9 +218,9 @@ def test_timeline_shows_blackhole_stalls_in_table_and_csv(tmp_path, capsys):
 
 
 def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
-    """`python -m tb.runner build`, tools/lint.py and tools/synth.py read
+    """`python -m tb.sims.runner build`, tools/lint.py and tools/synth.py read
     `--arch` by hand, through `tb.cli.options.take_arch`."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     from tensix_sfpu.tb.cli.errors import CliError
     from tensix_sfpu.tb.cli.options import take_arch
 

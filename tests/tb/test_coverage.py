@@ -8,7 +8,7 @@ import json
 from tensix_sfpu.model.asm import assemble
 from tensix_sfpu.model.hazards import FIELD_RULES, RULES
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb.coverage import LAYOUT, Coverage, collect
+from tensix_sfpu.tb.campaigns.coverage import LAYOUT, Coverage, collect
 from tensix_sfpu.tb.stimulus.directed import load_l0
 
 NEG_POS = " ".join("0x80000001" if lane % 2 else "0x00000005" for lane in range(32))

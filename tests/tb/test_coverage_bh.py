@@ -19,7 +19,7 @@ from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.tb.cli import main as cli
-from tensix_sfpu.tb.coverage import LAYOUTS, Coverage, collect
+from tensix_sfpu.tb.campaigns.coverage import LAYOUTS, Coverage, collect
 
 BH = Arch.BLACKHOLE
 # The MAD-class instructions after which Blackhole's stall logic holds a reader

@@ -1,4 +1,4 @@
-"""The injected faults of tb/faults.py: each must change the compared trace of
+"""The injected faults of tb/campaigns/faults.py: each must change the compared trace of
 its trigger program, and leave no trace of itself once its block exits.
 
 These run the model against itself (clean vs faulted), so they prove that
@@ -13,8 +13,9 @@ import pytest
 
 from tensix_sfpu.model import cycle, fast_tables, fma_native, machine, prng, semantics, state
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb.faults import FAULTS, active_faults, faults, first_difference_cycle, model_trace, trigger_program
-from tensix_sfpu.tb.sfpu_env import comparable
+from tensix_sfpu.tb.campaigns.faults import (FAULTS, active_faults, faults, first_difference_cycle, model_trace,
+                                             trigger_program)
+from tensix_sfpu.tb.env.scoreboard import comparable
 
 NAMES = sorted(FAULTS)
 REQUIRED = {"mad_round_bit", "macro_delay_off_by_one", "dropped_lane_enable", "stack_pop_wrong",

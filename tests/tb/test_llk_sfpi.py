@@ -14,7 +14,7 @@ from tensix_sfpu.model import isa
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.dst_io import get_tile_fp32, put_tile_bits32
-from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.llk.frontend import LlkError, Request, compile_call
 from tensix_sfpu.model.isa import Arch
 

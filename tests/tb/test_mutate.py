@@ -1,4 +1,4 @@
-"""The mutation machinery (tb.mutants, tb.mutate, `sfpu mutate`): how
+"""The mutation machinery (tb.campaigns.mutants, tb.campaigns.mutate, `sfpu mutate`): how
 candidates are attributed and drawn, the report's arithmetic, bad options,
 and one real netlist with one mutant on Icarus -- the design passes and the
 mutant is killed. The full run is `make mutate`, not part of the tests."""
@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from tensix_sfpu.tb import mutants, mutate, runner
+from tensix_sfpu.tb.campaigns import mutants, mutate
+from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.cli.main import main as sfpu
 from tensix_sfpu.tb.stimulus.programs import resolve_all
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb import regress
-from tensix_sfpu.tb.coverage import Coverage
-from tensix_sfpu.tb.regress import Chunk, ChunkResult, RegressError
+from tensix_sfpu.tb.campaigns import regress
+from tensix_sfpu.tb.campaigns.coverage import Coverage
+from tensix_sfpu.tb.campaigns.regress import Chunk, ChunkResult, RegressError
 
 
 def test_shards_partition_the_seeds():

@@ -1,4 +1,4 @@
-"""`sfpu run` and `sfpu timeline` on the RTL backends (tb/rtl_run.py).
+"""`sfpu run` and `sfpu timeline` on the RTL backends (tb/sims/rtl_run.py).
 
 The reference is the other half of the model/RTL pair: the JSON of a run on
 the RTL (its own trace, and the final state read from its state-view ports
@@ -21,9 +21,9 @@ from tensix_sfpu.model.asm import assemble_file
 from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.run import result_to_json, run_program
 from tensix_sfpu.model.state import SfpuState
-from tensix_sfpu.tb import rtl_run
+from tensix_sfpu.tb.sims import rtl_run
 from tensix_sfpu.tb.cli.main import main
-from tensix_sfpu.tb.faults import FAULTS
+from tensix_sfpu.tb.campaigns.faults import FAULTS
 from tensix_sfpu.tb.stimulus.programs import resolve_all
 from tensix_sfpu.model.isa import Arch
 

@@ -8,7 +8,8 @@ from tensix_sfpu.hdl.isa import Opcode
 from tensix_sfpu.hdl.sfpu import Trace, TraceUnit
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.trace import CycleRecord, DstWriteRecord, LRegWriteRecord
-from tensix_sfpu.tb.sfpu_env import TRACE, first_difference
+from tensix_sfpu.tb.env.monitor import TRACE
+from tensix_sfpu.tb.env.scoreboard import first_difference
 
 
 def test_unpacker_reads_every_field_as_amaranth_does():

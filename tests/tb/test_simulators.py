@@ -1,9 +1,9 @@
-"""`python -m tb.simulators` (the end of `make setup`): what the simulators
+"""`python -m tb.sims.simulators` (the end of `make setup`): what the simulators
 and the waveforms need, and the exact command that installs what is missing."""
 
 from pathlib import Path
 
-from tensix_sfpu.tb import simulators
+from tensix_sfpu.tb.sims import simulators
 
 
 def test_everything_missing_gives_one_install_command(monkeypatch, capsys):

@@ -1,11 +1,11 @@
 """`sfpu mutate`: how many bugs in the RTL the lock-step checks catch.
 
-Every mutant of `tb.mutants` (one netlist, one Verilator build, the mutant
+Every mutant of `tb.campaigns.mutants` (one netlist, one Verilator build, the mutant
 chosen by the `mutsel` input) runs the budget of programs in lock-step with
 the golden model, stopping at its first failure: a mismatch in any cycle or
 in the final state, a value the monitor cannot read, or a program that does
 not finish. A mutant that fails is killed; one that passes the whole budget
-survived, unless `tb.equivalent_mutants` explains why it cannot change
+survived, unless `tb.campaigns.equivalent_mutants` explains why it cannot change
 anything the SFPU does (equivalent).
 
 The design itself (`mutsel` 0) runs the budget first and must pass, or no
@@ -27,10 +27,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tensix_sfpu.tb import mutants as mutants_lib
-from tensix_sfpu.tb import runner
-from tensix_sfpu.tb.equivalent_mutants import EQUIVALENT
-from tensix_sfpu.tb.regress import RegressError, _progress, parse_shard, shard_seeds
+from tensix_sfpu.tb.campaigns import mutants as mutants_lib
+from tensix_sfpu.tb.sims import runner
+from tensix_sfpu.tb.campaigns.equivalent_mutants import EQUIVALENT
+from tensix_sfpu.tb.campaigns.regress import RegressError, _progress, parse_shard, shard_seeds
 
 # The budget, killing programs first: every directed program and the spec's
 # example, 24 random programs (6 of each kind), and one kernel of each family
@@ -68,8 +68,9 @@ async def run_mutants(dut, ids: list[int], specs, results: Path) -> None:
     """Each mutant of `ids` runs `specs` until its first failure; the outcomes
     go to `results` (JSON) after every mutant, so a crash loses little."""
     from tensix_sfpu.model.state import DST_ROWS
-    from tensix_sfpu.tb.cocotb_api import FallingEdge
-    from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.tb.env.cocotb_api import FallingEdge
+    from tensix_sfpu.tb.env.scoreboard import Mismatch
+    from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
     env = SfpuEnv(dut)
     await env.start()
     outcomes: list[Outcome] = []
@@ -137,8 +138,8 @@ def classify(outcome: Outcome, equivalent: dict[int, str]) -> str:
 
 def equivalent_mutants(netlist: mutants_lib.Netlist, outcomes: list[Outcome]) -> dict[int, str]:
     """The mutants that passed the budget and cannot change anything, by id,
-    with the reason: proved within their cell (tb.mutants), or explained in
-    tb.equivalent_mutants."""
+    with the reason: proved within their cell (tb.campaigns.mutants), or explained in
+    tb.campaigns.equivalent_mutants."""
     by_id = {m.id: m for m in netlist.mutants}
     passed = [by_id[o.id] for o in outcomes if not o.killed and not o.why]
     reasons = mutants_lib.locally_equivalent(netlist.folder, passed)
@@ -255,7 +256,7 @@ def merge(paths: list[Path]) -> dict:
 
 def reclassify(report: dict) -> dict:
     """The report with its equivalent mutants found again (after an entry was
-    added to tb.equivalent_mutants, no mutant needs to run again)."""
+    added to tb.campaigns.equivalent_mutants, no mutant needs to run again)."""
     folder = mutants_lib.MUTATE / report["netlist"]
     if not (folder / "mutants.json").is_file():
         raise MutateError(f"--merge: the netlist {report['netlist']} is not in {mutants_lib.MUTATE} any more")

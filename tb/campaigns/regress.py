@@ -1,8 +1,8 @@
 """`sfpu regress`: lock-step regressions of random programs on one backend.
 
-Every seed gives one program of each kind asked for (tb.generator: `legal`,
+Every seed gives one program of each kind asked for (tb.stimulus.generator: `legal`,
 `macro`, `flags`, `break`), of about `--cycles` cycles each. Seeds are split
-into chunks; each chunk is one simulation (tb.runner, the cocotb test
+into chunks; each chunk is one simulation (tb.sims.runner, the cocotb test
 `lockstep`), and chunks run in parallel, one per core. `--backend model` runs
 the programs on the golden model alone: the strict model must run the legal
 kinds clean and report the rule each `break` program breaks. `--arch
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb import runner
-from tensix_sfpu.tb.coverage import Coverage
+from tensix_sfpu.tb.sims import runner
+from tensix_sfpu.tb.campaigns.coverage import Coverage
 from tensix_sfpu.tb.stimulus.generator import KINDS
 
 REGRESS = runner.BUILD.parent / "regress"

@@ -3,7 +3,7 @@ one behind a select input, so that one simulator build serves them all (the
 approach of YosysHQ's mcy).
 
 1. The top's RTLIL (Amaranth) goes through the simulation flow of
-   `tb.runner` (`proc`), flattened, and Yosys's `mutate -list` proposes
+   `tb.sims.runner` (`proc`), flattened, and Yosys's `mutate -list` proposes
    candidates spread over the design's source lines and wires. Each is a
    one-bit change at a cell port: the bit inverted (`inv`), stuck at 0 or 1
    (`const0`, `const1`), or XORed with another bit of the same port (`cnot0`,
@@ -17,7 +17,7 @@ approach of YosysHQ's mcy).
 
 Everything lives under build/mutate/<rtl version>-<seed>-<per component>/:
 the RTLIL, the candidates, `mutants.json` (the catalogue) and
-`Sfpu_mutants.v`, next to which `tb.runner` keeps the simulator's build.
+`Sfpu_mutants.v`, next to which `tb.sims.runner` keeps the simulator's build.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb import runner
+from tensix_sfpu.tb.sims import runner
 
 MUTATE = runner.BUILD.parent / "mutate"
 SELECT = "mutsel"

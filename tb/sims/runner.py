@@ -1,9 +1,9 @@
 """Runs the project's cocotb test modules on one of three backends.
 
-- `amaranth`: Amaranth's built-in simulator through tb.amaranth_cocotb, in
+- `amaranth`: Amaranth's built-in simulator through tb.env.amaranth_cocotb, in
   this process; needs nothing installed beyond the project.
 - `icarus`, `verilator`: `cocotb_tools.runner` on the Verilog of
-  `tb.harness.SfpuHarness`: the `Sfpu` top with its ports passed through and
+  `tb.env.harness.SfpuHarness`: the `Sfpu` top with its ports passed through and
   the block-mode stimulus and capture beside them.
 
 The Verilog is written once per version of the RTL and architecture (its
@@ -34,17 +34,17 @@ from pathlib import Path
 import amaranth
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb import simulators
+from tensix_sfpu.tb.sims import simulators
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.options import take_arch
-from tensix_sfpu.tb.amaranth_cocotb import Outcome
+from tensix_sfpu.tb.env.amaranth_cocotb import Outcome
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build")) / "cocotb"
 BACKENDS = ("amaranth", "icarus", "verilator")
-TEST_MODULE = "tensix_sfpu.tb.cocotb_sfpu"
-TOP = "Sfpu"                    # the design (the RTLIL tb.mutants mutates)
-SIM_TOP = "SfpuHarness"         # what the simulators run (tb.harness)
+TEST_MODULE = "tensix_sfpu.tb.env.cocotb_sfpu"
+TOP = "Sfpu"                    # the design (the RTLIL tb.campaigns.mutants mutates)
+SIM_TOP = "SfpuHarness"         # what the simulators run (tb.env.harness)
 TIMESCALE = ("1ns", "1ps")
 PUBLIC_CONFIG = "public-ports.vlt"    # in the build folder: the top's ports, the only signals made public
 VERILATOR_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
@@ -73,7 +73,7 @@ def rtl_version() -> str:
     """A hash of everything the generated Verilog depends on."""
     digest = hashlib.sha256((amaranth.__version__ + SIMULATION_SCRIPT + repr(FLOW_PROC)).encode())
     for path in [*sorted((ROOT / "hdl").glob("*.py")), *sorted((ROOT / "model").glob("*.py")),
-                 ROOT / "tb" / "harness.py"]:
+                 ROOT / "tb" / "env" / "harness.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
@@ -136,14 +136,14 @@ SIMULATION_FLOWS = {"icarus": "mux", "verilator": "nomux"}
 def rtlil(top: str = TOP, *, arch: Arch) -> Path:
     """The RTLIL of the design (`TOP`) or of the simulation harness around it
     (`SIM_TOP`), for this version of the RTL and `arch` (written if missing:
-    about half a minute); the simulation Verilog and tb.mutants start from it."""
+    about half a minute); the simulation Verilog and tb.campaigns.mutants start from it."""
     path = BUILD / f"{top}{_arch_suffix(arch)}-{rtl_version()}.il"
     with _locked(f"rtlil-{top}"):
         if not path.is_file():
             from amaranth.back import rtlil as amaranth_rtlil
 
             if top == SIM_TOP:
-                from tensix_sfpu.tb.harness import SfpuHarness as Top
+                from tensix_sfpu.tb.env.harness import SfpuHarness as Top
             else:
                 from tensix_sfpu.hdl.sfpu import Sfpu as Top
             tmp = path.with_suffix(".tmp")
@@ -176,7 +176,7 @@ def _environment(changes: dict[str, str]):
 
 def build_dir(backend: str, waves: bool = False, netlist: Path | None = None, *, arch: Arch) -> Path:
     """Where the simulator's build lives: under build/cocotb for the design,
-    next to the netlist for another Verilog (tb.mutants' netlist of mutants)."""
+    next to the netlist for another Verilog (tb.campaigns.mutants' netlist of mutants)."""
     name = backend + _arch_suffix(arch) + ("-waves" if waves else "")
     return BUILD / name if netlist is None else netlist.parent / name
 
@@ -230,7 +230,7 @@ def runner_source(backend: str, netlist: Path | None, arch: Arch) -> Path:
 
 def _toplevel(source: Path) -> str:
     """The harness for the design's Verilog; `Sfpu` itself in another netlist
-    (tb.mutants' netlist of mutants, which has the same ports)."""
+    (tb.campaigns.mutants' netlist of mutants, which has the same ports)."""
     return SIM_TOP if source.name.startswith(SIM_TOP) else TOP
 
 
@@ -312,8 +312,8 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     work = Path(work or BUILD / "runs" / backend).resolve()      # the simulator runs in another folder
     work.mkdir(parents=True, exist_ok=True)
     if backend == "amaranth":
-        from tensix_sfpu.tb.amaranth_cocotb import run_tests
-        from tensix_sfpu.tb.harness import SfpuHarness
+        from tensix_sfpu.tb.env.amaranth_cocotb import run_tests
+        from tensix_sfpu.tb.env.harness import SfpuHarness
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
             return run_tests(TEST_MODULE, testcase, make_top=lambda: SfpuHarness(arch=arch),
                              vcd=wave_file(backend, work) if waves else None)
@@ -355,7 +355,7 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m tb.runner build [--arch NAME] [BACKEND ...]`: build ahead of
+    """`python -m tb.sims.runner build [--arch NAME] [BACKEND ...]`: build ahead of
     the tests, for one architecture or (without --arch) both."""
     try:
         arch, argv = take_arch(argv)
@@ -364,7 +364,7 @@ def main(argv: list[str]) -> int:
         return 2
     archs = [arch] if arch else list(Arch)
     if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
-        print(f"usage: python -m tb.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
+        print(f"usage: python -m tb.sims.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
               file=sys.stderr)
         return 2
     for arch in archs:

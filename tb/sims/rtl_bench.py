@@ -1,9 +1,9 @@
 """Programs on the RTL in Amaranth's simulator, in lock-step with the cycle model.
 
 `run_lockstep(programs)` elaborates one `hdl.sfpu.Sfpu`, for the programs'
-architecture, for Amaranth's simulator (through tb.amaranth_cocotb) and runs
+architecture, for Amaranth's simulator (through tb.env.amaranth_cocotb) and runs
 each program on it with the
-lock-step environment of tb.sfpu_env, from reset. A program's result holds
+lock-step environment of tb.env.sfpu_env, from reset. A program's result holds
 both traces, the model's final state, and the first difference if there was
 one; the programs after a difference still run.
 """
@@ -11,8 +11,9 @@ one; the programs after a difference still run.
 from __future__ import annotations
 
 from tensix_sfpu.model.asm import Program
-from tensix_sfpu.tb.amaranth_cocotb import simulate
-from tensix_sfpu.tb.sfpu_env import Mismatch, ProgramRun, SfpuEnv
+from tensix_sfpu.tb.env.amaranth_cocotb import simulate
+from tensix_sfpu.tb.env.scoreboard import Mismatch, ProgramRun
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
 
 
 def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(),

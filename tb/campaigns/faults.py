@@ -8,7 +8,7 @@ a lost lane enable, ...) while its `inject()` context manager is active, and
 the per-cycle trace within its first few cycles. Model against model
 (`model_trace`), the `comparable()` sequences with and without the fault
 must differ from `first_difference_cycle(name)` on; model against the
-correct RTL (tb.cocotb_sfpu's `faults_are_caught`), the clean run must pass
+correct RTL (tb.env.cocotb_sfpu's `faults_are_caught`), the clean run must pass
 and the faulted one must stop at that cycle.
 
 Each architecture has its list (`faults(arch)`; `FAULTS` is Wormhole's):
@@ -309,7 +309,7 @@ def model_trace(program: Program, strict: bool = False, max_cycles: int = 10_000
 def first_difference_cycle(name: str, arch: Arch) -> int | None:
     """The first cycle of fault `name`'s trigger program whose record the
     fault changes (what a lock-step run against a correct RTL must report)."""
-    from tensix_sfpu.tb.sfpu_env import comparable
+    from tensix_sfpu.tb.env.scoreboard import comparable
     program = trigger_program(name, arch)
     clean = [comparable(r) for r in model_trace(program)]
     with faults(arch)[name].inject():

@@ -1,18 +1,18 @@
 """cocotb tests of the `Sfpu` top against the cycle-exact golden model.
 
-The same module runs on every backend (`tb.runner`: Amaranth's simulator,
+The same module runs on every backend (`tb.sims.runner`: Amaranth's simulator,
 Icarus, Verilator). What to run comes from the environment:
 
-- SFPU_PROGRAMS: program specs (tb.programs), separated by spaces;
-- SFPU_FAULTS: fault names (tb.faults) for `faults_are_caught`, or `all`;
+- SFPU_PROGRAMS: program specs (tb.stimulus.programs), separated by spaces;
+- SFPU_FAULTS: fault names (tb.campaigns.faults) for `faults_are_caught`, or `all`;
 - SFPU_BLOCK: `0` checks one cycle at a time instead of in blocks
-  (block mode of tb.sfpu_env.SfpuEnv; only where the design has the harness's ports);
+  (block mode of tb.env.sfpu_env.SfpuEnv; only where the design has the harness's ports);
 - SFPU_RESULTS: a JSON file to write each program's cycles, time and the
-  coverage to (tb.coverage), for `sfpu regress`;
+  coverage to (tb.campaigns.coverage), for `sfpu regress`;
 - SFPU_JOBS, SFPU_JOB_RESULTS: the pickled jobs of `run_jobs` and where
-  their results go (tb.rtl_run, for `sfpu run` and `sfpu timeline`);
+  their results go (tb.sims.rtl_run, for `sfpu run` and `sfpu timeline`);
 - SFPU_MUTANTS, SFPU_BUDGET: the mutants `mutants` selects in the netlist of
-  mutants (tb.mutants) and the pickled programs each runs (tb.mutate).
+  mutants (tb.campaigns.mutants) and the pickled programs each runs (tb.campaigns.mutate).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ import cocotb
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.tb.stimulus.programs import resolve_all
-from tensix_sfpu.tb.sfpu_env import Mismatch, SfpuEnv, block_mode_default, rtl_arch
+from tensix_sfpu.tb.env.scoreboard import Mismatch
+from tensix_sfpu.tb.env.sfpu_env import SfpuEnv, block_mode_default, rtl_arch
 
 LOG = logging.getLogger("cocotb.sfpu")     # under cocotb's logger, so simulators' logs show it
 DEFAULT_PROGRAMS = "example:macro_example_a.s directed:flags"
@@ -40,7 +41,7 @@ def _fma_busy_word(arch: isa.Arch) -> int:
 
 def _coverage():
     try:
-        from tensix_sfpu.tb.coverage import Coverage
+        from tensix_sfpu.tb.campaigns.coverage import Coverage
     except ImportError:          # coverage is optional for a plain lock-step run
         return None
     return Coverage(rtl_arch())
@@ -78,19 +79,19 @@ async def lockstep(dut):
 @cocotb.test()
 async def run_jobs(dut):
     """`sfpu run` on this backend: each job of SFPU_JOBS runs with the model in
-    lock-step, and its final state is read from the RTL (tb.rtl_run)."""
-    from tensix_sfpu.tb.rtl_run import run_job_file
+    lock-step, and its final state is read from the RTL (tb.sims.rtl_run)."""
+    from tensix_sfpu.tb.sims.rtl_run import run_job_file
     await run_job_file(dut, Path(os.environ["SFPU_JOBS"]), Path(os.environ["SFPU_JOB_RESULTS"]))
 
 
 @cocotb.test()
 async def mutants(dut):
-    """The netlist of mutants (tb.mutants): each mutant of SFPU_MUTANTS, chosen
+    """The netlist of mutants (tb.campaigns.mutants): each mutant of SFPU_MUTANTS, chosen
     by the `mutsel` input, runs the programs of SFPU_BUDGET in lock-step until
-    its first failure; the outcomes go to SFPU_RESULTS (tb.mutate)."""
+    its first failure; the outcomes go to SFPU_RESULTS (tb.campaigns.mutate)."""
     import pickle
 
-    from tensix_sfpu.tb.mutate import run_mutants
+    from tensix_sfpu.tb.campaigns.mutate import run_mutants
     specs = pickle.loads(Path(os.environ["SFPU_BUDGET"]).read_bytes())
     ids = [int(i) for i in os.environ["SFPU_MUTANTS"].split()]
     await run_mutants(dut, ids, specs, Path(os.environ["SFPU_RESULTS"]))
@@ -101,7 +102,7 @@ async def faults_are_caught(dut):
     """The checker can fail: each fault's trigger program passes with the
     clean model, and with the fault injected into the model the scoreboard
     stops at the first cycle the fault changes."""
-    from tensix_sfpu.tb.faults import faults, first_difference_cycle, trigger_program
+    from tensix_sfpu.tb.campaigns.faults import faults, first_difference_cycle, trigger_program
     arch = rtl_arch()
     names = os.environ.get("SFPU_FAULTS", "all")
     names = list(faults(arch)) if names == "all" else names.split()
@@ -127,7 +128,7 @@ async def free_run(dut):
     """Raw simulation speed (for `sfpu bench`): the words of the programs in
     SFPU_PROGRAMS presented one per cycle with no model, no checks and no
     reads, so only the simulator and cocotb's scheduling are timed."""
-    from tensix_sfpu.tb.cocotb_api import FallingEdge
+    from tensix_sfpu.tb.env.cocotb_api import FallingEdge
     specs = resolve_all(os.environ.get("SFPU_PROGRAMS", DEFAULT_PROGRAMS))
     words = [w for spec in specs for w in spec.program.words]
     env = SfpuEnv(dut)
@@ -151,7 +152,7 @@ async def held_word(dut):
     """The simulator's own speed (for `sfpu bench`): one SFPMAD word held on
     the instruction port for SFPU_CYCLES cycles while the test waits for them
     all at once, so no Python runs per cycle beyond cocotb's edge counting."""
-    from tensix_sfpu.tb.cocotb_api import ClockCycles, FallingEdge
+    from tensix_sfpu.tb.env.cocotb_api import ClockCycles, FallingEdge
     cycles = int(os.environ.get("SFPU_CYCLES", "2000"))
     env = SfpuEnv(dut)
     await env.start()

@@ -45,7 +45,7 @@ import numpy as np
 
 from tensix_sfpu.model.isa import Arch
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results.json"
 MODEL_PROGRAM = ("legal", 1, 4000)
 MACRO_PROGRAM = ("macro", 1, 4000)
@@ -96,7 +96,7 @@ def bench_fma(count: int = 1 << 20) -> dict:
 
 def bench_verilog() -> dict:
     from tensix_sfpu.hdl import export
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
     _, simulation_s = _timed(runner.simulation_verilog, arch=Arch.WORMHOLE)
     return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
@@ -105,7 +105,7 @@ def bench_verilog() -> dict:
 def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     source = runner.verilog(backend, arch=Arch.WORMHOLE)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "cocotb").mkdir()
@@ -113,8 +113,8 @@ def bench_build(backend: str) -> float:
         env = dict(os.environ, SFPU_BUILD=scratch)
         start = time.perf_counter()
         # Wormhole's build only, as every other figure here is Wormhole's (the runner builds both by default).
-        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.runner", "build", "--arch", "wormhole", backend],
-                              env=env, cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.sims.runner", "build", "--arch", "wormhole",
+                               backend], env=env, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
         if proc.returncode:
             raise RuntimeError(f"{backend} build failed: {proc.stderr.strip()[-300:]}")
@@ -122,7 +122,7 @@ def bench_build(backend: str) -> float:
 
 
 def bench_backend(backend: str, build: bool = True) -> dict:
-    from tensix_sfpu.tb import runner
+    from tensix_sfpu.tb.sims import runner
     spec = f"random:legal:1:{RTL_CYCLES[backend]}"
     out: dict = {"program": spec}
     if backend != "amaranth":
