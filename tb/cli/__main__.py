@@ -1,4 +1,4 @@
-"""`python -m tb.cli`: the same as the `sfpu` command."""
+"""`python -m tensix_sfpu.tb.cli`: the same as the `sfpu` command."""
 
 import sys
 
