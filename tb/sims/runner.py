@@ -35,8 +35,6 @@ import amaranth
 
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.sims import simulators
-from tensix_sfpu.tb.cli.errors import CliError
-from tensix_sfpu.tb.cli.options import take_arch
 from tensix_sfpu.tb.env.amaranth_cocotb import Outcome
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -355,8 +353,12 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m tb.sims.runner build [--arch NAME] [BACKEND ...]`: build ahead of
-    the tests, for one architecture or (without --arch) both."""
+    """`python -m tensix_sfpu.tb.sims.runner build [--arch NAME] [BACKEND ...]`:
+    build ahead of the tests, for one architecture or (without --arch) both.
+    (The command line's option reader is imported here, so that the library
+    above does not depend on tb.cli.)"""
+    from tensix_sfpu.tb.cli.errors import CliError
+    from tensix_sfpu.tb.cli.options import take_arch
     try:
         arch, argv = take_arch(argv)
     except CliError as e:
@@ -364,7 +366,7 @@ def main(argv: list[str]) -> int:
         return 2
     archs = [arch] if arch else list(Arch)
     if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
-        print(f"usage: python -m tb.sims.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
+        print(f"usage: python -m tensix_sfpu.tb.sims.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
               file=sys.stderr)
         return 2
     for arch in archs:
