@@ -106,10 +106,18 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--python", action="append", help="an interpreter (repeatable; default python3.10 and python3.13)")
     p.add_argument("--keep", action="store_true", help="keep each run's working folder")
+    p.add_argument("--check", action="store_true",
+                   help="only say whether every interpreter is here (exit 0) or which are missing (exit 1)")
     args = p.parse_args()
+    pythons = args.python or ["python3.10", "python3.13"]
+    if args.check:
+        missing = [python for python in pythons if not interpreter(python)]
+        if missing:
+            print(f"missing: {', '.join(missing)} (pyenv install {' '.join(m.removeprefix('python') for m in missing)})")
+        return 1 if missing else 0
     wheel = build_wheel()
     print(f"built {wheel.name}")
-    failed = [python for python in (args.python or ["python3.10", "python3.13"]) if not smoke(python, wheel, args.keep)]
+    failed = [python for python in pythons if not smoke(python, wheel, args.keep)]
     if failed:
         print(f"failed on {', '.join(failed)}")
         return 1
