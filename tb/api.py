@@ -232,23 +232,31 @@ def measure_kernel(name: str, *, arch: str = "wormhole", src: str | Path | None 
     non-macro twin (`.twin_same`), its cycles per row group
     (`.run.cycles_per_row`), and with an RTL `backend` its lock-step run
     (`.rtl`)."""
+    return measure_kernels([name], arch=arch, src=src, backend=backend)[0]
+
+
+def measure_kernels(names: list[str] | None = None, *, arch: str = "wormhole", src: str | Path | None = None,
+                    backend: str = "model") -> list["Measured"]:
+    """`measure_kernel` for each of `names` (every kernel of `arch` without
+    them), in one pass: a kernel and its twin run once however many ask."""
     from tensix_sfpu.tb.kernel_measure import measure, run_on_rtl
     chosen = _arch(arch)
-    names = kernel_names(chosen.value)
-    if name not in names:
-        raise ApiError(f"kernel {name!r}: no such kernel on {chosen.title} (there are {', '.join(names)})")
+    defined = kernel_names(chosen.value)
+    unknown = [n for n in names or () if n not in defined]
+    if unknown:
+        raise ApiError(f"no kernel {unknown[0]!r} on {chosen.title} (there are {', '.join(defined)})")
     _check_backend(backend)
     programs = None
     if src is not None:
         from tensix_sfpu.tb.llk.regenerate import programs_from_source
         try:
-            programs = programs_from_source(str(src), [name], chosen)
+            programs = programs_from_source(str(src), list(names or defined), chosen)
         except ValueError as e:
             raise ApiError(str(e)) from None
-    measured = measure([name], programs, arch=chosen)
+    measured = measure(list(names) if names else None, programs, arch=chosen)
     if backend != "model":
         run_on_rtl(measured, backend, chosen)
-    return measured[0]
+    return measured
 
 
 def _arch(name: str) -> isa.Arch:
@@ -302,4 +310,4 @@ def _random_values(fmt: dst_io.Format, rng: np.random.Generator, count: int = 10
 
 
 __all__ = ["ApiError", "BACKENDS", "FORMATS", "NotModelledError", "Result", "assemble_program",
-           "compile_kernel", "execute", "initial_state", "kernel_names", "measure_kernel", "race", "run"]
+           "compile_kernel", "execute", "initial_state", "kernel_names", "measure_kernel", "measure_kernels", "race", "run"]

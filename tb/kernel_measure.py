@@ -11,14 +11,15 @@ import numpy as np
 
 from tensix_sfpu import kernels
 from tensix_sfpu.model import tensix
-from tensix_sfpu.model.isa import TENSIX_ISSUED, Arch, decode, opcode_of
+from tensix_sfpu.model.isa import DEFAULT_ARCH, TENSIX_ISSUED, Arch, decode, opcode_of
 
 
 @dataclass
 class Measured:
     """One kernel's run, its agreement with numpy (`accurate`, and `accuracy`
     in words), whether its twin left the same Dst (None without a twin), the
-    mnemonics it used, and its RTL run in words."""
+    mnemonics it used, its RTL run in words, and whether it ran from its
+    C++ source rather than its hand listing."""
     kernel: kernels.Kernel
     run: kernels.KernelRun
     accurate: bool
@@ -26,6 +27,7 @@ class Measured:
     twin_same: bool | None
     instructions: list[str]
     rtl: str = "not run"
+    from_source: bool = False
 
 
 def instructions_used(run: kernels.KernelRun) -> list[str]:
@@ -60,14 +62,14 @@ def measure(names: list[str] | None = None, programs: dict | None = None,
         r = run(name)
         ok, how = kernels.check_accuracy(r)
         same = (np.array_equal(r.result.state.dst, run(k.twin).result.state.dst) if k.twin else None)
-        out.append(Measured(k, r, ok, how, same, instructions_used(r)))
+        out.append(Measured(k, r, ok, how, same, instructions_used(r), from_source=name in programs))
     return out
 
 
 def run_on_rtl(measured: list[Measured], backend: str, arch: Arch) -> None:
     """Lock-step of every kernel of `arch` on `backend`, one simulation each (a failure names its kernel)."""
     from tensix_sfpu.tb.sims import runner
-    tail = "" if arch is Arch.WORMHOLE else f":0:{arch.value}"
+    tail = "" if arch is DEFAULT_ARCH else f":0:{arch.value}"
     for m in measured:
         outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"kernel:{m.kernel.name}{tail}"}, arch=arch)
         ok = bool(outcomes) and all(o.passed for o in outcomes)

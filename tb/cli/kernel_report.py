@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tensix_sfpu import kernels
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.cli import table, timeline
-from tensix_sfpu.tb.cli.errors import CliError
+from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.options import add_arch_option
-from tensix_sfpu.tb.kernel_measure import Measured, measure, run_on_rtl
+from tensix_sfpu.tb.kernel_measure import Measured
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "kernels.md"
@@ -180,22 +179,16 @@ def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORM
 
 
 def cmd_kernels(args) -> int:
+    from tensix_sfpu.tb import api
     arch = args.arch or Arch.WORMHOLE
-    defined = kernels.all_kernels(arch)
-    unknown = [n for n in args.names if n not in defined]
-    if unknown:
-        raise CliError(f"no kernel {unknown[0]!r} (there are {', '.join(defined)})")
-    programs = None
+    try:
+        measured = api.measure_kernels(args.names or None, arch=arch.value, src=args.src,
+                                       backend=args.rtl or "model")
+    except api.ApiError as e:
+        raise from_api(e) from None
     if args.src:
-        from tensix_sfpu.tb.llk.regenerate import programs_from_source
-        try:
-            programs = programs_from_source(args.src, args.names or list(defined), arch)
-        except ValueError as e:
-            raise CliError(str(e)) from None
-        print(f"from source ({args.src}): {', '.join(programs) or 'none'}; the others from their hand listings")
-    measured = measure(args.names or None, programs, arch=arch)
-    if args.rtl:
-        run_on_rtl(measured, args.rtl, arch)
+        from_source = [m.kernel.name for m in measured if m.from_source]
+        print(f"from source ({args.src}): {', '.join(from_source) or 'none'}; the others from their hand listings")
     print(format_table(measured, None if args.wide else table.WIDTH))
     if args.doc:
         try:

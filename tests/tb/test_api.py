@@ -79,6 +79,8 @@ def test_the_rtl_gives_the_models_result(affine):
     (lambda: api.race("sfpnop\n", allow=["no-such-rule"]), "allow no-such-rule"),
     (lambda: api.measure_kernel("no_such_kernel"), "kernel 'no_such_kernel'"),
     (lambda: api.measure_kernel("exp_fast", arch="quasar"), "quasar"),
+    (lambda: api.measure_kernels(["exp_fast", "nope"]), "no kernel 'nope' on Wormhole B0"),
+    (lambda: api.measure_kernels(["exp_fast"], backend="spice"), "backend"),
 ])
 def test_bad_values_are_one_line_errors(call, message):
     with pytest.raises(api.ApiError) as error:
@@ -129,3 +131,15 @@ def test_measure_kernel_reports_what_sfpu_kernels_does():
     m = api.measure_kernel("exp_fast")
     assert m.kernel.name == "exp_fast" and m.accurate and m.twin_same is True
     assert m.run.cycles_per_row > 0 and "SFPLOADMACRO" in m.instructions and m.rtl == "not run"
+
+
+def test_measure_kernels_keeps_the_order_asked_and_agrees_with_one_at_a_time():
+    """reciprocal has no twin, exp_fast's is exp_fast_twin (asked for too):
+    each result is the one measure_kernel gives for that kernel alone."""
+    both = api.measure_kernels(["reciprocal", "exp_fast", "exp_fast_twin"])
+    assert [m.kernel.name for m in both] == ["reciprocal", "exp_fast", "exp_fast_twin"]
+    assert both[1].twin_same is True and both[0].twin_same is None
+    for m in both:
+        alone = api.measure_kernel(m.kernel.name)
+        assert (m.accurate, m.twin_same, m.run.cycles_per_row, m.from_source) == \
+            (alone.accurate, alone.twin_same, alone.run.cycles_per_row, False)
