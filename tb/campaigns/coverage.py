@@ -25,9 +25,10 @@ Groups:
   discarded because a due macro instruction claims its sub-unit (per sub-unit);
 - hazard rules reported (break programs), Blackhole's stall-logic gaps among
   them;
-- Blackhole only, mode fields: every value of each mode field that is not an
-  instruction's modifier (SFPSTOCHRND's rnd_mode and use_imm5, the 3-bit
-  AddrMod of SFPLOAD, SFPSTORE and SFPLOADMACRO, SFPLOADMACRO's macro).
+- mode fields: every value of each mode field that is not an instruction's
+  modifier (the AddrMod of SFPLOAD, SFPSTORE and SFPLOADMACRO, 2 bits on
+  Wormhole and 3 on Blackhole; SFPSTOCHRND's use_imm5 and its rounding mode,
+  Wormhole's 1-bit stochastic or Blackhole's 2-bit rnd_mode; SFPLOADMACRO's macro).
 
 The bins come from the architecture's ISA table (`Coverage(arch)`).
 """
@@ -152,8 +153,7 @@ def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
         "events": (stalls + [f"discarded on {u}" for u in _MACRO_UNIT_NAMES], {}),
         "hazard rules": _rule_bins(arch),
     }
-    if arch is BLACKHOLE:
-        layout["mode fields"] = _mode_bins(arch)
+    layout["mode fields"] = _mode_bins(arch)
     return layout
 
 
@@ -192,9 +192,8 @@ class Coverage:
                 field = MODIFIERS[self.arch][ins.mnemonic]
                 self._hit("instruction x modifier",
                           ins.mnemonic if field is None else f"{ins.mnemonic} {field}={ins[field]}")
-                if self.arch is not WORMHOLE:
-                    for f in _mode_fields(ins.op):
-                        self._hit("mode fields", f"{ins.mnemonic} {f.name}={ins[f.name]}")
+                for f in _mode_fields(ins.op):
+                    self._hit("mode fields", f"{ins.mnemonic} {f.name}={ins[f.name]}")
             if ins.mnemonic in ("SFPLOAD", "SFPLOADMACRO"):
                 self._hit("SFPLOAD format", _format_bin(ins["mod0"], t.fp32_dest, t.srcb_format))
             elif ins.mnemonic == "SFPSTORE":

@@ -58,7 +58,11 @@ def test_blackhole_layout_comes_from_its_table():
                      | {f"SFPSTOCHRND rnd_mode={v}" for v in range(4)} | {"SFPSTOCHRND use_imm5=0",
                                                                          "SFPSTOCHRND use_imm5=1"}
                      | {f"SFPLOADMACRO macro={v}" for v in range(4)})
-    assert "mode fields" not in LAYOUTS[Arch.WORMHOLE]
+    # Wormhole's: the 2-bit AddrMod and the 1-bit `stochastic` in their place.
+    assert set(LAYOUTS[Arch.WORMHOLE]["mode fields"][0]) == (
+        {f"{mn} addr_mod={v}" for mn in ("SFPLOAD", "SFPSTORE", "SFPLOADMACRO") for v in range(4)}
+        | {"SFPSTOCHRND stochastic=0", "SFPSTOCHRND stochastic=1", "SFPSTOCHRND use_imm5=0", "SFPSTOCHRND use_imm5=1"}
+        | {f"SFPLOADMACRO macro={v}" for v in range(4)})
     assert {b for b in layout["events"][0] if b.startswith("stall")} == (
         {"stall: only SFPNOP after SFPSWAP", "stall: only SFPNOP after SFPSHFT2"}
         | {f"stall: reads a result of {mn} in flight" for mn in MAD_CLASS})
