@@ -19,9 +19,10 @@ Groups:
 - SFPLOAD / SFPSTORE formats by Mod0 (SRCB split by what it resolves to);
   SFPLOADMACRO's load and macro-scheduled stores count as well;
 - macro scheduling: sub-unit x delay x delay kind, when SFPLOADMACRO schedules;
-- events: the SFPSWAP interlock stall (on Blackhole, each cause of a stall:
-  the interlock after each instruction that has one, and a read of each
-  MAD-class instruction's result in flight), and a thread instruction
+- events: each cause of a stall (the interlock after each instruction that
+  has one: SFPSWAP on Wormhole, also SFPSHFT2 on Blackhole; with
+  `Features.mad_stall`, a read of each MAD-class instruction's result in
+  flight), and a thread instruction
   discarded because a due macro instruction claims its sub-unit (per sub-unit);
 - hazard rules reported (break programs), Blackhole's stall-logic gaps among
   them;
@@ -53,7 +54,6 @@ DELAY_KINDS = ("cycles", "instructions")
 _MACRO_UNIT_NAMES = tuple(u.value for u in MACRO_UNITS)
 
 
-WORMHOLE, BLACKHOLE = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
 
 
 def _instruction_bins(arch: isa.Arch) -> tuple[list[str], dict[str, str]]:
@@ -120,7 +120,8 @@ def _interlocking(arch: isa.Arch) -> list[str]:
 
 
 def _stall_bins(arch: isa.Arch) -> list[str]:
-    """Blackhole's stall causes: each interlock, and each MAD-class result read in flight."""
+    """The stall causes: each interlock, and each MAD-class result read in flight (none without
+    `Features.mad_stall`)."""
     mad_class = [op.mnemonic for op in isa.ISA[arch].table
                  if stalls_after_mad(isa.decode(isa.encode(op.mnemonic, arch), arch))]
     return ([f"stall: only SFPNOP after {mn}" for mn in _interlocking(arch)]
@@ -142,7 +143,7 @@ def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
     instr, instr_excluded = _instruction_bins(arch)
     flags = [f"use_flags={u}, lane_flags={p}" for u in ("off", "on") for p in ("none", "some", "all")]
     macro = [f"{unit} delay={d} {kind}" for unit in _MACRO_UNIT_NAMES for d in range(8) for kind in DELAY_KINDS]
-    stalls = ["SFPSWAP interlock stall"] if arch is WORMHOLE else _stall_bins(arch)
+    stalls = _stall_bins(arch)
     layout = {
         "instruction x modifier": (instr, instr_excluded),
         "lane flags": (flags, {}),
@@ -158,7 +159,7 @@ def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
 
 
 LAYOUTS = {arch: _layout(arch) for arch in isa.Arch}
-LAYOUT = LAYOUTS[WORMHOLE]
+LAYOUT = LAYOUTS[isa.DEFAULT_ARCH]     # a program's architecture without an .arch line
 
 
 class Coverage:
@@ -223,8 +224,6 @@ class Coverage:
     def _stall_bin(self) -> str:
         """The stall's cause, from the instruction the thread issued last: a
         stall lasts one cycle after it, and nothing is issued in between."""
-        if self.arch is WORMHOLE:
-            return "SFPSWAP interlock stall"
         producer = self._issued
         assert producer is not None, "a stall with no instruction issued before it"
         if interlocks_next(producer):
@@ -250,8 +249,8 @@ class Coverage:
         return self
 
     def to_json(self) -> dict:
-        # Wormhole's form is the one it had before Blackhole was binned: no "arch" key.
-        arch = {} if self.arch is WORMHOLE else {"arch": self.arch.value}
+        # The default architecture's report keeps the form it had before there were two: no "arch" key.
+        arch = {} if self.arch is isa.DEFAULT_ARCH else {"arch": self.arch.value}
         return {**arch, "hits": self.hits, "excluded": self.excluded}
 
     @classmethod
@@ -287,7 +286,7 @@ class Coverage:
         return "\n".join(lines)
 
     def report_markdown(self) -> str:
-        title = "# Functional coverage" + ("" if self.arch is WORMHOLE else f", {self.arch.title}")
+        title = "# Functional coverage" + ("" if self.arch is isa.DEFAULT_ARCH else f", {self.arch.title}")
         out = [title, "", "| group | hit | total | % |", "|---|---:|---:|---:|"]
         for group in self.hits:
             hit, n = self.group_summary(group)

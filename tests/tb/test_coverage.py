@@ -107,8 +107,8 @@ def test_macro_sub_unit_delay_and_kind():
 
 def test_swap_interlock_stall():
     cov = cov_of(".lreg 1 1\n.lreg 2 2\nsfpswap vd=1 vc=2 mod1=0\nsfpmov vd=3 vc=1\n")
-    assert cov.hits["events"]["SFPSWAP interlock stall"] == 1
-    assert cov_of("sfpswap vd=1 vc=2 mod1=0\nsfpnop\n").hits["events"]["SFPSWAP interlock stall"] == 0
+    assert cov.hits["events"]["stall: only SFPNOP after SFPSWAP"] == 1
+    assert cov_of("sfpswap vd=1 vc=2 mod1=0\nsfpnop\n").hits["events"]["stall: only SFPNOP after SFPSWAP"] == 0
 
 
 def test_macro_discard_and_hazard_rules():
