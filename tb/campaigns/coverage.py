@@ -54,8 +54,6 @@ DELAY_KINDS = ("cycles", "instructions")
 _MACRO_UNIT_NAMES = tuple(u.value for u in MACRO_UNITS)
 
 
-
-
 def _instruction_bins(arch: isa.Arch) -> tuple[list[str], dict[str, str]]:
     bins, excluded = [], {}
     undefined = undefined_modifiers(arch)
@@ -143,19 +141,17 @@ def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
     instr, instr_excluded = _instruction_bins(arch)
     flags = [f"use_flags={u}, lane_flags={p}" for u in ("off", "on") for p in ("none", "some", "all")]
     macro = [f"{unit} delay={d} {kind}" for unit in _MACRO_UNIT_NAMES for d in range(8) for kind in DELAY_KINDS]
-    stalls = _stall_bins(arch)
-    layout = {
+    return {
         "instruction x modifier": (instr, instr_excluded),
         "lane flags": (flags, {}),
         "flag stack depth": ([str(d) for d in range(FLAG_STACK_DEPTH + 1)], {}),
         "SFPLOAD format": (_format_bins(), {}),
         "SFPSTORE format": (_format_bins(), {}),
         "macro sub-unit x delay x kind": (macro, {}),
-        "events": (stalls + [f"discarded on {u}" for u in _MACRO_UNIT_NAMES], {}),
+        "events": (_stall_bins(arch) + [f"discarded on {u}" for u in _MACRO_UNIT_NAMES], {}),
         "hazard rules": _rule_bins(arch),
+        "mode fields": _mode_bins(arch),
     }
-    layout["mode fields"] = _mode_bins(arch)
-    return layout
 
 
 LAYOUTS = {arch: _layout(arch) for arch in isa.Arch}

@@ -233,23 +233,22 @@ def _random_instruction(rng, mnemonic: str, low_vd: bool = False, *, arch: isa.A
     return instruction(rng, mnemonic, arch, **fixed)
 
 
-# Blackhole's own registers: the SFPU stack pointer that INT32_ALL addresses,
-# and the Dst remaps. (ADDR_MOD_SET_Base is left at 0: Blackhole's accesses
-# with it set are undefined, docs/blackhole.md.)
-# Directives of the Tensix registers a feature adds, with their value ranges.
+# Directives of the Tensix registers a feature adds, with their value ranges:
+# the SFPU stack pointer that INT32_ALL addresses, and the Dst remaps.
+# (ADDR_MOD_SET_Base is left at 0: Blackhole's accesses with it set are
+# undefined, docs/blackhole.md.)
 _FEATURE_DIRECTIVES = {"stack_pointer": (("rwc_sp", 1024), ("sfpu_stack_incr", 16), ("dest_sp_base", 64)),
                        "dst_remap": (("dest_remap_addrs", 2), ("dest_swizzle_32b", 2))}
-
-
-def _feature_directives(arch: isa.Arch) -> tuple[tuple[str, int], ...]:
-    return tuple(d for feature, ds in _FEATURE_DIRECTIVES.items() if getattr(arch.features, feature) for d in ds)
+# Each architecture's, in the order above (the draws of a seed depend on it).
+_DIRECTIVES_OF = {arch: tuple(d for feature, ds in _FEATURE_DIRECTIVES.items() if getattr(arch.features, feature)
+                              for d in ds) for arch in isa.Arch}
 
 
 def _directive_line(rng, arch: isa.Arch) -> str:
     """A configuration directive with a valid value."""
     kind = int(rng.integers(0, 8))
-    if kind == 5 and _feature_directives(arch):
-        name, limit = _pick(rng, _feature_directives(arch))
+    if kind == 5 and _DIRECTIVES_OF[arch]:
+        name, limit = _pick(rng, _DIRECTIVES_OF[arch])
         return f".{name} {int(rng.integers(0, limit))}"
     if kind == 0:
         return f".fp32_dest {int(rng.integers(0, 2))}"
