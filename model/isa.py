@@ -381,6 +381,11 @@ class LaneConfigBit:
 SETRWC, INCRWC, REPLAY, SETC16, NOP = 0x37, 0x38, 0x04, 0xB2, 0x02
 # Those the thread issues towards the SFPU: each takes an issue slot but no SFPU sub-unit.
 TENSIX_ISSUED = {SETRWC: "SETRWC", INCRWC: "INCRWC", NOP: "NOP"}
+# The others the math thread's issue path carries (ckernel_ops.h's TT_OP values, the same on both
+# architectures; their units and timing: `model.issue_path`).
+MOP, MOP_CFG, ZEROACC, MOVA2D, MOVB2D, ELWADD, CLEARDVALID = 0x01, 0x03, 0x10, 0x12, 0x13, 0x28, 0x36
+UNPACR_NOP, SETDVALID, WRCFG, RMWCIB0 = 0x43, 0x57, 0xB0, 0xB3
+STALLWAIT, SEMINIT, SEMPOST, SEMGET, SEMWAIT = 0xA2, 0xA3, 0xA4, 0xA5, 0xA6
 
 
 class Narrowing(enum.Enum):

@@ -323,6 +323,15 @@ SYMBOLS: dict[str, int] = {
         ("C_TO_CR_MODE", 8))},
     # Thread configuration registers SETC16 may write (model.tensix).
     **SETC16_SYMBOLS,
+    # STALLWAIT's block and condition bits (p_stall, ckernel_instr_params.h; STALLWAIT.md).
+    **{f"p_stall::{name}": value for name, value in (
+        ("NONE", 0x0), ("THCON", 0x1), ("UNPACK0", 0x2), ("UNPACK1", 0x4), ("UNPACK", 0x6), ("PACK0", 0x8),
+        ("PACK1", 0x10), ("PACK2", 0x20), ("PACK3", 0x40), ("PACK", 0x8 | 0x10 | 0x20 | 0x40), ("MATH", 0x80), ("SRCA_CLR", 0x100),
+        ("SRCB_CLR", 0x200), ("SRCA_VLD", 0x400), ("SRCB_VLD", 0x800), ("XMOV", 0x1000), ("TRISC_CFG", 0x2000),
+        ("SFPU1", 0x4000), ("WAIT_SFPU", 0x4000), ("STALL_TDMA", 0x1), ("STALL_SYNC", 0x2), ("STALL_PACK", 0x4),
+        ("STALL_UNPACK", 0x8), ("STALL_XMOV", 0x10), ("STALL_THCON", 0x20), ("STALL_MATH", 0x40),
+        ("STALL_CFG", 0x80), ("STALL_SFPU", 0x100), ("STALL_THREAD", 0x1FF), ("STALL_ON_ZERO", 0x1),
+        ("STALL_ON_MAX", 0x2), *((f"SEMAPHORE_{n}", 1 << n) for n in range(8)))},
 }
 
 # Blackhole's names: the modifiers of its new and changed instructions (the
@@ -353,6 +362,11 @@ BLACKHOLE_SYMBOLS: dict[str, int] = {
     "SFPSTOCHRND_RND_NEAREST": 0,
     "SFPSTOCHRND_RND_STOCH": 1,
     "SFPSTOCHRND_RND_ZERO": 2,
+    # STALLWAIT's condition bits are renumbered (BlackholeA0 STALLWAIT.md).
+    **{f"p_stall::{name}": value for name, value in (
+        ("PACK", 0x8), ("MATH", 0x10), ("SRCA_CLR", 0x20), ("SRCB_CLR", 0x40), ("SRCA_VLD", 0x80),
+        ("SRCB_VLD", 0x100), ("XMOV", 0x200), ("TRISC_CFG", 0x400), ("SFPU1", 0x800), ("WAIT_SFPU", 0x800),
+        ("CFGEXU", 0x1000))},
     # The 3-bit AddrMod: "no increment" is slot 7.
     "SFPLOAD_ADDR_MODE_NOINC": 7,
     "SFPSTORE_ADDR_MODE_NOINC": 7,

@@ -59,8 +59,12 @@ def is_issued(word: int) -> bool:
 
 
 def args_of(word: int) -> dict[str, int]:
-    op = OPS[TENSIX_ISSUED[opcode_of(word)]]
-    return {a.name: (word >> a.shift) & ((1 << a.width) - 1) for a in op.llk_args}
+    return fields(word, TENSIX_ISSUED[opcode_of(word)])
+
+
+def fields(word: int, mnemonic: str) -> dict[str, int]:
+    """The `TTI_` arguments of `word`, an instruction `mnemonic` of `OPS`."""
+    return {a.name: (word >> a.shift) & ((1 << a.width) - 1) for a in OPS[mnemonic].llk_args}
 
 
 def apply(regs: TensixRegs, word: int) -> None:

@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,7 +98,10 @@ class Listing:
         return out
 
 
-def compile_call(request: Request, name: str = "<llk>") -> Listing:
+def compile_call(request: Request, name: str = "<llk>",
+                 driver: Callable[[Request, Path, list[Path]], str] | None = None) -> Listing:
+    """The listing of what `request`'s call issues, as the unary SFPU caller
+    runs it, or as `driver` (a function writing the driver's C++) runs it."""
     if request.arch not in ARCHES:
         raise LlkError(f"--arch {request.arch}: expected one of {', '.join(ARCHES)}")
     if request.vector_mode not in VECTOR_MODES:
@@ -109,7 +113,7 @@ def compile_call(request: Request, name: str = "<llk>") -> Listing:
         raise LlkError("g++ is not installed (Debian: apt-get install g++)")
     with tempfile.TemporaryDirectory(prefix="sfpu-llk-") as tmp:
         work = Path(tmp)
-        exe, shadows = _build(request, work, compiler)
+        exe, shadows = _build(request, work, compiler, driver)
         survey = work / "sfpi-survey"
         records = _run(exe, {"SFPI_SURVEY": str(survey)})
         if any(r.kind == "V" for r in records):
@@ -123,17 +127,21 @@ def compile_call(request: Request, name: str = "<llk>") -> Listing:
 # ---------------------------------------------------------------------------
 # The driver
 
+def caller_setup_lines() -> list[str]:
+    """What the firmware and `_llk_math_eltwise_unary_sfpu_init_` set up before any SFPU kernel."""
+    return ["TTI_SFPENCC(sfpi::SFPENCC_IMM12_BOTH, 0, 0, sfpi::SFPENCC_MOD1_EI_RI);  // the firmware's boot set-up",
+            "TTI_SFPCONFIG(0, 0xF, 1);  // _init_sfpu_config_reg",
+            "addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 0}}.set(ADDR_MOD_7);",
+            "math::reset_counters(p_setrwc::SET_ABD_F);"]
+
+
 def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str:
     faces, incs, tail = VECTOR_MODES[request.vector_mode]
     header = str(header_path)
     lines = ['#include "llk_stand_in.h"'] + [f'#include "{p}"' for p in preincluded] + [f'#include "{header}"',
              "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
              "int main() {", '::llk_record::phase("caller set-up");',
-             f'#line 1 "{CALLER}"',
-             "TTI_SFPENCC(sfpi::SFPENCC_IMM12_BOTH, 0, 0, sfpi::SFPENCC_MOD1_EI_RI);  // the firmware's boot set-up",
-             "TTI_SFPCONFIG(0, 0xF, 1);  // _init_sfpu_config_reg",
-             "addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 0}}.set(ADDR_MOD_7);",
-             "math::reset_counters(p_setrwc::SET_ABD_F);"]
+             f'#line 1 "{CALLER}"', *caller_setup_lines()]
     if request.init:
         lines += ['::llk_record::phase("init");', '#line 1 "--init"', f"{request.init};"]
     # Wormhole's unary SFPU start moves the 2-bit AddrMod to slots 4-7; Blackhole's
@@ -177,7 +185,10 @@ def _shadow(folder: Path, into: Path) -> Path:
     return into
 
 
-def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path, Path]]:
+def prepare(request: Request, work: Path, driver: Callable[[Request, Path, list[Path]], str] | None = None,
+            ) -> tuple[Path, list[str], dict[Path, Path]]:
+    """The driver's source in `work`, the include and define flags that compile it
+    (for the host here, for the RISC-V in tb/perf), and the kernel folders' shadow copies."""
     include = work / "include"
     headers.write_generated(include, isa.Arch(request.arch))
     tree = request.tree
@@ -196,23 +207,35 @@ def _build(request: Request, work: Path, compiler: str) -> tuple[Path, dict[Path
         header = _shadowed(header, shadows)
         header_dir = header.parent
     source = work / "driver.cpp"
-    source.write_text(_driver(request, header, [_shadowed(p.resolve(), shadows) for p in request.preincludes]))
-    exe = work / "driver"
-    command = [compiler, "-std=gnu++17", "-O0", "-g", "-no-pie", "-fno-omit-frame-pointer", "-w",
-               "-fmax-errors=5", "-I", str(include), "-I", str(headers.STATIC_INCLUDE), "-I", str(header_dir)]
+    source.write_text((driver or _driver)(request, header, [_shadowed(p.resolve(), shadows)
+                                                            for p in request.preincludes]))
+    flags = ["-I", str(include), "-I", str(headers.STATIC_INCLUDE), "-I", str(header_dir)]
     if tree is not None and tree.metal_sfpu is not None:
-        command += ["-I", str(shadows[tree.metal_sfpu])]
+        flags += ["-I", str(shadows[tree.metal_sfpu])]
     for define in request.defines:
         if not re.fullmatch(r"[A-Za-z_]\w*(=.*)?", define):
             raise LlkError(f"-D {define}: expected NAME or NAME=VALUE")
-        command.append(f"-D{define}")
-    command += [str(source), "-o", str(exe)]
+        flags.append(f"-D{define}")
+    return source, flags, shadows
+
+
+def compile_with(command: list[str], what: str, work: Path, shadows: dict[Path, Path]) -> None:
+    """Run a compiler command; its first error as an LlkError with the C++ line."""
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=work)
     except subprocess.TimeoutExpired:
-        raise LlkError(f"{request.header}: g++ took longer than {COMPILE_SECONDS} s") from None
+        raise LlkError(f"{what}: the compiler took longer than {COMPILE_SECONDS} s") from None
     if done.returncode != 0:
         raise LlkError(_compile_error(unshadow(done.stderr, shadows), work))
+
+
+def _build(request: Request, work: Path, compiler: str,
+           driver: Callable[[Request, Path, list[Path]], str] | None = None) -> tuple[Path, dict[Path, Path]]:
+    source, flags, shadows = prepare(request, work, driver)
+    exe = work / "driver"
+    command = [compiler, "-std=gnu++17", "-O0", "-g", "-no-pie", "-fno-omit-frame-pointer", "-w",
+               "-fmax-errors=5"] + flags + [str(source), "-o", str(exe)]
+    compile_with(command, str(request.header), work, shadows)
     return exe, shadows
 
 

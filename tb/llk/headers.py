@@ -7,7 +7,8 @@ operand names have one source:
   ISA table of the architecture (`model.isa`), with its tt-llk argument order, and the
   Tensix instructions modelled around the SFPU (`model.tensix`). `TT_OP_`
   gives the word; `TT_`/`TTI_` record it with the `__FILE__:__LINE__` of
-  the call, after checking every argument fits its field.
+  the call, after checking every argument fits its field (compiled for the
+  RISC-V, `TTI_` is a `.ttinsn` word and `TT_` a store: llk_record.h).
 - `llk_names.h`: the names kernels use for operands (`model.llk_symbols`):
   `p_sfpu::LREG3`, `sfpi::SFPLOADI_MOD0_UPPER`, `InstrModLoadStore::LO16`,
   `ADDR_MOD_7`, the SETC16 register numbers, ...
@@ -37,15 +38,16 @@ def _macro(name: str, opcode: int, args) -> list[str]:
     word = " + ".join([_opcode_term(opcode)] +
                       [f"((std::uint32_t)({a.name}) << {a.shift})" for a in args])
     checks = ", ".join(f"{{\"{a.name}\", (long long)({a.name}), {a.width}}}" for a in args)
-    issue = (f"::llk_record::issue(\"{name}\", {word if args else _opcode_term(opcode)}, "
-             f"{{{checks}}}, __FILE__, __LINE__)")
+    call = (f"(\"{name}\", {word if args else _opcode_term(opcode)}, "
+            f"{{{checks}}}, __FILE__, __LINE__)")
+    issue, issue_run = f"::llk_record::issue{call}", f"::llk_record::issue_run{call}"
     if not args:      # TTI_SFPNOP is written without parentheses
         return [f"#define TT_OP_{name} {_opcode_term(opcode)}",
                 f"#define TTI_{name} {issue}",
-                f"#define TT_{name} {issue}"]
+                f"#define TT_{name} {issue_run}"]
     return [f"#define TT_OP_{name}({params}) ({word})",
             f"#define TTI_{name}({params}) {issue}",
-            f"#define TT_{name}({params}) {issue}"]
+            f"#define TT_{name}({params}) {issue_run}"]
 
 
 def ckernel_ops_h(arch: isa.Arch) -> str:
@@ -62,10 +64,10 @@ def ckernel_ops_h(arch: isa.Arch) -> str:
         word = " + ".join([_opcode_term(op.opcode)] +
                           [f"((std::uint32_t)({a.name}) << {a.shift})" for a in op.llk_args])
         checks = ", ".join(f"{{\"{a.name}\", (long long)({a.name}), {a.width}}}" for a in op.llk_args)
+        call = f"(\"{op.mnemonic}\", {word}, {{{checks}}}, __FILE__, __LINE__)"
         lines += [f"#define TT_OP_{op.mnemonic}({params}) ({word})",
-                  f"#define TTI_{op.mnemonic}({params}) ::llk_record::tensix(\"{op.mnemonic}\", {word}, "
-                  f"{{{checks}}}, __FILE__, __LINE__)",
-                  f"#define TT_{op.mnemonic}({params}) TTI_{op.mnemonic}({params})"]
+                  f"#define TTI_{op.mnemonic}({params}) ::llk_record::tensix{call}",
+                  f"#define TT_{op.mnemonic}({params}) ::llk_record::tensix_run{call}"]
     return "\n".join(lines) + "\n"
 
 

@@ -17,9 +17,77 @@
 // with addr2line.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
+
+#if defined(LLK_RV32)
+// The same interface compiled for the baby RISC-V by `sfpu perf` (tb/perf): an
+// instruction is pushed as the firmware pushes it, a `.ttinsn` word (the
+// instruction rotated left by two bits) when its value is known at compile
+// time and a store to the instruction buffer otherwise (always for TT_); the
+// other records are one-instruction marker stores below address 0 that the
+// instruction-set simulator reads and does not time (tb/perf/iss.py).
+namespace llk_record {
+
+struct Arg {
+    const char* name;
+    long long value;
+    int width;
+};
+
+#define LLK_RV32_MARK(offset) __asm__ __volatile__("sw zero, %0(zero)" ::"i"(offset) : "memory")
+constexpr int MARK_PHASE = -4, MARK_DIRECTIVE = -8, MARK_STOP = -12;
+
+inline volatile std::uint32_t* const instrn_buffer = reinterpret_cast<volatile std::uint32_t*>(LLK_RV32_INSTRN_BUF);
+
+__attribute__((always_inline)) inline void push(std::uint32_t word) {
+    if (__builtin_constant_p(word)) {
+        __asm__ __volatile__(".word %0" ::"i"((word << 2) | (word >> 30)));
+    } else {
+        *instrn_buffer = word;
+    }
+}
+
+__attribute__((always_inline)) inline void push_store(std::uint32_t word) { *instrn_buffer = word; }
+
+inline void (*on_issue)(std::initializer_list<Arg> args) = nullptr;
+
+__attribute__((always_inline)) inline bool fits(const char*, std::initializer_list<Arg>, const char*, int) {
+    return true;
+}
+__attribute__((always_inline)) inline void issue(const char*, std::uint32_t word, std::initializer_list<Arg>,
+                                                 const char*, int) {
+    push(word);
+}
+__attribute__((always_inline)) inline void issue_run(const char*, std::uint32_t word, std::initializer_list<Arg>,
+                                                     const char*, int) {
+    push_store(word);
+}
+__attribute__((always_inline)) inline void tensix(const char*, std::uint32_t word, std::initializer_list<Arg>,
+                                                  const char*, int) {
+    push(word);
+}
+__attribute__((always_inline)) inline void tensix_run(const char*, std::uint32_t word, std::initializer_list<Arg>,
+                                                      const char*, int) {
+    push_store(word);
+}
+__attribute__((always_inline)) inline void emit(char, const char*, const char*, int) {}
+__attribute__((always_inline)) inline void emit_at(char, const char*, const void*) {}
+__attribute__((always_inline)) inline void phase(const char*) { LLK_RV32_MARK(MARK_PHASE); }
+__attribute__((always_inline)) inline void directive(const char*, const char*, int) { LLK_RV32_MARK(MARK_DIRECTIVE); }
+__attribute__((always_inline)) inline void note(const char*, const char*, int) {}
+[[noreturn]] inline void stop(const char*, const char*, int) {
+    LLK_RV32_MARK(MARK_STOP);
+    __builtin_trap();
+}
+[[noreturn]] inline void stop_at(const char*, const void*) {
+    LLK_RV32_MARK(MARK_STOP);
+    __builtin_trap();
+}
+
+}  // namespace llk_record
+#else
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 
 namespace llk_record {
 
@@ -76,6 +144,11 @@ inline void issue(const char* macro, std::uint32_t word, std::initializer_list<A
     std::snprintf(text, sizeof text, "0x%08X", word);
     emit('I', text, file, line);
 }
+// A TT_ instruction: on the RISC-V a store of a word built at run time; recorded the same here.
+inline void issue_run(const char* macro, std::uint32_t word, std::initializer_list<Arg> args, const char* file,
+                      int line) {
+    issue(macro, word, args, file, line);
+}
 
 inline void tensix(const char* macro, std::uint32_t, std::initializer_list<Arg> args, const char* file, int line) {
     fits(macro, args, file, line);
@@ -96,4 +169,9 @@ inline void tensix(const char* macro, std::uint32_t, std::initializer_list<Arg> 
 inline void directive(const char* text, const char* file, int line) { emit('D', text, file, line); }
 inline void note(const char* text, const char* file, int line) { emit('N', text, file, line); }
 
+inline void tensix_run(const char* macro, std::uint32_t word, std::initializer_list<Arg> args, const char* file,
+                       int line) {
+    tensix(macro, word, args, file, line);
+}
 }  // namespace llk_record
+#endif

@@ -95,16 +95,7 @@ struct addr_mod_t {
     }
 };
 
-struct p_stall {
-    static constexpr std::uint32_t NONE = 0x0, THCON = 0x1, UNPACK0 = 0x2, UNPACK1 = 0x4, UNPACK = 0x6,
-                                   PACK0 = 0x8, PACK1 = 0x10, PACK2 = 0x20, PACK3 = 0x40, PACK = 0x78,
-                                   MATH = 0x80, SRCA_CLR = 0x100, SRCB_CLR = 0x200, SRCA_VLD = 0x400,
-                                   SRCB_VLD = 0x800, XMOV = 0x1000, TRISC_CFG = 0x2000, SFPU1 = 0x4000,
-                                   WAIT_SFPU = 0x4000, STALL_TDMA = 0x1, STALL_SYNC = 0x2, STALL_PACK = 0x4,
-                                   STALL_UNPACK = 0x8, STALL_XMOV = 0x10, STALL_THCON = 0x20, STALL_MATH = 0x40,
-                                   STALL_CFG = 0x80, STALL_SFPU = 0x100, STALL_THREAD = 0x1ff,
-                                   STALL_ON_ZERO = 0x1, STALL_ON_MAX = 0x2;
-};
+// p_stall (STALLWAIT's bits) is generated per architecture into llk_names.h.
 
 // Configuration registers the SFPU reads, as tags of this stand-in (not the
 // hardware's addresses): cfg_reg_rmw_tile of Fp32 Dst mode becomes .fp32_dest.
@@ -187,18 +178,31 @@ inline void init_prng_seed(const std::uint32_t seed, const char* file = __builti
 }
 
 // Tensix instructions outside the model: synchronisation is a no-op with a
-// note (the model issues in order); the rest stops the run.
+// note (the model issues in order); the rest stops the run. Compiled for the
+// RISC-V (`sfpu perf`), the waits and semaphores are pushed as the hardware
+// takes them, for the issue path's wait gate (model/issue_path.py).
+#if defined(LLK_RV32)
+#define LLK_RV32_SYNC_OP(opcode, params) ::llk_record::push((std::uint32_t(opcode) << 24) + (params))
+#define TTI_STALLWAIT(stall_res, wait_res) LLK_RV32_SYNC_OP(0xA2, ((stall_res) << 15) + (wait_res))
+#define TTI_SEMWAIT(stall_res, sem_sel, wait_sem_cond) \
+    LLK_RV32_SYNC_OP(0xA6, ((stall_res) << 15) + ((sem_sel) << 2) + (wait_sem_cond))
+#define TTI_SEMPOST(sem_sel) LLK_RV32_SYNC_OP(0xA4, (sem_sel) << 2)
+#define TTI_SEMGET(sem_sel) LLK_RV32_SYNC_OP(0xA5, (sem_sel) << 2)
+#define TTI_SEMINIT(max_value, init_value, sem_sel) \
+    LLK_RV32_SYNC_OP(0xA3, ((max_value) << 20) + ((init_value) << 16) + ((sem_sel) << 2))
+#else
 #define TTI_STALLWAIT(stall_res, wait_res) \
     ::llk_record::note("TTI_STALLWAIT: a wait for other Tensix units, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TT_STALLWAIT(stall_res, wait_res) TTI_STALLWAIT(stall_res, wait_res)
-// A raw instruction word pushed to the instruction buffer, as an SFPU instruction of that encoding.
-#define TT_INSN(ENCODING) ::llk_record::issue("INSN", static_cast<std::uint32_t>(ENCODING), {}, __FILE__, __LINE__)
 #define TTI_SEMWAIT(...) ::llk_record::note("TTI_SEMWAIT: a semaphore wait, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMPOST(...) ::llk_record::note("TTI_SEMPOST: a semaphore post, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMGET(...) ::llk_record::note("TTI_SEMGET: a semaphore get, a no-op for the SFPU alone", __FILE__, __LINE__)
 #define TTI_SEMINIT(...) ::llk_record::note("TTI_SEMINIT: a semaphore set-up, a no-op for the SFPU alone", __FILE__, __LINE__)
+#endif
+#define TT_STALLWAIT(stall_res, wait_res) TTI_STALLWAIT(stall_res, wait_res)
+// A raw instruction word pushed to the instruction buffer, as an SFPU instruction of that encoding.
+#define TT_INSN(ENCODING) ::llk_record::issue_run("INSN", static_cast<std::uint32_t>(ENCODING), {}, __FILE__, __LINE__)
 // A Tensix NOP (not SFPNOP): one cycle of the thread's issue slot, nothing for the SFPU.
-#define TTI_NOP ::llk_record::tensix("NOP", 0, {}, __FILE__, __LINE__)
+#define TTI_NOP ::llk_record::tensix("NOP", TT_OP_NOP(), {}, __FILE__, __LINE__)
 #define TTI_WRCFG(...) ::llk_record::stop("TTI_WRCFG of a configuration register is not modelled", __FILE__, __LINE__)
 #define TTI_RMWCIB0(...) ::llk_record::stop("TTI_RMWCIB0 of a configuration register is not modelled", __FILE__, __LINE__)
 #define TTI_RMWCIB1(...) ::llk_record::stop("TTI_RMWCIB1 of a configuration register is not modelled", __FILE__, __LINE__)
@@ -209,24 +213,29 @@ inline void init_prng_seed(const std::uint32_t seed, const char* file = __builti
 
 namespace math {
 inline void set_addr_mod_base(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("SETC16", 0, {{"setc16_reg", ADDR_MOD_SET_Base_ADDR32, 8}, {"setc16_value", 1, 16}}, file, line);
+    ::llk_record::tensix("SETC16", TT_OP_SETC16(ADDR_MOD_SET_Base_ADDR32, 1),
+                         {{"setc16_reg", ADDR_MOD_SET_Base_ADDR32, 8}, {"setc16_value", 1, 16}}, file, line);
 }
 inline void clear_addr_mod_base(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("SETC16", 0, {{"setc16_reg", ADDR_MOD_SET_Base_ADDR32, 8}, {"setc16_value", 0, 16}}, file, line);
+    ::llk_record::tensix("SETC16", TT_OP_SETC16(ADDR_MOD_SET_Base_ADDR32, 0),
+                         {{"setc16_reg", ADDR_MOD_SET_Base_ADDR32, 8}, {"setc16_value", 0, 16}}, file, line);
 }
 inline void reset_counters(const std::uint32_t setrwc, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("SETRWC", 0, {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", 0, 4}, {"rwc_d", 0, 4},
-                                       {"rwc_b", 0, 4}, {"rwc_a", 0, 4}, {"BitMask", setrwc, 6}}, file, line);
+    ::llk_record::tensix("SETRWC", TT_OP_SETRWC(p_setrwc::CLR_NONE, 0, 0, 0, 0, setrwc),
+                         {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", 0, 4}, {"rwc_d", 0, 4},
+                          {"rwc_b", 0, 4}, {"rwc_a", 0, 4}, {"BitMask", setrwc, 6}}, file, line);
 }
 template <std::uint32_t num_rows = 8>
 inline void inc_dst_addr(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("SETRWC", 0, {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", p_setrwc::CR_D, 4},
+    ::llk_record::tensix("SETRWC", TT_OP_SETRWC(p_setrwc::CLR_NONE, p_setrwc::CR_D, num_rows, 0, 0, p_setrwc::SET_D),
+                         {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", p_setrwc::CR_D, 4},
                                        {"rwc_d", num_rows, 4}, {"rwc_b", 0, 4}, {"rwc_a", 0, 4},
                                        {"BitMask", p_setrwc::SET_D, 6}}, file, line);
 }
 inline void clear_dst_reg_addr(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("SETRWC", 0, {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", 0, 4}, {"rwc_d", 0, 4},
-                                       {"rwc_b", 0, 4}, {"rwc_a", 0, 4}, {"BitMask", p_setrwc::SET_D, 6}}, file, line);
+    ::llk_record::tensix("SETRWC", TT_OP_SETRWC(p_setrwc::CLR_NONE, 0, 0, 0, 0, p_setrwc::SET_D),
+                         {{"clear_ab_vld", p_setrwc::CLR_NONE, 2}, {"rwc_cr", 0, 4}, {"rwc_d", 0, 4},
+                          {"rwc_b", 0, 4}, {"rwc_a", 0, 4}, {"BitMask", p_setrwc::SET_D, 6}}, file, line);
 }
 }  // namespace math
 
@@ -246,12 +255,14 @@ namespace lltt {
 enum ExecBool : bool { NoExec = false, Exec = true };
 template <ExecBool E = NoExec>
 inline void record(unsigned start, unsigned length, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("REPLAY", 0, {{"start_idx", start, 5}, {"len", length, 6},
-                                       {"execute_while_loading", E ? 1 : 0, 1}, {"load_mode", 1, 1}}, file, line);
+    ::llk_record::tensix("REPLAY", TT_OP_REPLAY(start, length, E ? 1 : 0, 1),
+                         {{"start_idx", start, 5}, {"len", length, 6},
+                          {"execute_while_loading", E ? 1 : 0, 1}, {"load_mode", 1, 1}}, file, line);
 }
 inline void replay(unsigned start, unsigned length, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::llk_record::tensix("REPLAY", 0, {{"start_idx", start, 5}, {"len", length, 6},
-                                       {"execute_while_loading", 0, 1}, {"load_mode", 0, 1}}, file, line);
+    ::llk_record::tensix("REPLAY", TT_OP_REPLAY(start, length, 0, 0),
+                         {{"start_idx", start, 5}, {"len", length, 6},
+                          {"execute_while_loading", 0, 1}, {"load_mode", 0, 1}}, file, line);
 }
 }  // namespace lltt
 #include "llk_arch.h"   // generated per architecture (tb/llk/headers.py)
