@@ -1,0 +1,601 @@
+"""The issue path: how the math thread's instructions reach the SFPU, in time.
+
+    baby RISC-V --sw/.ttinsn--> store queue --> FIFO --> MOP expander --> FIFO
+        --> replay expander --> FIFO --> wait gate --> SFPU (the cycle model) / FPU / sync / config
+
+The RISC-V's retired instructions (`RvInstr`, from an instruction-set
+simulator) are timed by `riscv_schedule`, each push then travels the
+frontend one stage per cycle (`IssuePath.run`), and the SFPU is the cycle
+model itself, stepped once per cycle with whatever the wait gate hands it.
+Every constant is in `PATH_TIMING`, with the tt-isa-documentation page it
+comes from (WormholeB0/TensixTile/ and BlackholeA0/TensixTile/); the few the
+documentation does not give are marked as assumptions there and in
+docs/perf.md.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from . import isa, tensix
+from .asm import Directive, Instr
+from .cycle import CycleModel
+from .isa import Arch
+from .run import take_directive
+
+# --- the instructions the path carries besides the SFPU's ----------------------
+
+
+class Unit(enum.Enum):
+    SFPU = "sfpu"          # every SFP* instruction; SETRWC/INCRWC/NOP take the same issue slot (model.tensix)
+    FPU = "fpu"            # Matrix Unit: MOVA2D, MOVB2D, ELWADD, ZEROACC, CLEARDVALID, ...
+    SYNC = "sync"          # STALLWAIT, SEMWAIT, SEMPOST, SEMGET, SEMINIT
+    CONFIG = "config"      # SETC16, WRCFG, RMWCIB0-3
+    MISC = "misc"          # SETDVALID, UNPACR_NOP and other single-cycle units
+    MOP = "mop"            # MOP, MOP_CFG: consumed by the MOP expander
+    REPLAY = "replay"      # consumed by the replay expander
+
+
+@dataclass(frozen=True)
+class FrontendOp:
+    mnemonic: str
+    unit: Unit
+    latency: int = 1       # cycles the unit is busy with it (FPU: until its Dst write lands)
+
+
+# Opcodes of the Tensix instructions an SFPU kernel and its caller push, besides
+# the SFPU's own (`isa.ISA`): ckernel_ops.h's TT_OP values (the same on both
+# architectures); units and latencies from the pages each row names.
+FRONTEND_OPS: dict[int, FrontendOp] = {
+    isa.MOP: FrontendOp("MOP", Unit.MOP),                 # MOPExpander.md
+    isa.MOP_CFG: FrontendOp("MOP_CFG", Unit.MOP),
+    isa.REPLAY: FrontendOp("REPLAY", Unit.REPLAY),        # REPLAY.md
+    isa.ZEROACC: FrontendOp("ZEROACC", Unit.FPU),         # MatrixUnit.md: latency 1
+    isa.MOVA2D: FrontendOp("MOVA2D", Unit.FPU, 4),        # MatrixUnit.md L31: 1/cycle, latency 4
+    isa.MOVB2D: FrontendOp("MOVB2D", Unit.FPU, 4),
+    isa.ELWADD: FrontendOp("ELWADD", Unit.FPU, 5),        # MatrixUnit.md L26: latency 5
+    isa.CLEARDVALID: FrontendOp("CLEARDVALID", Unit.FPU),
+    isa.UNPACR_NOP: FrontendOp("UNPACR_NOP", Unit.MISC),
+    isa.SETDVALID: FrontendOp("SETDVALID", Unit.MISC),
+    isa.STALLWAIT: FrontendOp("STALLWAIT", Unit.SYNC),    # SyncUnit.md: latency 1
+    isa.SEMINIT: FrontendOp("SEMINIT", Unit.SYNC),
+    isa.SEMPOST: FrontendOp("SEMPOST", Unit.SYNC),
+    isa.SEMGET: FrontendOp("SEMGET", Unit.SYNC),
+    isa.SEMWAIT: FrontendOp("SEMWAIT", Unit.SYNC),
+    isa.WRCFG: FrontendOp("WRCFG", Unit.CONFIG, 2),       # ConfigurationUnit.md: latency 2
+    isa.SETC16: FrontendOp("SETC16", Unit.CONFIG),
+    **{isa.RMWCIB0 + n: FrontendOp(f"RMWCIB{n}", Unit.CONFIG) for n in range(4)},
+}
+
+# STALLWAIT.md: the block mask's bits (the same on both architectures).
+BLOCK_SYNC, BLOCK_FPU, BLOCK_CONFIG, BLOCK_SFPU = 1 << 1, 1 << 6, 1 << 7, 1 << 8
+BLOCK_ALL = 0x1FF
+
+
+class Condition(enum.Enum):
+    """What a STALLWAIT waits on ("keep waiting while ..."), as the model sees it."""
+    FPU_BUSY = "an instruction of this thread in the FPU"
+    SFPU_BUSY = "an instruction of this thread in the SFPU"
+    SRCA_NOT_FPU = "SrcA not handed to the FPU"
+    SRCB_NOT_FPU = "SrcB not handed to the FPU"
+    OTHER = "a unit outside the model (unpackers, packers, ThCon, mover)"
+
+
+def unit_of(word: int, arch: Arch) -> Unit:
+    op = isa.opcode_of(word)
+    if op in isa.ISA[arch].by_opcode or op in isa.TENSIX_ISSUED:
+        return Unit.SFPU
+    known = FRONTEND_OPS.get(op)
+    if known is None:
+        raise PathError(f"instruction word 0x{word:08X}: opcode 0x{op:02X} is not one the issue path models "
+                        f"(SFPU instructions and {', '.join(sorted(o.mnemonic for o in FRONTEND_OPS.values()))})")
+    return known.unit
+
+
+def blocked_by(word: int, arch: Arch) -> int:
+    """The block-mask bits that hold `word` at the wait gate (STALLWAIT.md's table)."""
+    op = isa.opcode_of(word)
+    if op == isa.NOP:
+        return BLOCK_ALL          # a plain NOP waits only when every bit is set
+    if op in (isa.STALLWAIT, isa.SEMWAIT):
+        return 1                  # any bit: a new wait queues behind a latched one (`held` checks any)
+    unit = unit_of(word, arch)
+    if op in isa.TENSIX_ISSUED:   # SETRWC and INCRWC are the FPU's
+        return BLOCK_FPU
+    return {Unit.SFPU: BLOCK_SFPU, Unit.FPU: BLOCK_FPU, Unit.CONFIG: BLOCK_CONFIG, Unit.SYNC: BLOCK_SYNC,
+            Unit.MISC: 1}.get(unit, 0)
+
+
+# --- the constants, per architecture -----------------------------------------
+
+
+@dataclass(frozen=True)
+class PathTiming:
+    """The documented timing of the issue path of one architecture (docs/perf.md
+    gives each field's page; "assumed" marks what no page states)."""
+    fifo_depth: int                    # the thread's first FIFO (T1's)
+    fifo_refill_at: int | None         # a full FIFO takes pushes again only at this level (BH)
+    replay_fifo_depth: int             # before the replay expander
+    gate_fifo_depth: int               # before the wait gate
+    downstream_counts_when_idle: bool  # BH: the later FIFOs add capacity only while an expander works
+    store_queue: int                   # RISC-V store queue entries
+    ttinsn_fusion: int                 # adjacent .ttinsn one cycle takes (BH: up to 4)
+    mispredict_bubble: int             # cycles lost to a mispredicted branch
+    mul_occupancy: int                 # cycles `mul` holds the integer unit
+    mul_latency: int                   # cycles until its result can be used
+    load_latency: int                  # local data RAM (the stack)
+    mmio_load_latency: int             # semaphores, mailboxes, TTSync (at least)
+    wait_release_lag: int              # condition met -> block lifted
+    mop_exit_penalty: int              # MOP expander's cycle after an expansion
+    conditions: dict[int, Condition]   # STALLWAIT condition bit -> meaning
+
+
+PATH_TIMING: dict[Arch, PathTiming] = {
+    Arch.WORMHOLE: PathTiming(
+        fifo_depth=16,                 # Diagrams/Src/TensixFrontend.lua L25: fifo1_size {32, 16, 16}, T1 = 16
+        fifo_refill_at=None,
+        replay_fifo_depth=8,           # TensixFrontend.lua L69
+        gate_fifo_depth=2,             # TensixFrontend.lua L78
+        downstream_counts_when_idle=False,
+        store_queue=4,                 # BabyRISCV/MemoryOrdering.md L7
+        ttinsn_fusion=1,
+        mispredict_bubble=2,           # BabyRISCV/README.md L49
+        mul_occupancy=2,               # BabyRISCV/README.md L44
+        mul_latency=2,
+        load_latency=2,                # BabyRISCV/README.md L59-65
+        mmio_load_latency=3,
+        wait_release_lag=1,            # TensixCoprocessor/STALLWAIT.md L27
+        mop_exit_penalty=1,            # TensixCoprocessor/MOPExpander.md L120
+        conditions={7: Condition.FPU_BUSY, 14: Condition.SFPU_BUSY, 10: Condition.SRCA_NOT_FPU,
+                    11: Condition.SRCB_NOT_FPU},   # STALLWAIT.md L171-203
+    ),
+    Arch.BLACKHOLE: PathTiming(
+        fifo_depth=32,                 # BlackholeA0 BabyRISCV/PushTensixInstruction.md L15
+        fifo_refill_at=28,             # ... and only back at 28 once above it
+        replay_fifo_depth=8,
+        gate_fifo_depth=2,
+        downstream_counts_when_idle=True,   # PushTensixInstruction.md L15: the later FIFOs add only while expanding
+        store_queue=4,                 # BabyRISCV/MemoryOrdering.md L7
+        ttinsn_fusion=4,               # BabyRISCV/README.md L37, PushTensixInstruction.md L19-23
+        mispredict_bubble=4,           # BabyRISCV/README.md L53
+        mul_occupancy=1,               # BabyRISCV/README.md L57-59: EX1 then EX2
+        mul_latency=2,
+        load_latency=2,                # BabyRISCV/README.md L71-81
+        mmio_load_latency=3,
+        wait_release_lag=1,            # STALLWAIT.md L30
+        mop_exit_penalty=1,            # no Blackhole page: Wormhole's MOPExpander.md (assumed)
+        conditions={4: Condition.FPU_BUSY, 11: Condition.SFPU_BUSY, 7: Condition.SRCA_NOT_FPU,
+                    8: Condition.SRCB_NOT_FPU},    # STALLWAIT.md L182-213
+    ),
+}
+
+
+class PathError(Exception):
+    """A stream the issue path cannot take, said with where it came from."""
+
+
+# --- the RISC-V --------------------------------------------------------------
+
+
+class RvKind(enum.Enum):
+    ALU = "alu"
+    MUL = "mul"
+    DIV = "div"
+    LOAD = "load"
+    STORE = "store"
+    BRANCH = "branch"
+    JAL = "jal"
+    JALR = "jalr"
+    PUSH = "push"          # .ttinsn (several when fused) or a store to the instruction buffer
+    MARK = "mark"          # the front end's marker store: not timed
+    SYNC = "sync"          # a TTSync load: returns once the thread's coprocessor work is done (TTSync.md)
+
+
+@dataclass(slots=True)
+class RvInstr:
+    """One retired RISC-V instruction, as the instruction-set simulator saw it."""
+    pc: int
+    kind: RvKind
+    rd: int = 0
+    rs: tuple[int, ...] = ()
+    taken: bool = False            # a branch taken, or a jalr's target
+    target: int = 0
+    mmio: bool = False             # a load from a memory-mapped register (semaphores, TTSync, ...)
+    div_cycles: int = 0
+    words: tuple = ()              # PUSH: the instruction words; MARK: (its kind,)
+    mop_cfg: tuple[int, ...] = ()  # PUSH of a MOP: the thread's MopCfg[0..8] when it was pushed
+    ttinsn: bool = False           # PUSH: a .ttinsn (which Blackhole fuses with its neighbours), not a store
+
+
+def fuse_ttinsn(instrs: list[RvInstr], width: int) -> list[RvInstr]:
+    """Blackhole's instruction cache fuses up to `width` adjacent `.ttinsn` into one instruction of
+    one cycle and one store (BabyRISCV/README.md L37, PushTensixInstruction.md L19-23)."""
+    if width <= 1:
+        return instrs
+    out: list[RvInstr] = []
+    for ins in instrs:
+        last = out[-1] if out else None
+        if (ins.ttinsn and last is not None and last.ttinsn and len(last.words) < width
+                and ins.pc == last.pc + 4 * len(last.words)):
+            out[-1] = RvInstr(last.pc, RvKind.PUSH, words=last.words + ins.words, ttinsn=True,
+                              mop_cfg=last.mop_cfg or ins.mop_cfg)
+        else:
+            out.append(ins)
+    return out
+
+
+@dataclass
+class RvTimes:
+    """When each instruction would issue with nothing downstream full, and the
+    mispredictions counted on the way."""
+    issue: list[int]
+    mispredicts: int
+
+
+def riscv_schedule(instrs: list[RvInstr], timing: PathTiming) -> RvTimes:
+    """The in-order baby RISC-V (BabyRISCV/README.md): one instruction a cycle,
+    a result usable by the next instruction, `mul`/`div` holding the integer
+    unit, loads late by their latency, a mispredicted branch a bubble. The
+    predictor is not documented: a 2-bit counter per branch, starting weakly
+    not-taken, and the last target per `jalr`, are assumed (docs/perf.md)."""
+    issue: list[int] = []
+    ready = [0] * 32                   # cycle each register's value can be used
+    counters: dict[int, int] = {}
+    targets: dict[int, int] = {}
+    t = 0
+    free_at = 0
+    mispredicts = 0
+    for ins in instrs:
+        if ins.kind is RvKind.MARK:
+            issue.append(free_at)
+            continue
+        if ins.kind is RvKind.SYNC:      # its wait is the path's (IssuePath.run); the load itself is MMIO
+            ins = RvInstr(ins.pc, RvKind.LOAD, ins.rd, ins.rs, mmio=True)
+        t = max([free_at] + [ready[r] for r in ins.rs if r])
+        issue.append(t)
+        occupancy, latency = 1, 1
+        if ins.kind is RvKind.MUL:
+            occupancy, latency = timing.mul_occupancy, timing.mul_latency
+        elif ins.kind is RvKind.DIV:
+            occupancy = latency = ins.div_cycles
+        elif ins.kind is RvKind.LOAD:
+            latency = timing.mmio_load_latency if ins.mmio else timing.load_latency
+        elif ins.kind is RvKind.BRANCH:
+            state = counters.get(ins.pc, 1)
+            if (state >= 2) != ins.taken:
+                occupancy += timing.mispredict_bubble
+                mispredicts += 1
+            counters[ins.pc] = min(3, state + 1) if ins.taken else max(0, state - 1)
+        elif ins.kind is RvKind.JALR:
+            if targets.get(ins.pc) != ins.target:
+                occupancy += timing.mispredict_bubble
+                mispredicts += 1
+            targets[ins.pc] = ins.target
+        if ins.rd:
+            ready[ins.rd] = t + latency
+        free_at = t + occupancy
+    return RvTimes(issue, mispredicts)
+
+
+# --- the frontend and the units ------------------------------------------------
+
+
+@dataclass(slots=True)
+class Entry:
+    """An instruction in the frontend: its word, where it was pushed (the
+    RISC-V instruction's index), and, once it leaves the replay expander,
+    the program instruction it is (SFPU side) or None."""
+    word: int
+    push: int
+    instr: Instr | None = None
+
+
+@dataclass
+class Breakdown:
+    """Where the cycles of a run went, counted per cycle of the SFPU's issue slot."""
+    sfpu_issue: int = 0            # an SFPU (or SETRWC/INCRWC/NOP) instruction accepted
+    sfpu_stall: int = 0            # one presented and held by the SFPU's interlocks
+    waits: int = 0                 # the head of the queue held by a STALLWAIT/SEMWAIT
+    other_units: int = 0           # an FPU, sync or configuration instruction dispatched
+    frontend_empty: int = 0        # nothing at the wait gate: the RISC-V or the expanders were behind
+    riscv_fifo_full: int = 0       # RISC-V cycles lost with its pushes blocked (store queue full)
+
+    def to_json(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class PathEvent:
+    """What the timeline shows of the path in one cycle."""
+    cycle: int
+    pushed: int | None                 # the RISC-V instruction whose push entered the FIFO, if one did
+    queued: int                        # instructions in the store queue and the FIFOs at the end of the cycle
+    gate: str                          # what the wait gate did: issue, stall, wait, a unit's mnemonic or ""
+
+
+@dataclass
+class PathRun:
+    cycles: int                        # until the frontend and the SFPU are empty
+    marks: list[tuple[str, int]]       # each RISC-V marker, in order: its kind and cycle
+    breakdown: Breakdown
+    push_cycles: list[int]             # cycle each push entered the FIFO
+    events: list[PathEvent] = field(default_factory=list)
+    mispredicts: int = 0
+
+
+def expand_mop(word: int, cfg: tuple[int, ...], mask_hi: int) -> list[int]:
+    """The instructions a MOP expands to (MOPExpander.md's functional model),
+    from the thread's MopCfg[0..8] and MOP_CFG's mask bits."""
+    if len(cfg) != 9:
+        raise PathError("a MOP before its MopCfg was written (TENSIX_MOP_CFG_BASE)")
+    template = (word >> 23) & 1
+    is_nop = lambda w: isa.opcode_of(w) == isa.NOP   # noqa: E731 -- only plain NOP, as the page says
+    out: list[int] = []
+    if template == 0:
+        mask = (mask_hi << 16) + (word & 0xFFFF)
+        count1 = (word >> 16) & 0x7F
+        flags, insn_b, a0, a1, a2, a3, skip_a0, skip_b = cfg[1:9]
+        for _ in range(count1 + 1):
+            if mask & 1 == 0:
+                out.append(a0)
+                if flags & 2:
+                    out += [a1, a2, a3]
+                if flags & 1:
+                    out.append(insn_b)
+            else:
+                out.append(skip_a0)
+                if flags & 1:
+                    out.append(skip_b)
+            mask >>= 1
+        return out
+    outer, inner = cfg[0] & 127, cfg[1] & 127
+    start_op, end0, end1, loop_op, loop_op1, loop0_last, loop1_last = cfg[2:9]
+    flip = 0
+    if not is_nop(loop_op1):
+        flip = loop_op ^ loop_op1
+        inner *= 2
+    if outer == 1 and is_nop(start_op) and inner == 0 and not is_nop(end0):
+        outer += 128                  # the page's hardware bug
+    for j in range(outer):
+        if not is_nop(start_op):
+            out.append(start_op)
+        for i in range(inner):
+            out.append(loop_op if i != inner - 1 else loop1_last if j != outer - 1 else loop0_last)
+            loop_op ^= flip
+        if not is_nop(end0):
+            out.append(end0)
+            if not is_nop(end1):
+                out.append(end1)
+    return out
+
+
+class IssuePath:
+    """One thread's path from its RISC-V to the units, stepped a cycle at a time
+    together with the SFPU's cycle model. `program` is the SFPU-side listing of
+    the same run (its instructions in issue order, REPLAYs expanded): each
+    SFPU-bound word leaving the replay expander takes the next of its
+    instructions, whose word must be the same."""
+
+    def __init__(self, model: CycleModel, program_items: Iterable[Instr | Directive], arch: Arch,
+                 max_cycles: int = 2_000_000, where: Callable[[int], str] = lambda push: f"push {push}"):
+        self.model = model
+        self.arch = arch
+        self.timing = PATH_TIMING[arch]
+        self.items = deque(program_items)
+        self.max_cycles = max_cycles
+        self.where = where
+
+    def _next_instr(self, word: int, push: int) -> Instr:
+        """The listing's next instruction, after applying the directives before it."""
+        while self.items and isinstance(self.items[0], Directive):
+            directive = self.items.popleft()
+            if directive.name not in ("mark", "thread"):
+                take_directive(self.model, directive)
+        if not self.items:
+            raise PathError(f"{self.where(push)}: the RISC-V pushed 0x{word:08X}, beyond the listing's last "
+                            "instruction")
+        instr = self.items.popleft()
+        if instr.word != word:
+            raise PathError(f"{self.where(push)}: the RISC-V pushed 0x{word:08X} where the listing has "
+                            f"0x{instr.word:08X} ({instr.text.strip()}, {instr.loc})")
+        return instr
+
+    def run(self, instrs: list[RvInstr], keep_events: bool = False) -> PathRun:
+        timing, arch, model = self.timing, self.arch, self.model
+        instrs = fuse_ttinsn(instrs, timing.ttinsn_fusion)
+        self.instrs = instrs
+        times = riscv_schedule(instrs, timing)
+        # What the path follows of the RISC-V: its pushes, its TTSync loads and its markers, in order.
+        events = [i for i, ins in enumerate(instrs) if ins.kind in (RvKind.PUSH, RvKind.SYNC, RvKind.MARK)]
+        breakdown = Breakdown()
+        trace: list[PathEvent] = []
+
+        shift = 0                           # how far stalls have delayed the RISC-V's own schedule
+        next_event = 0
+        store_queue: deque[int] = deque()   # RISC-V instruction indices of pushes not yet in the FIFO
+        store_ready: deque[int] = deque()   # ... and the cycle each may enter it
+        fifo1: deque[Entry] = deque()
+        fifo2: deque[Entry] = deque()
+        fifo3: deque[Entry] = deque()
+        mop_out: deque[Entry] = deque()     # a MOP's expansion still to emit
+        mop_penalty = False
+        mask_hi = 0
+        replay_buffer: list[int] = [0] * 32
+        recording: tuple[int, int, bool] | None = None   # (next slot, remaining, execute)
+        playback: deque[Entry] = deque()
+        latched: tuple[int, int] | None = None           # (block mask, condition mask) of a wait
+        release_at: int | None = None
+        fpu_busy_until = 0
+        push_cycles: list[int] = []
+        mark_cycles: list[tuple[str, int]] = []
+        refilling = False
+        cycle = 0
+
+        def fifo_level() -> int:
+            level = len(fifo1)
+            if timing.downstream_counts_when_idle and not (mop_out or playback or recording):
+                level += len(fifo2) + len(fifo3)
+            return level
+
+        def condition_true(mask: int) -> bool:
+            for bit, meaning in timing.conditions.items():
+                if mask & (1 << bit) and (meaning is Condition.FPU_BUSY and cycle < fpu_busy_until or
+                                          meaning is Condition.SFPU_BUSY and model.busy):
+                    return True
+            return False   # the harness hands SrcA/SrcB over at once, and nothing else is in flight (docs/perf.md)
+
+        def idle() -> bool:
+            return not (store_queue or fifo1 or fifo2 or fifo3 or mop_out or playback or model.busy
+                        or cycle < fpu_busy_until)
+
+        while True:
+            if cycle > self.max_cycles:
+                raise PathError(f"the kernel ran for more than {self.max_cycles} cycles without finishing "
+                                "(a wait that never ends, or a loop that does not; --max-cycles raises the limit)")
+
+            # 1. The wait gate hands its head to a unit; the SFPU model steps once in every cycle.
+            presented: Entry | None = None
+            gate = ""
+            if latched is not None:
+                if condition_true(latched[1]):
+                    release_at = None
+                elif release_at is None:
+                    release_at = cycle + timing.wait_release_lag
+                if release_at is not None and cycle >= release_at:
+                    latched, release_at = None, None
+            if fifo3:
+                head = fifo3[0]
+                if latched is not None and blocked_by(head.word, arch) & latched[0]:
+                    gate = "wait"
+                elif unit_of(head.word, arch) is Unit.SFPU:
+                    presented = head
+                else:
+                    fifo3.popleft()
+                    op = isa.opcode_of(head.word)
+                    gate = FRONTEND_OPS[op].mnemonic
+                    if op in (isa.STALLWAIT, isa.SEMWAIT):
+                        block = (head.word >> 15) & BLOCK_ALL
+                        # SEMWAIT's conditions are semaphores, which nothing here holds (docs/perf.md).
+                        latched = (block or BLOCK_FPU, head.word & 0x7FFF if op == isa.STALLWAIT else 0)
+                        release_at = None
+                    elif FRONTEND_OPS[op].unit is Unit.FPU:
+                        fpu_busy_until = max(fpu_busy_until, cycle + FRONTEND_OPS[op].latency)
+            if presented is not None:
+                if presented.instr is None:
+                    presented.instr = self._next_instr(presented.word, presented.push)
+                model.context = f"{presented.instr.loc}: {presented.instr.text.strip()}"
+                record = model.step(presented.word)
+                if record.issued is not None:
+                    fifo3.popleft()
+                    breakdown.sfpu_issue += 1
+                    gate = "issue"
+                    if isa.opcode_of(presented.word) in (isa.SETRWC, isa.INCRWC):   # the FPU's (MatrixUnit.md)
+                        fpu_busy_until = max(fpu_busy_until, cycle + 1)
+                else:
+                    breakdown.sfpu_stall += 1
+                    gate = "stall"
+            else:
+                model.step(None)
+                if gate == "wait":
+                    breakdown.waits += 1
+                elif gate:
+                    breakdown.other_units += 1
+                else:
+                    breakdown.frontend_empty += 1
+
+            # 2. The replay expander: a playback emits one a cycle; otherwise it passes one on.
+            if len(fifo3) < timing.gate_fifo_depth:
+                if playback:
+                    fifo3.append(playback.popleft())
+                elif fifo2:
+                    entry = fifo2.popleft()
+                    if isa.opcode_of(entry.word) == isa.REPLAY:
+                        a = tensix.fields(entry.word, "REPLAY")
+                        count = a["len"] or 64
+                        if a["load_mode"]:
+                            recording = (a["start_idx"], count, bool(a["execute_while_loading"]))
+                        else:      # REPLAY.md: the first recorded instruction leaves in the same cycle
+                            playback.extend(Entry(replay_buffer[(a["start_idx"] + i) % 32], entry.push)
+                                            for i in range(count))
+                            fifo3.append(playback.popleft())
+                    elif recording is not None:
+                        slot, remaining, execute = recording
+                        replay_buffer[slot % 32] = entry.word
+                        recording = (slot + 1, remaining - 1, execute) if remaining > 1 else None
+                        if execute:
+                            fifo3.append(entry)
+                    else:
+                        fifo3.append(entry)
+
+            # 3. The MOP expander: one instruction a cycle, a MOP's expansion in its place, then one idle cycle.
+            if len(fifo2) < timing.replay_fifo_depth:
+                if mop_out:
+                    fifo2.append(mop_out.popleft())
+                    mop_penalty = not mop_out
+                elif mop_penalty and (not fifo1 or isa.opcode_of(fifo1[0].word) != isa.MOP):
+                    mop_penalty = False        # MOPExpander.md: neither ingests nor emits this cycle
+                elif fifo1:
+                    mop_penalty = False
+                    entry = fifo1.popleft()
+                    op = isa.opcode_of(entry.word)
+                    if op == isa.MOP_CFG:
+                        mask_hi = entry.word & 0xFFFF
+                    elif op == isa.MOP:
+                        cfg = instrs[entry.push].mop_cfg
+                        try:
+                            mop_out.extend(Entry(w, entry.push) for w in expand_mop(entry.word, cfg, mask_hi))
+                        except PathError as e:
+                            raise PathError(f"{self.where(entry.push)}: {e}") from None
+                        if mop_out:
+                            fifo2.append(mop_out.popleft())
+                            mop_penalty = not mop_out
+                    else:
+                        fifo2.append(entry)
+
+            # 4. The store queue drains into the FIFO, one store a cycle (a fused one carries up to 4 words).
+            pushed = None
+            if store_queue and store_ready[0] <= cycle:
+                words = instrs[store_queue[0]].words
+                level = fifo_level()
+                if timing.fifo_refill_at is not None and level > timing.fifo_refill_at:
+                    refilling = True
+                elif refilling and level <= (timing.fifo_refill_at or 0):
+                    refilling = False
+                if not refilling and level + len(words) <= timing.fifo_depth:
+                    index = store_queue.popleft()
+                    store_ready.popleft()
+                    fifo1.extend(Entry(w, index) for w in words)
+                    push_cycles.append(cycle)
+                    pushed = index
+
+            # 5. The RISC-V: each push once due and the store queue has room; a TTSync load once all is done.
+            while next_event < len(events):
+                index = events[next_event]
+                due = times.issue[index] + shift
+                if due > cycle:
+                    break
+                kind = instrs[index].kind
+                if kind is RvKind.MARK:
+                    mark_cycles.append((instrs[index].words[0], due))
+                elif kind is RvKind.SYNC:
+                    if not idle():
+                        shift += 1
+                        break
+                elif len(store_queue) >= timing.store_queue:
+                    shift += 1
+                    breakdown.riscv_fifo_full += 1
+                    break
+                else:
+                    store_queue.append(index)
+                    store_ready.append(cycle + 1)
+                next_event += 1
+
+            if keep_events:
+                trace.append(PathEvent(cycle, pushed, len(store_queue) + len(fifo1) + len(fifo2) + len(fifo3), gate))
+            cycle += 1
+            if next_event == len(events) and idle():
+                break
+        return PathRun(cycle, mark_cycles, breakdown, push_cycles, trace, times.mispredicts)

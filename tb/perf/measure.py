@@ -1,0 +1,88 @@
+"""`sfpu perf`: a kernel's cycles per tile under tt-llk's perf harness.
+
+Two builds of one driver (tb/perf/harness.py): the host build records the
+SFPU-side listing, exactly as `sfpu llk` does; the RISC-V build is run on the
+instruction-set simulator (tb/perf/iss.py) and its pushes are timed through
+the issue path (model/issue_path.py) into the cycle model, which executes the
+listing. The zone is the harness's TILE_LOOP, from its start marker to its
+end marker after `tensix_sync()`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Instr
+from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model.hazards import Hazard
+from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun
+from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call
+
+from . import harness, iss, rv32
+
+
+class PerfError(Exception):
+    """Bad input or a run the model cannot time; the message says where."""
+
+
+@dataclass
+class PerfResult:
+    request: Request
+    settings: harness.Settings
+    cycles_per_tile: float
+    zone_cycles: int
+    breakdown: Breakdown                  # over the whole run, the set-up included
+    hazards: list[Hazard]
+    listing: Listing
+    path: PathRun
+    riscv_instructions: int
+    estimate: str | None = None           # why the figure is an estimate, if it is
+    events: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        s = self.settings
+        return {"arch": self.request.arch, "header": str(self.request.header), "call": self.request.call,
+                "init": self.request.init, "harness": s.harness, "tiles": s.tiles, "loop_factor": s.loop_factor,
+                "unpack_to_dest": s.unpack_to_dest, "fp32_dest": self.request.fp32_dest,
+                "cycles_per_tile": round(self.cycles_per_tile, 2), "zone_cycles": self.zone_cycles,
+                "breakdown": self.breakdown.to_json(), "riscv_instructions": self.riscv_instructions,
+                "riscv_mispredicts": self.path.mispredicts, "estimate": self.estimate,
+                "hazards": [str(h) for h in self.hazards]}
+
+
+def perf(request: Request, settings: harness.Settings, strict: bool = True, allow: frozenset[str] = frozenset(),
+         max_cycles: int = 2_000_000, keep_events: bool = False) -> PerfResult:
+    if settings.harness not in harness.HARNESSES:
+        raise PerfError(f"--harness {settings.harness}: expected one of {', '.join(harness.HARNESSES)}")
+    if settings.tiles < 1 or settings.loop_factor < 1:
+        raise PerfError("--tiles and --loop-factor must be at least 1")
+    if request.fp32_dest is None:
+        raise PerfError("give --fp32-dest 0|1: the harness's datacopy and the kernel's Dst format depend on it")
+    arch = isa.Arch(request.arch)
+    driver = harness.driver(settings, bool(request.fp32_dest))
+    listing = compile_call(request, f"{request.header.name}.perf.s", driver=driver)
+    if listing.frontend == "sfpi":
+        raise PerfError(f"{request.header.name}: SFPI code (the stand-in records it on the host, so the RISC-V "
+                        "side is not compiled): `sfpu perf` times TTI_/TT_ kernels for now")
+    with tempfile.TemporaryDirectory(prefix="sfpu-perf-") as tmp:
+        elf, _ = rv32.build(request, Path(tmp), driver)
+        try:
+            rv = iss.run(elf)
+        except iss.IssError as e:
+            raise PerfError(str(e)) from None
+    model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow), full_records=False)
+    items = [i for i in listing.program.items if isinstance(i, Instr) or i.name not in ("mark",)]
+    path = IssuePath(model, items, arch, max_cycles=max_cycles, where=rv.where)
+    try:
+        run = path.run(rv.instrs, keep_events=keep_events)
+    except PathError as e:
+        raise PerfError(str(e)) from None
+    phases = [cycle for kind, cycle in run.marks if kind == "phase"]
+    start, end = phases[-2], phases[-1]
+    zone = end - start
+    return PerfResult(request, settings, zone / settings.total_tiles, zone, run.breakdown, model.hazards, listing,
+                      run, rv.executed, events=run.events)
