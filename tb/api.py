@@ -78,6 +78,39 @@ def compile_kernel(header: str | Path, call: str, *, init: str | None = None, ar
     return listing
 
 
+def perf(header: str | Path, call: str, *, init: str | None = None, arch: str = "wormhole",
+         src: str | Path | None = None, defines: tuple[str, ...] | list[str] = (), fp32_dest: int | None = None,
+         srcb_format: int | None = None, setup: tuple[str, ...] | list[str] = (), vector_mode: str = "none",
+         harness: str = "math-isolate", tiles: int = 8, loop_factor: int = 16, unpack_to_dest: bool = False,
+         strict: bool = True, allow: tuple[str, ...] | list[str] = (), max_cycles: int = 2_000_000,
+         keep_events: bool = False):
+    """A kernel's cycles per tile as tt-llk's perf suite measures them on silicon
+    (docs/perf.md): `call` (once per tile, `vector_mode` "none" as the suite
+    calls it) under `harness` ("math-isolate": the datacopy into Dst, then the
+    call; "tile-loop": the call alone) for `tiles` x `loop_factor` tiles, its
+    math thread compiled for the baby RISC-V and timed through the issue path.
+    Returns a `tb.perf.measure.PerfResult`: `.cycles_per_tile`, `.breakdown`,
+    `.to_json()`."""
+    from tensix_sfpu.tb.perf import harness as perf_harness
+    from tensix_sfpu.tb.perf.measure import PerfError
+    from tensix_sfpu.tb.perf.measure import perf as measure_perf
+    _check_rules(allow)
+    for line in setup:
+        if not line.strip().startswith("."):
+            raise ApiError(f"setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
+    try:
+        tree = find_tree(src, arch)
+        path = find_header(str(header), tree)
+        request = Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest,
+                          srcb_format=srcb_format, setup=tuple(setup), vector_mode=vector_mode, tree=tree)
+        result = measure_perf(request, perf_harness.Settings(harness, tiles, loop_factor, unpack_to_dest),
+                              strict=strict, allow=frozenset(allow), max_cycles=max_cycles, keep_events=keep_events)
+    except (LlkError, SourceError, PerfError) as e:
+        raise ApiError(str(e)) from None
+    remember(result.listing)
+    return result
+
+
 def assemble_program(source: str | Path, *, arch: str | None = None, strict: bool = True,
                      name: str = "<program>") -> Program:
     """A program of the project's assembly, from a file (a `Path`, or a string

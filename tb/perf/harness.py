@@ -103,6 +103,7 @@ def driver(settings: Settings, fp32_dest: bool):
             # The datacopy's init: its ADDR_MODs (0 and 2) and its MOP.
             "addr_mod_t{.srca = {.incr = 1}, .srcb = {.incr = 0}, .dest = {.incr = 1}}.set(ADDR_MOD_0);",
             "addr_mod_t{.srca = {.incr = 8}, .srcb = {.incr = 0}, .dest = {.incr = 8}}.set(ADDR_MOD_2);",
+            *([] if base else ["addr_mod_t{}.set(ADDR_MOD_3);  // Blackhole's datacopy init also zeroes slot 3"]),
             "perf_program_mop();"]
         if request.init:
             lines += ['::llk_record::phase("init");', '#line 1 "--init"', f"{request.init};"]

@@ -1,0 +1,84 @@
+"""`sfpu perf`: a kernel's cycles per tile as tt-llk's perf suite measures them
+on silicon (docs/perf.md), with where the cycles went."""
+
+from __future__ import annotations
+
+import argparse
+
+from tensix_sfpu.tb import api
+from tensix_sfpu.tb.cli.errors import CliError, from_api
+from tensix_sfpu.tb.cli.files import write_json
+from tensix_sfpu.tb.cli.llk import add_source_options, arch_name
+from tensix_sfpu.tb.cli.options import out_path
+from tensix_sfpu.tb.perf.harness import HARNESSES
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: expected at least 1")
+    return value
+
+
+BREAKDOWN = (("sfpu_issue", "SFPU busy (an instruction issued)"),
+             ("sfpu_stall", "SFPU stalls (interlocks)"),
+             ("waits", "waits (STALLWAIT/SEMWAIT at the wait gate)"),
+             ("other_units", "other units (FPU datacopy, configuration, sync)"),
+             ("frontend_empty", "RISC-V issue (nothing at the wait gate)"),
+             ("riscv_fifo_full", "RISC-V stalled on a full FIFO"))
+
+
+def cmd_perf(args) -> int:
+    if not args.call:
+        raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false, 32>()')")
+    try:
+        result = api.perf(args.header, args.call, init=args.init, arch=arch_name(args), src=args.src,
+                          defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
+                          setup=args.setup, vector_mode=args.vector_mode, harness=args.harness, tiles=args.tiles,
+                          loop_factor=args.loop_factor, unpack_to_dest=args.unpack_to_dest,
+                          strict=not args.lenient, allow=args.allow, max_cycles=args.max_cycles)
+    except api.ApiError as e:
+        raise from_api(e) from None
+    s = result.settings
+    label = " (estimate)" if result.estimate else ""
+    print(f"{result.cycles_per_tile:.2f} cycles per tile{label}: TILE_LOOP zone {result.zone_cycles} cycles over "
+          f"{s.total_tiles} tiles ({s.tiles} tiles x loop factor {s.loop_factor}), {s.harness}, "
+          f"{result.request.arch}")
+    total = sum(result.breakdown.to_json()[k] for k, _ in BREAKDOWN[:5]) or 1
+    print(f"where the cycles went (whole run, {total} cycles of the SFPU's issue slot; per tile):")
+    for key, text in BREAKDOWN:
+        value = result.breakdown.to_json()[key]
+        print(f"  {text:<52} {value:>8}  {value / s.total_tiles:8.2f}")
+    print(f"RISC-V: {result.riscv_instructions} instructions retired, {result.path.mispredicts} mispredicted "
+          "branches")
+    if result.hazards:
+        print(f"hazards reported: {len(result.hazards)} (first: {result.hazards[0]})")
+    if result.estimate:
+        print(f"estimate: {result.estimate}")
+    if args.json:
+        write_json(result.to_json(), args.json)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("perf", help="a kernel's cycles per tile as tt-llk's perf suite measures them")
+    p.add_argument("header", help="a kernel header path, or a file name found under --src")
+    add_source_options(p)
+    p.set_defaults(vector_mode="none")     # the perf suite calls the kernel once per tile (VectorMode::None)
+    p.add_argument("--harness", choices=list(HARNESSES), default="math-isolate",
+                   help="; ".join(f"{k}: {v}" for k, v in HARNESSES.items()) + " (default math-isolate)")
+    p.add_argument("--tiles", type=_positive, default=8, help="TILE_CNT (default 8, the suite's)")
+    p.add_argument("--loop-factor", type=_positive, default=16, help="LOOP_FACTOR (default 16, the suite's)")
+    p.add_argument("--unpack-to-dest", action="store_true",
+                   help="the unpacker writes Dst: no datacopy on the math thread")
+    p.add_argument("--lenient", action="store_true",
+                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
+    p.add_argument("--allow", action="append", default=[], metavar="RULE",
+                   help="report this hazard rule without stopping (repeatable)")
+    p.add_argument("--max-cycles", type=_positive, default=2_000_000,
+                   help="stop a run still going after this many cycles (default 2,000,000)")
+    p.add_argument("--json", metavar="OUT", type=out_path, help="write the result as JSON ('-' for standard output)")
+    p.set_defaults(func=cmd_perf)
