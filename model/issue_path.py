@@ -122,6 +122,7 @@ class PathTiming:
     gate_fifo_depth: int               # before the wait gate
     downstream_counts_when_idle: bool  # BH: the later FIFOs add capacity only while an expander works
     store_queue: int                   # RISC-V store queue entries
+    push_latency: int                  # a push's issue -> its store at the head of the store queue
     ttinsn_fusion: int                 # adjacent .ttinsn one cycle takes (BH: up to 4)
     mispredict_bubble: int             # cycles lost to a mispredicted branch
     mul_occupancy: int                 # cycles `mul` holds the integer unit
@@ -141,6 +142,7 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         gate_fifo_depth=2,             # TensixFrontend.lua L78
         downstream_counts_when_idle=False,
         store_queue=4,                 # BabyRISCV/MemoryOrdering.md L7
+        push_latency=2,                # README.md L27-31: at least a cycle in the IU and one in the LSU (inferred)
         ttinsn_fusion=1,
         mispredict_bubble=2,           # BabyRISCV/README.md L49
         mul_occupancy=2,               # BabyRISCV/README.md L44
@@ -159,6 +161,7 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         gate_fifo_depth=2,
         downstream_counts_when_idle=True,   # PushTensixInstruction.md L15: the later FIFOs add only while expanding
         store_queue=4,                 # BabyRISCV/MemoryOrdering.md L7
+        push_latency=2,                # README.md L11-20: EX1, then the LSU (inferred)
         ttinsn_fusion=4,               # BabyRISCV/README.md L37, PushTensixInstruction.md L19-23
         mispredict_bubble=4,           # BabyRISCV/README.md L53
         mul_occupancy=1,               # BabyRISCV/README.md L57-59: EX1 then EX2
@@ -590,7 +593,7 @@ class IssuePath:
                     break
                 else:
                     store_queue.append(index)
-                    store_ready.append(cycle + 1)
+                    store_ready.append(cycle + timing.push_latency)
                 next_event += 1
 
             if keep_events:

@@ -219,14 +219,18 @@ def prepare(request: Request, work: Path, driver: Callable[[Request, Path, list[
     return source, flags, shadows
 
 
-def compile_with(command: list[str], what: str, work: Path, shadows: dict[Path, Path]) -> None:
-    """Run a compiler command; its first error as an LlkError with the C++ line."""
+def compile_with(command: list[str], what: str, work: Path, shadows: dict[Path, Path], target: str = "") -> None:
+    """Run a compiler command; its first error as an LlkError with the C++ line
+    (and `target`, the build it was, where that is not the host's)."""
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=work)
     except subprocess.TimeoutExpired:
         raise LlkError(f"{what}: the compiler took longer than {COMPILE_SECONDS} s") from None
     if done.returncode != 0:
-        raise LlkError(_compile_error(unshadow(done.stderr, shadows), work))
+        message = _compile_error(unshadow(done.stderr, shadows), work)
+        if target:
+            message = message.replace("C++ compile error:", f"C++ compile error ({target}):", 1)
+        raise LlkError(message)
 
 
 def _build(request: Request, work: Path, compiler: str,

@@ -57,5 +57,5 @@ def build(request: Request, work: Path, driver) -> tuple[Path, dict[Path, Path]]
                "-isystem", str(CXX_HEADERS), "-isystem", str(CXX_HEADERS / "riscv64-linux-gnu"),
                "-isystem", str(work / "rv32-stubs"), "-isystem", str(C_HEADERS),
                f"-Wl,-Ttext=0x{TEXT_BASE:X}", "-Wl,-e,_start", str(source), str(RUNTIME), "-lgcc", "-o", str(elf)]
-    compile_with(command, f"{request.header} (RV32)", work, shadows)
+    compile_with(command, str(request.header), work, shadows, target="RV32, for the math thread's RISC-V")
     return elf, shadows

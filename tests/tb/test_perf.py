@@ -1,0 +1,110 @@
+"""`sfpu perf` and `api.perf` (tb/perf) on the project's fixture kernels. The
+expected figures are bounds worked out from the documented timing
+(model/issue_path.py's pages), not the tool's own output: a loop of k
+`.ttinsn` and two loop instructions (a counter step and its branch) takes
+k + 2 Wormhole RISC-V cycles per iteration, and a replay plays one
+instruction a cycle."""
+
+from pathlib import Path
+
+import pytest
+
+from tensix_sfpu.tb import api
+from tensix_sfpu.tb.cli.main import main
+from tensix_sfpu.tb.llk.frontend import Request
+from tensix_sfpu.tb.perf import harness, iss, rv32
+
+FIXTURES = Path(__file__).parent / "llk_fixtures"
+PERF = FIXTURES / "ckernel_sfpu_fixture_perf.h"
+SMALL = dict(tiles=2, loop_factor=2)          # four tiles keep the tests quick
+
+pytestmark = pytest.mark.skipif(rv32.missing() is not None, reason=str(rv32.missing()))
+
+
+def perf(call, arch="wormhole", **kw):
+    return api.perf(PERF, call, init="fixture_perf_init()", arch=arch, fp32_dest=1, **{**SMALL, **kw})
+
+
+def test_a_pushed_loop_costs_its_riscv_cycles_per_tile_on_wormhole():
+    result = perf("calculate_fixture_perf_pushed<32>()")
+    # 32 iterations of 4 pushes + 2 loop instructions = 192 RISC-V cycles: the SFPU (128 instructions a tile)
+    # waits for the RISC-V, and the harness around the call adds a few tens of cycles.
+    assert 192 <= result.cycles_per_tile <= 192 + 60
+    assert result.breakdown.sfpu_issue >= 4 * 128
+    assert result.breakdown.frontend_empty > 0
+
+
+def test_replaying_the_body_is_faster_than_pushing_it_on_wormhole():
+    pushed = perf("calculate_fixture_perf_pushed<32>()")
+    replayed = perf("calculate_fixture_perf_replayed<32>()")
+    # Replayed: 4 pushes + 31 REPLAYs, 3 RISC-V cycles each, while the SFPU takes 4 cycles per REPLAY; the
+    # SFPU is the bound, 128 a tile plus the harness.
+    assert replayed.cycles_per_tile < pushed.cycles_per_tile - 40
+    assert 128 <= replayed.cycles_per_tile <= 128 + 60
+
+
+def test_blackhole_fuses_the_pushes_so_the_sfpu_is_the_bound():
+    result = perf("calculate_fixture_perf_pushed<32>()", arch="blackhole")
+    # Four adjacent .ttinsn take one cycle: 3 RISC-V cycles per iteration against the SFPU's 4.
+    assert 128 <= result.cycles_per_tile <= 128 + 60
+
+
+def test_the_json_has_the_figure_and_the_breakdown(tmp_path):
+    out = tmp_path / "perf.json"
+    assert main([ "perf", str(PERF), "--call", "calculate_fixture_perf_pushed<8>()", "--init",
+                  "fixture_perf_init()", "--fp32-dest", "1", "--tiles", "2", "--loop-factor", "1",
+                  "--json", str(out)]) == 0
+    import json
+    record = json.loads(out.read_text())
+    assert record["tiles"] == 2 and record["loop_factor"] == 1
+    assert record["cycles_per_tile"] == pytest.approx(record["zone_cycles"] / 2, abs=0.01)
+    assert set(record["breakdown"]) >= {"sfpu_issue", "waits", "frontend_empty", "riscv_fifo_full"}
+
+
+def test_the_tile_loop_harness_drops_the_datacopy():
+    full = perf("calculate_fixture_perf_replayed<32>()")
+    alone = perf("calculate_fixture_perf_replayed<32>()", harness="tile-loop")
+    assert alone.breakdown.other_units < full.breakdown.other_units
+    assert alone.cycles_per_tile <= full.cycles_per_tile
+
+
+def test_a_header_that_does_not_build_for_rv32_names_its_line():
+    header = FIXTURES / "ckernel_sfpu_fixture_perf_no_rv32.h"
+    line = next(n for n, text in enumerate(header.read_text().splitlines(), 1) if "__int128" in text)
+    with pytest.raises(api.ApiError, match=rf"ckernel_sfpu_fixture_perf_no_rv32.h:{line}: .*RV32.*int128"):
+        api.perf(header, "calculate_fixture_perf_int128()", fp32_dest=1, **SMALL)
+
+
+def test_a_harness_that_does_not_exist_is_named():
+    with pytest.raises(api.ApiError, match="math-isolate, tile-loop"):
+        perf("calculate_fixture_perf_pushed<8>()", harness="l1-to-l1")
+
+
+def test_a_run_past_the_cycle_limit_stops_with_a_clear_error():
+    with pytest.raises(api.ApiError, match="more than 100 cycles"):
+        perf("calculate_fixture_perf_pushed<8>()", max_cycles=100)
+
+
+def test_fp32_dest_is_required():
+    with pytest.raises(api.ApiError, match="--fp32-dest"):
+        api.perf(PERF, "calculate_fixture_perf_pushed<8>()", init="fixture_perf_init()")
+
+
+def test_a_push_to_the_wrong_fifo_address_names_its_line(tmp_path):
+    source = ('#include "llk_stand_in.h"\nint main() {\n'
+              '    *reinterpret_cast<volatile std::uint32_t*>(0xFFE40004u) = 0;\n    return 0;\n}\n')
+    request = Request(PERF, "", arch="wormhole")
+    elf, _ = rv32.build(request, tmp_path, lambda *_: source)
+    with pytest.raises(iss.IssError, match=r"driver.cpp:3: a 4-byte store to 0xFFE40004"):
+        iss.run(elf)
+
+
+def test_a_kernel_that_never_returns_hits_the_instruction_limit(tmp_path):
+    source = '#include "llk_stand_in.h"\nint main() {\n    for (;;) TTI_SFPNOP;\n}\n'
+    elf, _ = rv32.build(Request(PERF, "", arch="wormhole"), tmp_path, lambda *_: source)
+    with pytest.raises(iss.IssError, match="without returning"):
+        iss.run(elf, max_instructions=10_000)
+
+
+def test_the_harness_settings_count_the_tiles():
+    assert harness.Settings(tiles=8, loop_factor=16).total_tiles == 128
