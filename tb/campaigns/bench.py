@@ -214,6 +214,25 @@ def bench_race() -> dict:
     return out
 
 
+PERF_KERNEL = ("tests/tb/llk_fixtures/ckernel_sfpu_fixture_perf.h", "calculate_fixture_perf_pushed<32>()",
+               "fixture_perf_init()")
+
+
+def bench_perf() -> dict:
+    """`sfpu perf` on a fixture kernel with the suite's 128 tiles, each architecture: the time of one
+    whole run (two builds, the RISC-V simulation, the issue path and the cycle model)."""
+    from tensix_sfpu.tb import api
+    from tensix_sfpu.tb.perf import rv32
+    if rv32.missing():
+        return {"error": rv32.missing()}
+    header, call, init = PERF_KERNEL
+    out = {}
+    for arch in ("wormhole", "blackhole"):
+        result, seconds = _timed(api.perf, ROOT / header, call, init=init, arch=arch, fp32_dest=1)
+        out[arch] = {"seconds": seconds, "cycles": result.path.cycles, "riscv_instructions": result.riscv_instructions}
+    return out
+
+
 def synth_counts() -> dict:
     """Cells per component from the latest `make synth` (build/synth), if any."""
     counts = {}
@@ -268,6 +287,13 @@ def table(results: dict) -> str:
         rows.append((f"sfpu race {path}", f"{r['seconds']:.1f} s for {r['schedules']} schedules "
                      f"({r['instructions']} instructions); every schedule run whole: {r['seconds_whole']:.1f} s "
                      f"for {r['schedules_whole']}"))
+    for arch, r in results.get("perf", {}).items():
+        if arch == "error":
+            rows.append(("sfpu perf", r))
+            continue
+        rows.append((f"sfpu perf {Path(PERF_KERNEL[0]).name} --arch {arch}",
+                     f"{r['seconds']:.1f} s for 128 tiles ({r['cycles']:,} cycles, "
+                     f"{r['riscv_instructions']:,} RISC-V instructions)"))
     for backend, r in results["rtl"].items():
         if "error" in r:
             rows.append((f"RTL on {backend}", r["error"]))
@@ -314,6 +340,8 @@ def main(args: argparse.Namespace) -> int:
     print("sfpu sweep ..." if os.environ.get("SFPU_LLK_SRC") else "sfpu sweep: skipped (set SFPU_LLK_SRC)",
           flush=True)
     results["sweep"] = bench_sweep()
+    print("sfpu perf ...", flush=True)
+    results["perf"] = bench_perf()
     if not args.no_verilog:
         print("Verilog generation ...", flush=True)
         results["verilog"] = bench_verilog()
