@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tensix_sfpu.tb.perf import rv32
+
 LZ4_HEADER = Path("/usr/include/lz4.h")      # Verilator's FST writer links liblz4
 SIM_EXTRA = "`.venv/bin/python -m pip install -c requirements.lock -e '.[test,sim]'` (make does this)"
 
@@ -92,6 +94,8 @@ def requirements() -> list[Requirement]:
         Requirement("make waves", "the GTKWave viewer", shutil.which("gtkwave"), "gtkwave"),
         Requirement("make test (the timeline page's browser test)", "headless chromium", shutil.which("chromium"),
                     "chromium"),
+        Requirement("sfpu perf", "the RV32 cross compiler and C++ headers (tb/perf/rv32.py)",
+                    shutil.which(rv32.COMPILER) if rv32.missing() is None else None, rv32.PACKAGES),
     ]
 
 

@@ -15,8 +15,9 @@ def test_everything_missing_gives_one_install_command(monkeypatch, capsys):
     monkeypatch.setattr(simulators.os, "geteuid", lambda: 1000)
     assert simulators.main() == 0
     out = capsys.readouterr().out
-    assert out.count("MISSING") == 8          # everything but Amaranth's built-in simulator
-    assert "sudo apt-get update && sudo apt-get install -y chromium g++ gtkwave iverilog liblz4-dev make\n" in out
+    assert out.count("MISSING") == 9          # everything but Amaranth's built-in simulator
+    assert ("sudo apt-get update && sudo apt-get install -y chromium g++ gcc-riscv64-unknown-elf "
+            "libstdc++-12-dev-riscv64-cross libc6-dev-riscv64-cross gtkwave iverilog liblz4-dev make\n") in out
     assert "pip install -c requirements.lock -e '.[test,sim]'" in out
 
 
