@@ -84,6 +84,16 @@ class Condition(enum.Enum):
     OTHER = "a unit outside the model (unpackers, packers, ThCon, mover)"
 
 
+def describe(word: int, arch: Arch) -> str:
+    """An instruction the path carries, as text: the SFPU's in the TTI_ form, the others by mnemonic."""
+    op = isa.opcode_of(word)
+    if op in isa.ISA[arch].by_opcode or op in isa.TENSIX_ISSUED:
+        from .asm import disassemble
+        return disassemble(word, "llk", arch=arch)
+    known = FRONTEND_OPS.get(op)
+    return f"{known.mnemonic if known else f'opcode 0x{op:02X}'} (0x{word:08X})"
+
+
 def unit_of(word: int, arch: Arch) -> Unit:
     op = isa.opcode_of(word)
     if op in isa.ISA[arch].by_opcode or op in isa.TENSIX_ISSUED:
@@ -317,6 +327,9 @@ class PathEvent:
     pushed: int | None                 # the RISC-V instruction whose push entered the FIFO, if one did
     queued: int                        # instructions in the store queue and the FIFOs at the end of the cycle
     gate: str                          # what the wait gate did: issue, stall, wait, a unit's mnemonic or ""
+    gate_word: int | None = None       # the instruction at the wait gate, if any
+    gate_push: int | None = None       # ... and the RISC-V instruction that pushed it
+    riscv_held: str = ""               # why the RISC-V waited this cycle: "fifo", "ttsync" or ""
 
 
 @dataclass
@@ -327,6 +340,8 @@ class PathRun:
     push_cycles: list[int]             # cycle each push entered the FIFO
     events: list[PathEvent] = field(default_factory=list)
     mispredicts: int = 0
+    records: list = field(default_factory=list)        # the cycle model's record of each cycle (keep_events)
+    issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> the listing's instruction issued
 
 
 def expand_mop(word: int, cfg: tuple[int, ...], mask_hi: int) -> list[int]:
@@ -450,6 +465,9 @@ class IssuePath:
                     return True
             return False   # the harness hands SrcA/SrcB over at once, and nothing else is in flight (docs/perf.md)
 
+        records: list = []
+        issued_from: dict[int, Instr] = {}
+
         def idle() -> bool:
             return not (store_queue or fifo1 or fifo2 or fifo3 or mop_out or playback or model.busy
                         or cycle < fpu_busy_until)
@@ -462,6 +480,9 @@ class IssuePath:
             # 1. The wait gate hands its head to a unit; the SFPU model steps once in every cycle.
             presented: Entry | None = None
             gate = ""
+            gate_word = fifo3[0].word if fifo3 else None
+            gate_push = fifo3[0].push if fifo3 else None
+            held = ""
             if latched is not None:
                 if condition_true(latched[1]):
                     release_at = None
@@ -491,7 +512,11 @@ class IssuePath:
                     presented.instr = self._next_instr(presented.word, presented.push)
                 model.context = f"{presented.instr.loc}: {presented.instr.text.strip()}"
                 record = model.step(presented.word)
+                if keep_events:
+                    records.append(record)
                 if record.issued is not None:
+                    if keep_events:
+                        issued_from[cycle] = presented.instr
                     fifo3.popleft()
                     breakdown.sfpu_issue += 1
                     gate = "issue"
@@ -501,7 +526,9 @@ class IssuePath:
                     breakdown.sfpu_stall += 1
                     gate = "stall"
             else:
-                model.step(None)
+                record = model.step(None)
+                if keep_events:
+                    records.append(record)
                 if gate == "wait":
                     breakdown.waits += 1
                 elif gate:
@@ -586,10 +613,12 @@ class IssuePath:
                 elif kind is RvKind.SYNC:
                     if not idle():
                         shift += 1
+                        held = "ttsync"
                         break
                 elif len(store_queue) >= timing.store_queue:
                     shift += 1
                     breakdown.riscv_fifo_full += 1
+                    held = "fifo"
                     break
                 else:
                     store_queue.append(index)
@@ -597,8 +626,9 @@ class IssuePath:
                 next_event += 1
 
             if keep_events:
-                trace.append(PathEvent(cycle, pushed, len(store_queue) + len(fifo1) + len(fifo2) + len(fifo3), gate))
+                trace.append(PathEvent(cycle, pushed, len(store_queue) + len(fifo1) + len(fifo2) + len(fifo3), gate,
+                                       gate_word, gate_push, held))
             cycle += 1
             if next_event == len(events) and idle():
                 break
-        return PathRun(cycle, mark_cycles, breakdown, push_cycles, trace, times.mispredicts)
+        return PathRun(cycle, mark_cycles, breakdown, push_cycles, trace, times.mispredicts, records, issued_from)

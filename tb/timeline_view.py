@@ -2,7 +2,9 @@
 Chrome/Perfetto trace events (`to_perfetto`, for ui.perfetto.dev), both drawn
 from the same boxes (`layout`).
 
-Lanes are the thread's issue slot and the five sub-units, cycles run across.
+Lanes are the thread's issue slot and the five sub-units, cycles run across;
+a run through the issue path (`sfpu perf`) adds the RISC-V's pushes and the
+frontend's wait gate as two more lanes (`extra` boxes, tb/perf/measure.py).
 Each instruction is a box from the cycle its sub-unit starts it, two cycles
 wide where it takes two. An instruction that SFPLOADMACRO scheduled is linked
 to that SFPLOADMACRO. A stall is a box in the thread's lane with its reason,
@@ -28,6 +30,8 @@ from tensix_sfpu.model.trace import UNIT_ORDER, UnitActivity
 THREAD = "thread"
 HAZARDS = "hazards"
 LANES = (THREAD,) + UNIT_ORDER
+RISCV, FRONTEND = "riscv", "frontend"          # the issue path's lanes, above the thread's
+PATH_LANES = (RISCV, FRONTEND)
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class Box:
     label: str                  # the mnemonic, short
     text: str                   # the instruction with its operands
     origin: str                 # C++ FILE:LINE, else the listing's FILE:LINE:COL ("" if unknown)
-    kind: str                   # "thread", "macro" or "stall"
+    kind: str                   # "thread", "macro", "stall", or on the issue path's lanes "push" and "unit"
     macro_cycle: int | None = None      # the scheduling SFPLOADMACRO's cycle, for kind "macro"
     note: str = ""              # a stall's reason
 
@@ -70,8 +74,14 @@ def _short(mnemonic: str) -> str:
     return "macro" if short == "loadmacro" else short      # not to be read as a load when cut short
 
 
-def layout(result: RunResult, arch: Arch, first: int = 0, last: int | None = None) -> tuple[list[Box], list[Mark]]:
-    """The boxes and hazard marks of cycles `first` to `last` of `result`'s trace."""
+def lanes_of(boxes: list[Box]) -> tuple[str, ...]:
+    return (PATH_LANES if any(b.lane in PATH_LANES for b in boxes) else ()) + LANES
+
+
+def layout(result: RunResult, arch: Arch, first: int = 0, last: int | None = None,
+           extra: tuple[Box, ...] | list[Box] = ()) -> tuple[list[Box], list[Mark]]:
+    """The boxes and hazard marks of cycles `first` to `last` of `result`'s trace,
+    with the `extra` boxes of those cycles (the issue path's lanes)."""
     trace = [r for r in result.trace if first <= r.cycle and (last is None or r.cycle <= last)]
     issued_from = result.issued_from
     issue_cycles = sorted(issued_from)
@@ -100,18 +110,20 @@ def layout(result: RunResult, arch: Arch, first: int = 0, last: int | None = Non
                              a.text or disassemble(a.word, arch=arch), _where(source), a.origin,
                              a.macro_cycle if macro else None))
         marks += [Mark(c, h.rule, h.unit, h.message, h.allowed) for h in rec.hazards]
+    boxes += [b for b in extra if first <= b.cycle and (last is None or b.cycle <= last)]
     return boxes, marks
 
 
 # -- Chrome/Perfetto trace events ---------------------------------------------------------------
 
-def to_perfetto(result: RunResult, arch: Arch, title: str, first: int = 0, last: int | None = None) -> dict:
+def to_perfetto(result: RunResult, arch: Arch, title: str, first: int = 0, last: int | None = None,
+                extra: tuple[Box, ...] | list[Box] = ()) -> dict:
     """Trace events (the Chrome JSON trace format ui.perfetto.dev opens): one
     track per lane, a complete event per box, a flow from each SFPLOADMACRO to
     the instructions it scheduled, an instant event per hazard. One cycle is
     shown as one microsecond."""
-    boxes, marks = layout(result, arch, first, last)
-    tid = {lane: n for n, lane in enumerate(LANES + (HAZARDS,))}
+    boxes, marks = layout(result, arch, first, last, extra)
+    tid = {lane: n for n, lane in enumerate(lanes_of(boxes) + (HAZARDS,))}
     events: list[dict] = [{"ph": "M", "pid": 1, "name": "process_name",
                            "args": {"name": f"SFPU, {arch.title}: {title} (1 us = 1 cycle)"}}]
     for lane, n in tid.items():
@@ -164,6 +176,8 @@ svg text { font: 10px ui-monospace, monospace; pointer-events: none; }
 .box.thread rect { fill: #9ecae1; }
 .box.macro rect { fill: #fdae6b; }
 .box.stall rect { fill: url(#hatch); stroke: #c00; }
+.box.push rect { fill: #dadaeb; }
+.box.unit rect { fill: #c7e9c0; }
 .box.hl rect { stroke: #000; stroke-width: 2; }
 .link { fill: none; stroke: #e6550d; stroke-width: 1; opacity: 0.35; }
 .link.hl { opacity: 1; stroke-width: 2; }
@@ -219,12 +233,13 @@ def _box_tip(b: Box) -> str:
     return "\n".join(lines)
 
 
-def to_html(result: RunResult, arch: Arch, title: str, first: int = 0, last: int | None = None) -> str:
+def to_html(result: RunResult, arch: Arch, title: str, first: int = 0, last: int | None = None,
+            extra: tuple[Box, ...] | list[Box] = ()) -> str:
     """One self-contained page (inline SVG, style and script, nothing fetched)."""
-    boxes, marks = layout(result, arch, first, last)
+    boxes, marks = layout(result, arch, first, last, extra)
     cycles = [r.cycle for r in result.trace if first <= r.cycle and (last is None or r.cycle <= last)]
     start, end = (min(cycles), max(cycles) + 1) if cycles else (first, first)
-    lanes = LANES + ((HAZARDS,) if marks else ())
+    lanes = lanes_of(boxes) + ((HAZARDS,) if marks else ())
     width = (end - start + 2) * CYCLE_PX
     height = AXIS_PX + len(lanes) * LANE_PX
     row = {lane: AXIS_PX + n * LANE_PX for n, lane in enumerate(lanes)}
@@ -271,14 +286,17 @@ def to_html(result: RunResult, arch: Arch, title: str, first: int = 0, last: int
     svg.append("</svg>")
 
     macro = sum(b.kind == "macro" for b in boxes)
-    stalls = sum(b.kind == "stall" for b in boxes)
+    stalls = sum(b.kind == "stall" and b.lane == THREAD for b in boxes)
     summary = (f"{arch.title}, cycles {start} to {end - 1}: {result.instructions} instructions issued, "
                f"{result.cycles} cycles in the run; {macro} macro-scheduled instructions, {stalls} stall "
                f"cycles, {len(marks)} hazards shown")
     labels = "".join(f"<div>{lane}</div>" for lane in lanes)
     legend = ('<div class="legend"><span><i style="background:#9ecae1"></i>from the thread</span>'
               '<span><i style="background:#fdae6b"></i>scheduled by SFPLOADMACRO (linked)</span>'
-              '<span><i style="background:#fde0dd;border-color:#c00"></i>stall</span>'
+              '<span><i style="background:#fde0dd;border-color:#c00"></i>stall or wait</span>'
+              + ('<span><i style="background:#dadaeb"></i>pushed by the RISC-V into the FIFO</span>'
+                 '<span><i style="background:#c7e9c0"></i>to another unit (FPU, sync, configuration)</span>'
+                 if RISCV in lanes else '') +
               '<span><i style="background:#d62728"></i>hazard</span>'
               '<span>hover a box for its instruction, operands and source line</span></div>')
     style = _STYLE % {"label": LABEL_PX, "lane": LANE_PX, "axis": AXIS_PX}

@@ -7,9 +7,9 @@ import argparse
 
 from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, from_api
-from tensix_sfpu.tb.cli.files import write_json
+from tensix_sfpu.tb.cli.files import write_json, write_output
 from tensix_sfpu.tb.cli.llk import add_source_options, arch_name
-from tensix_sfpu.tb.cli.options import out_path
+from tensix_sfpu.tb.cli.options import cycle_range, out_path
 from tensix_sfpu.tb.perf.harness import HARNESSES
 
 
@@ -39,7 +39,8 @@ def cmd_perf(args) -> int:
                           defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
                           setup=args.setup, vector_mode=args.vector_mode, harness=args.harness, tiles=args.tiles,
                           loop_factor=args.loop_factor, unpack_to_dest=args.unpack_to_dest,
-                          strict=not args.lenient, allow=args.allow, max_cycles=args.max_cycles)
+                          strict=not args.lenient, allow=args.allow, max_cycles=args.max_cycles,
+                          keep_events=bool(args.html or args.perfetto))
     except api.ApiError as e:
         raise from_api(e) from None
     s = result.settings
@@ -60,7 +61,28 @@ def cmd_perf(args) -> int:
         print(f"estimate: {result.estimate}")
     if args.json:
         write_json(result.to_json(), args.json)
+    if args.html or args.perfetto:
+        _draw(args, result)
     return 0
+
+
+def _draw(args, result) -> None:
+    """The timeline of `--cycles` (default: the zone's first three tiles) with the issue path's lanes."""
+    from tensix_sfpu.model import isa
+    from tensix_sfpu.tb import timeline_view
+    if args.cycles:
+        first, last = args.cycles
+        first = first or 0
+    else:
+        first = result.zone_start
+        last = first + int(3 * result.cycles_per_tile)
+    arch = isa.Arch(result.request.arch)
+    title = f"{result.request.header.name}: {result.request.call} (sfpu perf, {result.settings.harness})"
+    if args.html:
+        write_output(args.html, timeline_view.to_html(result.run, arch, title, first, last, result.path_boxes))
+    if args.perfetto:
+        write_json(timeline_view.to_perfetto(result.run, arch, title, first, last, result.path_boxes),
+                   args.perfetto)
 
 
 def register(sub) -> None:
@@ -81,4 +103,9 @@ def register(sub) -> None:
     p.add_argument("--max-cycles", type=_positive, default=2_000_000,
                    help="stop a run still going after this many cycles (default 2,000,000)")
     p.add_argument("--json", metavar="OUT", type=out_path, help="write the result as JSON ('-' for standard output)")
+    p.add_argument("--html", metavar="OUT.html", type=out_path,
+                   help="draw the timeline with the RISC-V's and the frontend's lanes as a page (sfpu timeline's)")
+    p.add_argument("--perfetto", metavar="OUT.json", type=out_path, help="... as trace events for ui.perfetto.dev")
+    p.add_argument("--cycles", metavar="A:B", type=cycle_range,
+                   help="the cycles drawn (A: or :B for open ends; default: the zone's first three tiles)")
     p.set_defaults(func=cmd_perf)

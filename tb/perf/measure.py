@@ -18,8 +18,10 @@ from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Instr
 from tensix_sfpu.model.cycle import CycleModel
 from tensix_sfpu.model.hazards import Hazard
-from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun
+from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun, RvInstr, describe
+from tensix_sfpu.model.run import RunResult
 from tensix_sfpu.model.state import SfpuState
+from tensix_sfpu.tb.timeline_view import FRONTEND, RISCV, Box
 from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call
 
 from . import harness, iss, rv32
@@ -41,7 +43,9 @@ class PerfResult:
     path: PathRun
     riscv_instructions: int
     estimate: str | None = None           # why the figure is an estimate, if it is
-    events: list = field(default_factory=list)
+    zone_start: int = 0                   # the cycle the TILE_LOOP zone starts
+    run: RunResult | None = None          # with keep_events: the cycle model's trace, for the timeline
+    path_boxes: list[Box] = field(default_factory=list)   # ... and the issue path's lanes
 
     def to_json(self) -> dict:
         s = self.settings
@@ -74,7 +78,7 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
             rv = iss.run(elf)
         except iss.IssError as e:
             raise PerfError(str(e)) from None
-    model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow), full_records=False)
+    model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow), full_records=keep_events)
     items = [i for i in listing.program.items if isinstance(i, Instr) or i.name not in ("mark",)]
     path = IssuePath(model, items, arch, max_cycles=max_cycles, where=rv.where)
     try:
@@ -84,5 +88,35 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
     phases = [cycle for kind, cycle in run.marks if kind == "phase"]
     start, end = phases[-2], phases[-1]
     zone = end - start
-    return PerfResult(request, settings, zone / settings.total_tiles, zone, run.breakdown, model.hazards, listing,
-                      run, rv.executed, events=run.events)
+    result = PerfResult(request, settings, zone / settings.total_tiles, zone, run.breakdown, model.hazards, listing,
+                        run, rv.executed, zone_start=start)
+    if keep_events:
+        result.run = RunResult(model.state, run.cycles, max(run.issued_from, default=0), model.issued_instructions,
+                               run.records, model.hazards, run.issued_from)
+        result.path_boxes = path_boxes(run, path.instrs, rv.where, arch)
+    return result
+
+
+def path_boxes(run: PathRun, instrs: list[RvInstr], where, arch: isa.Arch) -> list[Box]:
+    """The timeline's RISC-V lane (each push as it enters the FIFO, the cycles the RISC-V waits) and
+    frontend lane (what the wait gate sends to other units, and the cycles it holds an instruction)."""
+    boxes: list[Box] = []
+    for e in run.events:
+        if e.pushed is not None:
+            words = instrs[e.pushed].words
+            text = "; ".join(describe(w, arch) for w in words)
+            label = text.split("(")[0].split()[0].removeprefix("TTI_").lower().removeprefix("sfp")
+            boxes.append(Box(RISCV, e.cycle, 1, label + (f" x{len(words)}" if len(words) > 1 else ""),
+                             f"{text}\n{e.queued} queued in the store queue and the FIFOs", where(e.pushed), "push"))
+        elif e.riscv_held:
+            note = ("its store queue is full: the FIFO is full" if e.riscv_held == "fifo"
+                    else "tensix_sync: the coprocessor is not done")
+            boxes.append(Box(RISCV, e.cycle, 1, "wait", f"the RISC-V waits: {note}", "", "stall", note=note))
+        if e.gate == "wait" and e.gate_word is not None:
+            boxes.append(Box(FRONTEND, e.cycle, 1, "wait", describe(e.gate_word, arch),
+                             where(e.gate_push) if e.gate_push is not None else "", "stall",
+                             note="held at the wait gate by a STALLWAIT/SEMWAIT"))
+        elif e.gate not in ("", "issue", "stall", "wait") and e.gate_word is not None:
+            boxes.append(Box(FRONTEND, e.cycle, 1, e.gate.lower(), describe(e.gate_word, arch),
+                             where(e.gate_push) if e.gate_push is not None else "", "unit"))
+    return boxes

@@ -108,3 +108,23 @@ def test_a_kernel_that_never_returns_hits_the_instruction_limit(tmp_path):
 
 def test_the_harness_settings_count_the_tiles():
     assert harness.Settings(tiles=8, loop_factor=16).total_tiles == 128
+
+
+def test_the_timeline_shows_the_riscv_and_the_frontend(tmp_path):
+    html, trace = tmp_path / "perf.html", tmp_path / "perf.json"
+    assert main(["perf", str(PERF), "--call", "calculate_fixture_perf_pushed<8>()", "--init", "fixture_perf_init()",
+                 "--fp32-dest", "1", "--tiles", "2", "--loop-factor", "1", "--html", str(html),
+                 "--perfetto", str(trace)]) == 0
+    page = html.read_text()
+    assert "<div>riscv</div><div>frontend</div><div>thread</div>" in page
+    load_line = next(n for n, text in enumerate(PERF.read_text().splitlines(), 1) if "TTI_SFPLOAD(" in text)
+    assert f"ckernel_sfpu_fixture_perf.h:{load_line}" in page      # a push names its C++ line
+    assert "held at the wait gate by a STALLWAIT" in page     # the SFPU waits for the datacopy
+    import json
+    events = json.loads(trace.read_text())["traceEvents"]
+    lanes = {e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+    assert {"riscv", "frontend", "thread"} <= lanes
+    assert [e for e in events if e.get("cat") == "push"]
+    # The datacopy's MOP expands to 8 MOVA2D a tile (ELWADD with a 32-bit Dst): two tiles drawn.
+    copies = [e for e in events if e.get("cat") == "unit" and e["name"] in ("mova2d", "elwadd")]
+    assert len(copies) == 16
