@@ -326,6 +326,22 @@ def assemble_line(line: str, loc: Loc, arch: isa.Arch,
     return _assemble_code(body, loc, warnings, arch)
 
 
+def pushed_word(line: str, loc: Loc, arch: isa.Arch) -> int | None:
+    """The instruction word a listing line has its thread push: an SFPU
+    instruction's, or a Tensix instruction's in its `TTI_` form (REPLAY and
+    SETC16 included, which the assembler turns into other items); None for a
+    directive, a comment or a blank line."""
+    body, _ = _code(line, None, loc)
+    stripped = body.lstrip()
+    call = _LLK_CALL.match(stripped)
+    if call and call.group(1) in tensix.OPS:
+        op = tensix.OPS[call.group(1)]
+        values = _llk_args(call, loc, op.llk_args, arch)
+        return isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+    item = _assemble_code(body, loc, None, arch)
+    return item.word if isinstance(item, Instr) else None
+
+
 def _assemble_code(body: str, loc: Loc, warnings: list[AsmError] | None,
                    arch: isa.Arch) -> Instr | Directive | None:
     stripped = body.lstrip()

@@ -88,6 +88,7 @@ class Listing:
     notes: list[str] = field(default_factory=list)
     caller_setup: list[str] = field(default_factory=list)
     cxx_of_line: dict[int, str] = field(default_factory=dict)   # listing line -> C++ file:line
+    sfpi_phases: set[str] = field(default_factory=set)          # the driver's phases in which SFPI code ran
 
     def kernel_words(self) -> list[int]:
         """The instruction words the kernel's own C++ issued (not the driver's caller code)."""
@@ -344,9 +345,14 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     decoded: dict[int, isa.Instruction] = {}
     body_marked = False
     stop: Record | None = None
+    phase = ""
+    sfpi_phases: set[str] = set()
     for r in records:
         where = short(r.where, tree)
+        if r.kind in ("V", "S"):
+            sfpi_phases.add(phase)
         if r.kind == "P":
+            phase = r.text
             if r.text.startswith("face") and not body_marked:
                 out.append(".mark body")
                 body_marked = True
@@ -395,7 +401,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     except AsmError as e:
         where = cxx_of_line.get(e.loc.line)
         raise LlkError(f"{where}: {e.message}" if where else str(e)) from None
-    listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line)
+    listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line, sfpi_phases)
     check_setup(listing)
     return listing
 

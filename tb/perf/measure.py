@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.model.asm import Instr
+from tensix_sfpu.model.asm import Instr, Loc, pushed_word
 from tensix_sfpu.model.cycle import CycleModel
 from tensix_sfpu.model.hazards import Hazard
-from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun, RvInstr, describe
+from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun, RvInstr, RvKind, describe
 from tensix_sfpu.model.run import RunResult
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.tb.timeline_view import FRONTEND, RISCV, Box
@@ -69,15 +69,17 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
     arch = isa.Arch(request.arch)
     driver = harness.driver(settings, bool(request.fp32_dest))
     listing = compile_call(request, f"{request.header.name}.perf.s", driver=driver)
-    if listing.frontend == "sfpi":
-        raise PerfError(f"{request.header.name}: SFPI code (the stand-in records it on the host, so the RISC-V "
-                        "side is not compiled): `sfpu perf` times TTI_/TT_ kernels for now")
+    spliced = tuple(p for p in SPLICED_PHASES if p in listing.sfpi_phases)
+    sfpi = "call" in spliced
     with tempfile.TemporaryDirectory(prefix="sfpu-perf-") as tmp:
-        elf, _ = rv32.build(request, Path(tmp), driver)
+        elf, _ = rv32.build(request, Path(tmp), driver, defines=tuple(f"LLK_RV32_SPLICE_{p.upper()}" for p in spliced))
         try:
             rv = iss.run(elf)
         except iss.IssError as e:
             raise PerfError(str(e)) from None
+    phases = phase_names(listing)
+    if spliced:
+        rv.instrs = splice(rv.instrs, phases, listing, spliced)
     model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow), full_records=keep_events)
     items = [i for i in listing.program.items if isinstance(i, Instr) or i.name not in ("mark",)]
     path = IssuePath(model, items, arch, max_cycles=max_cycles, where=rv.where)
@@ -85,16 +87,67 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
         run = path.run(rv.instrs, keep_events=keep_events)
     except PathError as e:
         raise PerfError(str(e)) from None
-    phases = [cycle for kind, cycle in run.marks if kind == "phase"]
-    start, end = phases[-2], phases[-1]
+    marks = [cycle for kind, cycle in run.marks if kind == "phase"]
+    if len(marks) != len(phases):
+        raise PerfError(f"the RISC-V passed {len(marks)} phase markers where the host run recorded {len(phases)}")
+    start, end = marks[phases.index("zone start")], marks[phases.index("zone end")]
     zone = end - start
     result = PerfResult(request, settings, zone / settings.total_tiles, zone, run.breakdown, model.hazards, listing,
-                        run, rv.executed, zone_start=start)
+                        run, rv.executed, SFPI_ESTIMATE if sfpi else None, zone_start=start)
     if keep_events:
         result.run = RunResult(model.state, run.cycles, max(run.issued_from, default=0), model.issued_instructions,
                                run.records, model.hazards, run.issued_from)
         result.path_boxes = path_boxes(run, path.instrs, rv.where, arch)
     return result
+
+
+SFPI_ESTIMATE = ("SFPI code: the instructions are the stand-in's selection (docs/llk.md), each pushed as one "
+                 ".ttinsn of one RISC-V cycle, with a counter step and a predicted branch per dst_reg++ "
+                 "(a loop iteration); the harness around the call is compiled and timed as for TTI_ code")
+SPLICED_PHASES = ("init", "call")
+SPLICE_PC = 0x7F000000          # the synthetic pushes' addresses (outside the simulated memory)
+
+
+def phase_names(listing: Listing) -> list[str]:
+    """The driver's phases in the order it entered them (the listing's `# --- NAME ---` lines)."""
+    return [line[6:-4] for line in listing.text.splitlines() if line.startswith("# --- ") and line.endswith(" ---")]
+
+
+def splice(instrs: list[RvInstr], phases: list[str], listing: Listing, spliced: tuple[str, ...]) -> list[RvInstr]:
+    """SFPI code's pushes put into the RISC-V's run at the markers of the phases the RISC-V build left
+    out (`spliced`: the init, each call), as SFPI_ESTIMATE says they cost."""
+    arch = listing.program.arch
+    regions: list[list[int]] = []
+    current: list[int] | None = None
+    for number, line in enumerate(listing.text.splitlines(), 1):
+        if line.startswith("# --- ") and line.endswith(" ---"):
+            current = [] if line[6:-4] in spliced else None
+            if current is not None:
+                regions.append(current)
+            continue
+        if current is not None and not line.startswith("#"):
+            word = pushed_word(line, Loc(listing.program.name, number, 1), arch)
+            if word is not None:
+                current.append(word)
+    out: list[RvInstr] = []
+    k = 0
+    region = iter(regions)
+    pc = SPLICE_PC
+    for ins in instrs:
+        out.append(ins)
+        if ins.kind is not RvKind.MARK or ins.words != ("phase",):
+            continue
+        name = phases[k] if k < len(phases) else ""
+        k += 1
+        if name not in spliced:
+            continue
+        for word in next(region):
+            out.append(RvInstr(pc, RvKind.PUSH, words=(word,), ttinsn=True))
+            pc += 4
+            if isa.opcode_of(word) == isa.INCRWC:            # dst_reg++: the loop's counter and branch
+                out += [RvInstr(pc, RvKind.ALU, 31, (31,)), RvInstr(SPLICE_PC - 4, RvKind.BRANCH, rs=(31,), taken=True)]
+                pc += 8
+    return out
 
 
 def path_boxes(run: PathRun, instrs: list[RvInstr], where, arch: isa.Arch) -> list[Box]:

@@ -41,9 +41,9 @@ def missing() -> str | None:
     return None
 
 
-def build(request: Request, work: Path, driver) -> tuple[Path, dict[Path, Path]]:
-    """The driver compiled and linked for the math thread's RISC-V: the ELF's path, and the
-    kernel folders' shadow copies (for naming the C++ lines of errors)."""
+def build(request: Request, work: Path, driver, defines: tuple[str, ...] = ()) -> tuple[Path, dict[Path, Path]]:
+    """The driver compiled and linked for the math thread's RISC-V (with `defines`, each NAME or
+    NAME=VALUE): the ELF's path, and the kernel folders' shadow copies (for naming the C++ lines of errors)."""
     problem = missing()
     if problem:
         raise LlkError(problem)
@@ -53,7 +53,8 @@ def build(request: Request, work: Path, driver) -> tuple[Path, dict[Path, Path]]
     stubs.mkdir(parents=True, exist_ok=True)
     (stubs / "stubs-ilp32.h").write_text("/* rv32 ilp32: no stubs */\n")
     elf = work / "driver.elf"
-    command = [COMPILER, *FLAGS, f"-DLLK_RV32_INSTRN_BUF=0x{INSTRN_BUF_BASE:08X}u", "-DLLK_RV32", *flags,
+    command = [COMPILER, *FLAGS, f"-DLLK_RV32_INSTRN_BUF=0x{INSTRN_BUF_BASE:08X}u", "-DLLK_RV32",
+               *(f"-D{d}" for d in defines), *flags,
                "-isystem", str(CXX_HEADERS), "-isystem", str(CXX_HEADERS / "riscv64-linux-gnu"),
                "-isystem", str(work / "rv32-stubs"), "-isystem", str(C_HEADERS),
                f"-Wl,-Ttext=0x{TEXT_BASE:X}", "-Wl,-e,_start", str(source), str(RUNTIME), "-lgcc", "-o", str(elf)]

@@ -128,3 +128,26 @@ def test_the_timeline_shows_the_riscv_and_the_frontend(tmp_path):
     # The datacopy's MOP expands to 8 MOVA2D a tile (ELWADD with a 32-bit Dst): two tiles drawn.
     copies = [e for e in events if e.get("cat") == "unit" and e["name"] in ("mova2d", "elwadd")]
     assert len(copies) == 16
+
+
+SFPI = FIXTURES / "ckernel_sfpu_fixture_sfpi.h"
+ADD_ONE = FIXTURES / "ckernel_sfpu_fixture_add_one.h"
+
+
+def test_sfpi_code_is_an_estimate_at_one_riscv_cycle_a_push():
+    result = api.perf(SFPI, "calculate_fixture_axpb<false, 32>()", fp32_dest=1, **SMALL)
+    assert result.estimate and "SFPI" in result.estimate
+    # Each iteration pushes the stand-in's instructions (one cycle each) and costs two for its loop: the
+    # RISC-V, not the SFPU, is the bound, by two cycles an iteration.
+    per_iteration = result.breakdown.sfpu_issue / result.settings.total_tiles / 32
+    assert 32 * (per_iteration + 2) <= result.cycles_per_tile <= 32 * (per_iteration + 2) + 60
+    assert result.to_json()["estimate"] == result.estimate
+
+
+def test_a_tti_kernel_with_an_sfpi_init_is_timed_exactly():
+    result = api.perf(ADD_ONE, "calculate_fixture_add_one<false, 32>()", fp32_dest=1, **SMALL,
+                      init="fixture_constant_init<false>(); fixture_add_one_init<false>()")
+    assert result.estimate is None
+    plain = api.perf(ADD_ONE, "calculate_fixture_add_one<false, 32>()", fp32_dest=1, **SMALL,
+                     init="fixture_add_one_init<false>()")
+    assert result.cycles_per_tile == plain.cycles_per_tile      # the init runs before the zone
