@@ -103,7 +103,8 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
 
 SFPI_ESTIMATE = ("SFPI code: the instructions are the stand-in's selection (docs/llk.md), each pushed as one "
                  ".ttinsn of one RISC-V cycle, with a counter step and a predicted branch per dst_reg++ "
-                 "(a loop iteration); the harness around the call is compiled and timed as for TTI_ code")
+                 "(a loop iteration, whose code each iteration reuses); the harness around the call is compiled "
+                 "and timed as for TTI_ code")
 SPLICED_PHASES = ("init", "call")
 SPLICE_PC = 0x7F000000          # the synthetic pushes' addresses (outside the simulated memory)
 
@@ -132,7 +133,6 @@ def splice(instrs: list[RvInstr], phases: list[str], listing: Listing, spliced: 
     out: list[RvInstr] = []
     k = 0
     region = iter(regions)
-    pc = SPLICE_PC
     for ins in instrs:
         out.append(ins)
         if ins.kind is not RvKind.MARK or ins.words != ("phase",):
@@ -141,12 +141,14 @@ def splice(instrs: list[RvInstr], phases: list[str], listing: Listing, spliced: 
         k += 1
         if name not in spliced:
             continue
+        # Each iteration (up to a dst_reg++) at the same addresses, as a loop's body is: one cache footprint.
+        pc = SPLICE_PC
         for word in next(region):
             out.append(RvInstr(pc, RvKind.PUSH, words=(word,), ttinsn=True))
             pc += 4
             if isa.opcode_of(word) == isa.INCRWC:            # dst_reg++: the loop's counter and branch
-                out += [RvInstr(pc, RvKind.ALU, 31, (31,)), RvInstr(SPLICE_PC - 4, RvKind.BRANCH, rs=(31,), taken=True)]
-                pc += 8
+                out += [RvInstr(pc, RvKind.ALU, 31, (31,)), RvInstr(pc + 4, RvKind.BRANCH, rs=(31,), taken=True)]
+                pc = SPLICE_PC
     return out
 
 

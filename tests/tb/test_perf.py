@@ -151,3 +151,12 @@ def test_a_tti_kernel_with_an_sfpi_init_is_timed_exactly():
     plain = api.perf(ADD_ONE, "calculate_fixture_add_one<false, 32>()", fp32_dest=1, **SMALL,
                      init="fixture_add_one_init<false>()")
     assert result.cycles_per_tile == plain.cycles_per_tile      # the init runs before the zone
+
+
+def test_a_tti_kernel_stepping_dst_with_sfpi_dst_reg_is_exact():
+    # dst_reg++ is SFPI's INCRWC: the same stream, the same cycles, and no estimate.
+    with_incrwc = api.perf(PERF, "calculate_fixture_perf_identity<32>()", fp32_dest=0, arch="blackhole", **SMALL)
+    with_dst_reg = api.perf(PERF, "calculate_fixture_perf_identity_dst_reg<32>()", fp32_dest=0, arch="blackhole",
+                            **SMALL)
+    assert with_dst_reg.estimate is None
+    assert with_dst_reg.cycles_per_tile == with_incrwc.cycles_per_tile

@@ -463,7 +463,12 @@ inline vFloat minus_from(const vFloat& c, const MulLitExpr& m) {     // c - m
 }
 }  // namespace impl_
 
+#if defined(LLK_RV32)
+// On the RISC-V only dst_reg++ of SFPI code runs timed (tb/perf): inline, as the SFPI compiler makes it.
+#define SFPI_OP __attribute__((always_inline))
+#else
 #define SFPI_OP __attribute__((noinline))
+#endif
 SFPI_OP inline MulExpr operator*(const vFloat& a, const vFloat& b) { return MulExpr(a, b); }
 SFPI_OP inline MulLitExpr operator*(const vFloat& a, float f) { SFPI_ENTRY; return MulLitExpr(a, f); }
 SFPI_OP inline MulLitExpr operator*(float f, const vFloat& a) { SFPI_ENTRY; return MulLitExpr(a, f); }

@@ -91,9 +91,13 @@ struct DstRegFile {
     static void step(int rows) {
         unsigned increment = rows * SFP_DESTREG_STRIDE;
         if (rows < 0 || increment > 15) fail("dst_reg += n with n outside 0..7 is not modelled");
+#if defined(LLK_RV32)
+        ::llk_record::push(TT_OP_INCRWC(0, increment, 0, 0));    // a .ttinsn where the count is a constant
+#else
         char text[64];
         std::snprintf(text, sizeof text, "TTI_INCRWC(0, %u, 0, 0);", increment);
         ::llk_record::emit_at('T', text, sfpi_record::state.at);
+#endif
     }
 };
 inline constexpr DstRegFile dst_reg;

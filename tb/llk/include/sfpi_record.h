@@ -278,7 +278,11 @@ struct Entry {
     Entry(const Entry&) = delete;
     Entry& operator=(const Entry&) = delete;
 };
+#if defined(LLK_RV32)
+#define SFPI_ENTRY ((void)0)
+#else
 #define SFPI_ENTRY ::sfpi_record::Entry sfpi_entry_(__builtin_return_address(0))
+#endif
 
 // The constant registers, one slot each, never freed.
 inline Slot* constant_slot(int reg) {

@@ -36,6 +36,29 @@ inline void calculate_fixture_perf_replayed() {
     }
 }
 
+// The identity, as SFPI's compiler emits `dst_reg[0] = dst_reg[0]; dst_reg++;`: a load, a store and the
+// Dst counter stepped by two rows.
+template <int ITERATIONS = 32>
+inline void calculate_fixture_perf_identity() {
+#pragma GCC unroll 0
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        TTI_INCRWC(0, 2, 0, 0);
+    }
+}
+
+// The same in TTI_ instructions with SFPI's dst_reg++ (as tt-llk's TTI kernels often step Dst).
+template <int ITERATIONS = 32>
+inline void calculate_fixture_perf_identity_dst_reg() {
+#pragma GCC unroll 0
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        sfpi::dst_reg++;
+    }
+}
+
 inline void fixture_perf_init() {
     addr_mod_t{.srca = {.incr = 0}, .srcb = {.incr = 0}, .dest = {.incr = 2}}.set(ADDR_MOD_6);
 }
