@@ -16,7 +16,7 @@ docs/perf.md.
 from __future__ import annotations
 
 import enum
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -142,7 +142,25 @@ class PathTiming:
     wait_release_lag: int              # condition met -> block lifted
     mop_exit_penalty: int              # MOP expander's cycle after an expansion
     conditions: dict[int, Condition]   # STALLWAIT condition bit -> meaning
+    icache_bytes: int                  # the math thread's (T1's) instruction cache
+    icache_line: int                   # bytes a miss fetches (assumed: 128 bits)
+    icache_line_port_cycles: float     # memory-port cycles a missed line's refill takes (fitted: docs/perf.md)
+    fpu_busy_tail: int                 # cycles "FPU busy" outlasts an FPU instruction's latency (fitted)
+    l1_latency: int                    # a load from L1: what a jump to code missing from the cache waits
 
+
+# The one constant fitted to silicon here (docs/perf.md): what a missed line of the math thread's
+# instruction cache costs. Its size is documented; a miss's cost is not.
+ICACHE_MISS_CYCLES = 3
+
+# The two constants fitted to silicon (docs/perf.md, "Fitted"), each on one public measurement and
+# judged on the others:
+# - the memory-port cycles a missed instruction-cache line's refill takes (the documentation gives the
+#   cache's size, not its refill): from tt-metal PR #54429's EMA before its replay (Wormhole, 320.77);
+# - how long STALLWAIT's FPU-busy condition outlasts an FPU instruction's result latency: from the
+#   identity kernel of tt-metal PR #54317 (Blackhole, 124.06 cycles/tile).
+ICACHE_LINE_PORT_CYCLES = 1.5
+FPU_BUSY_TAIL = 11
 
 PATH_TIMING: dict[Arch, PathTiming] = {
     Arch.WORMHOLE: PathTiming(
@@ -163,6 +181,11 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         mop_exit_penalty=1,            # TensixCoprocessor/MOPExpander.md L120
         conditions={7: Condition.FPU_BUSY, 14: Condition.SFPU_BUSY, 10: Condition.SRCA_NOT_FPU,
                     11: Condition.SRCB_NOT_FPU},   # STALLWAIT.md L171-203
+        icache_bytes=512,              # BabyRISCV/InstructionCache.md L7: RISCV T1, 512 bytes
+        icache_line=16,                # assumed: Blackhole's cache delivers 128 bits (README.md L37)
+        icache_line_port_cycles=ICACHE_LINE_PORT_CYCLES,
+        fpu_busy_tail=FPU_BUSY_TAIL,
+        l1_latency=8,                  # BabyRISCV/README.md L59-65: L1 at least 8
     ),
     Arch.BLACKHOLE: PathTiming(
         fifo_depth=32,                 # BlackholeA0 BabyRISCV/PushTensixInstruction.md L15
@@ -182,6 +205,11 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         mop_exit_penalty=1,            # no Blackhole page: Wormhole's MOPExpander.md (assumed)
         conditions={4: Condition.FPU_BUSY, 11: Condition.SFPU_BUSY, 7: Condition.SRCA_NOT_FPU,
                     8: Condition.SRCB_NOT_FPU},    # STALLWAIT.md L182-213
+        icache_bytes=4096,             # Diagrams/Src/BabyRISCV.lua L148: "L0 instruction cache 4 KiB"
+        icache_line=16,                # README.md L37: 128 bits from the cache to the frontend
+        icache_line_port_cycles=ICACHE_LINE_PORT_CYCLES,
+        fpu_busy_tail=FPU_BUSY_TAIL,
+        l1_latency=8,                  # BabyRISCV/README.md L71-81: L1 with an L0 miss at least 8
     ),
 }
 
@@ -246,27 +274,49 @@ class RvTimes:
     mispredictions counted on the way."""
     issue: list[int]
     mispredicts: int
+    fetches: list[int]                 # the instruction each missed line is fetched for
 
 
 def riscv_schedule(instrs: list[RvInstr], timing: PathTiming) -> RvTimes:
     """The in-order baby RISC-V (BabyRISCV/README.md): one instruction a cycle,
     a result usable by the next instruction, `mul`/`div` holding the integer
-    unit, loads late by their latency, a mispredicted branch a bubble. The
-    predictor is not documented: a 2-bit counter per branch, starting weakly
-    not-taken, and the last target per `jalr`, are assumed (docs/perf.md)."""
+    unit, loads late by their latency, a mispredicted branch a bubble. It
+    also finds the instructions whose line is missing from the instruction
+    cache (least recently used out): their fetch takes a cycle of the memory
+    port that pushes use too (`IssuePath.run`). The predictor is not documented: a 2-bit counter per branch,
+    starting weakly not-taken, and the last target per `jalr`, are assumed
+    (docs/perf.md)."""
     issue: list[int] = []
     ready = [0] * 32                   # cycle each register's value can be used
     counters: dict[int, int] = {}
     targets: dict[int, int] = {}
+    cache: OrderedDict[int, None] = OrderedDict()      # the instruction cache's lines, least recent first
+    lines = timing.icache_bytes // timing.icache_line
     t = 0
     free_at = 0
     mispredicts = 0
+    misses: list[int] = []             # an instruction per line fetched (one may fetch two)
+    next_pc = None                     # where the previous instruction's successor would be fetched from
     for ins in instrs:
         if ins.kind is RvKind.MARK:
             issue.append(free_at)
+            next_pc = ins.pc + 4
             continue
         if ins.kind is RvKind.SYNC:      # its wait is the path's (IssuePath.run); the load itself is MMIO
             ins = RvInstr(ins.pc, RvKind.LOAD, ins.rd, ins.rs, mmio=True)
+        for line in range(ins.pc // timing.icache_line, (ins.pc + 4 * max(1, len(ins.words)) - 1)
+                          // timing.icache_line + 1):
+            if line in cache:
+                cache.move_to_end(line)
+                continue
+            misses.append(len(issue))
+            if ins.pc != next_pc:      # after a jump the prefetcher was not ahead: the fetch waits for L1
+                free_at += timing.l1_latency
+                next_pc = ins.pc
+            cache[line] = None
+            if len(cache) > lines:
+                cache.popitem(last=False)
+        next_pc = ins.pc + 4 * max(1, len(ins.words))
         t = max([free_at] + [ready[r] for r in ins.rs if r])
         issue.append(t)
         occupancy, latency = 1, 1
@@ -290,7 +340,7 @@ def riscv_schedule(instrs: list[RvInstr], timing: PathTiming) -> RvTimes:
         if ins.rd:
             ready[ins.rd] = t + latency
         free_at = t + occupancy
-    return RvTimes(issue, mispredicts)
+    return RvTimes(issue, mispredicts, misses)
 
 
 # --- the frontend and the units ------------------------------------------------
@@ -342,6 +392,7 @@ class PathRun:
     mispredicts: int = 0
     records: list = field(default_factory=list)        # the cycle model's record of each cycle (keep_events)
     issued_from: dict[int, Instr] = field(default_factory=dict)   # cycle -> the listing's instruction issued
+    icache_misses: int = 0
 
 
 def expand_mop(word: int, cfg: tuple[int, ...], mask_hi: int) -> list[int]:
@@ -427,7 +478,11 @@ class IssuePath:
         self.instrs = instrs
         times = riscv_schedule(instrs, timing)
         # What the path follows of the RISC-V: its pushes, its TTSync loads and its markers, in order.
-        events = [i for i, ins in enumerate(instrs) if ins.kind in (RvKind.PUSH, RvKind.SYNC, RvKind.MARK)]
+        # What the path follows of the RISC-V, in order: its line fetches (before the instruction that needs
+        # the line), its pushes, its TTSync loads and its markers.
+        events = sorted([(i, 0) for i in times.fetches] +
+                        [(i, 1) for i, ins in enumerate(instrs) if ins.kind in (RvKind.PUSH, RvKind.SYNC, RvKind.MARK)])
+        fetch_debt = 0.0                    # memory-port cycles the missed lines' refills still need
         breakdown = Breakdown()
         trace: list[PathEvent] = []
 
@@ -506,7 +561,7 @@ class IssuePath:
                         latched = (block or BLOCK_FPU, head.word & 0x7FFF if op == isa.STALLWAIT else 0)
                         release_at = None
                     elif FRONTEND_OPS[op].unit is Unit.FPU:
-                        fpu_busy_until = max(fpu_busy_until, cycle + FRONTEND_OPS[op].latency)
+                        fpu_busy_until = max(fpu_busy_until, cycle + FRONTEND_OPS[op].latency + timing.fpu_busy_tail)
             if presented is not None:
                 if presented.instr is None:
                     presented.instr = self._next_instr(presented.word, presented.push)
@@ -521,7 +576,7 @@ class IssuePath:
                     breakdown.sfpu_issue += 1
                     gate = "issue"
                     if isa.opcode_of(presented.word) in (isa.SETRWC, isa.INCRWC):   # the FPU's (MatrixUnit.md)
-                        fpu_busy_until = max(fpu_busy_until, cycle + 1)
+                        fpu_busy_until = max(fpu_busy_until, cycle + 1 + timing.fpu_busy_tail)
                 else:
                     breakdown.sfpu_stall += 1
                     gate = "stall"
@@ -587,7 +642,9 @@ class IssuePath:
 
             # 4. The store queue drains into the FIFO, one store a cycle (a fused one carries up to 4 words).
             pushed = None
-            if store_queue and store_ready[0] <= cycle:
+            if fetch_debt >= 1:             # an instruction refill takes the memory port this cycle
+                fetch_debt -= 1
+            elif store_queue and store_ready[0] <= cycle:
                 words = instrs[store_queue[0]].words
                 level = fifo_level()
                 if timing.fifo_refill_at is not None and level > timing.fifo_refill_at:
@@ -603,12 +660,14 @@ class IssuePath:
 
             # 5. The RISC-V: each push once due and the store queue has room; a TTSync load once all is done.
             while next_event < len(events):
-                index = events[next_event]
+                index, order = events[next_event]
                 due = times.issue[index] + shift
                 if due > cycle:
                     break
                 kind = instrs[index].kind
-                if kind is RvKind.MARK:
+                if order == 0:
+                    fetch_debt += timing.icache_line_port_cycles
+                elif kind is RvKind.MARK:
                     mark_cycles.append((instrs[index].words[0], due))
                 elif kind is RvKind.SYNC:
                     if not idle():
@@ -629,6 +688,7 @@ class IssuePath:
                 trace.append(PathEvent(cycle, pushed, len(store_queue) + len(fifo1) + len(fifo2) + len(fifo3), gate,
                                        gate_word, gate_push, held))
             cycle += 1
-            if next_event == len(events) and idle():
+            if next_event == len(events) and idle() and fetch_debt < 1:
                 break
-        return PathRun(cycle, mark_cycles, breakdown, push_cycles, trace, times.mispredicts, records, issued_from)
+        return PathRun(cycle, mark_cycles, breakdown, push_cycles, trace, times.mispredicts, records, issued_from,
+                       len(times.fetches))

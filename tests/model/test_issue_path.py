@@ -16,6 +16,10 @@ from tensix_sfpu.model.state import SfpuState
 
 WH, BH = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
 SFPNOP = isa.encode("SFPNOP", WH)
+# The documented timing alone, without the instruction cache's refills and jumps and the FPU-busy tail (the
+# two fitted constants and the L1 latency they go with), for the tests that work each cycle out by hand.
+DOCUMENTED = {arch: dataclasses.replace(PATH_TIMING[arch], icache_line_port_cycles=0, l1_latency=0, fpu_busy_tail=0)
+              for arch in (WH, BH)}
 
 
 def word(opcode: int, params: int = 0) -> int:
@@ -40,8 +44,7 @@ def program(text, arch=WH):
 
 def run(instrs, listing="", arch=WH, timing=None):
     path = IssuePath(CycleModel(SfpuState(arch=arch)), program(listing, arch), arch)
-    if timing is not None:
-        path.timing = timing
+    path.timing = timing or DOCUMENTED[arch]
     return path.run(instrs, keep_events=True)
 
 
@@ -52,29 +55,29 @@ def issue_cycles(result):
 # -- the RISC-V ------------------------------------------------------------------
 
 def test_alu_results_feed_the_next_instruction_without_a_bubble():
-    times = riscv_schedule([alu(0, 5), alu(4, 6, (5,)), alu(8, 7, (6,))], PATH_TIMING[WH])
+    times = riscv_schedule([alu(0, 5), alu(4, 6, (5,)), alu(8, 7, (6,))], DOCUMENTED[WH])
     assert times.issue == [0, 1, 2]
 
 
 def test_a_load_from_local_memory_delays_its_user_by_one_cycle():
     load = RvInstr(0, RvKind.LOAD, 5, (2,))
-    times = riscv_schedule([load, alu(4, 6, (5,))], PATH_TIMING[WH])
+    times = riscv_schedule([load, alu(4, 6, (5,))], DOCUMENTED[WH])
     assert times.issue == [0, 2]                      # README.md: latency 2
 
 
 def test_wormhole_mul_holds_the_integer_unit_two_cycles_blackhole_one():
     mul = RvInstr(0, RvKind.MUL, 5, (1, 2))
-    assert riscv_schedule([mul, alu(4, 6)], PATH_TIMING[WH]).issue == [0, 2]
-    assert riscv_schedule([mul, alu(4, 6)], PATH_TIMING[BH]).issue == [0, 1]
+    assert riscv_schedule([mul, alu(4, 6)], DOCUMENTED[WH]).issue == [0, 2]
+    assert riscv_schedule([mul, alu(4, 6)], DOCUMENTED[BH]).issue == [0, 1]
 
 
 def test_a_mispredicted_branch_costs_the_documented_bubble():
     # A branch taken on its first sight is mispredicted (a counter starts weakly not-taken): WH 2, BH 4 cycles.
     branch = RvInstr(0, RvKind.BRANCH, rs=(1, 2), taken=True)
-    assert riscv_schedule([branch, alu(8)], PATH_TIMING[WH]).issue == [0, 3]
-    assert riscv_schedule([branch, alu(8)], PATH_TIMING[BH]).issue == [0, 5]
+    assert riscv_schedule([branch, alu(8)], DOCUMENTED[WH]).issue == [0, 3]
+    assert riscv_schedule([branch, alu(8)], DOCUMENTED[BH]).issue == [0, 5]
     # Taken again, it is now predicted: no bubble.
-    times = riscv_schedule([branch, alu(8), branch, alu(8)], PATH_TIMING[WH])
+    times = riscv_schedule([branch, alu(8), branch, alu(8)], DOCUMENTED[WH])
     assert times.issue == [0, 3, 4, 5] and times.mispredicts == 1
 
 
@@ -204,6 +207,40 @@ def test_a_ttsync_load_waits_for_the_coprocessor_to_drain():
     # The SFPNOP issues at 10 (above); the load returns once nothing is in flight, and the marker after it.
     (kind, cycle), = result.marks
     assert kind == "phase" and cycle >= 11
+
+
+# -- the instruction cache ---------------------------------------------------------------
+
+def test_code_that_fits_the_cache_is_fetched_once():
+    loop = [alu(4 * i) for i in range(64)]                 # 256 bytes, 16 lines: inside Wormhole T1's 512
+    times = riscv_schedule(loop + loop, PATH_TIMING[WH])
+    assert times.fetches == [16 * 0 + 4 * i for i in range(16)]   # each line once, on the first pass only
+
+
+def test_code_larger_than_the_cache_misses_on_every_pass():
+    loop = [alu(4 * i) for i in range(192)]                # 768 bytes: least recently used out, every line
+    times = riscv_schedule(loop + loop, PATH_TIMING[WH])
+    assert len(times.fetches) == 2 * 48
+    # Blackhole's cache (4 KiB) holds it.
+    assert len(riscv_schedule(loop + loop, PATH_TIMING[BH]).fetches) == 48
+
+
+def test_a_jump_to_code_not_in_the_cache_waits_for_l1():
+    timing = PATH_TIMING[WH]
+    times = riscv_schedule([alu(0x100), alu(0x104), alu(0x2000)], timing)
+    # The first fetch and the jump both wait the L1 latency; the sequential one was prefetched.
+    assert times.issue == [timing.l1_latency, timing.l1_latency + 1, 2 * timing.l1_latency + 2]
+
+
+def test_refills_take_the_memory_port_from_the_pushes():
+    # 256 straight-line pushes (64 lines, twice Wormhole T1's cache): each line's refill takes
+    # icache_line_port_cycles of the port the pushes need, so the SFPU sees them spread over that much longer.
+    timing = dataclasses.replace(PATH_TIMING[WH], fpu_busy_tail=0)
+    pushes = [push(SFPNOP, 4 * i) for i in range(256)]
+    issued = issue_cycles(run(pushes, "TTI_SFPNOP;\n" * 256, timing=timing))
+    spread = issued[-1] - issued[0] + 1
+    expected = 256 + 64 * timing.icache_line_port_cycles
+    assert expected - 2 <= spread <= expected + 2
 
 
 def test_timing_records_are_per_architecture():
