@@ -44,6 +44,7 @@ class FrontendOp:
     mnemonic: str
     unit: Unit
     latency: int = 1       # cycles the unit is busy with it (FPU: until its Dst write lands)
+    writes_dst: bool = False
 
 
 # Opcodes of the Tensix instructions an SFPU kernel and its caller push, besides
@@ -54,9 +55,9 @@ FRONTEND_OPS: dict[int, FrontendOp] = {
     isa.MOP_CFG: FrontendOp("MOP_CFG", Unit.MOP),
     isa.REPLAY: FrontendOp("REPLAY", Unit.REPLAY),        # REPLAY.md
     isa.ZEROACC: FrontendOp("ZEROACC", Unit.FPU),         # MatrixUnit.md: latency 1
-    isa.MOVA2D: FrontendOp("MOVA2D", Unit.FPU, 4),        # MatrixUnit.md L31: 1/cycle, latency 4
-    isa.MOVB2D: FrontendOp("MOVB2D", Unit.FPU, 4),
-    isa.ELWADD: FrontendOp("ELWADD", Unit.FPU, 5),        # MatrixUnit.md L26: latency 5
+    isa.MOVA2D: FrontendOp("MOVA2D", Unit.FPU, 4, True),  # MatrixUnit.md L31: 1/cycle, latency 4
+    isa.MOVB2D: FrontendOp("MOVB2D", Unit.FPU, 4, True),
+    isa.ELWADD: FrontendOp("ELWADD", Unit.FPU, 5, True),  # MatrixUnit.md L26: latency 5
     isa.CLEARDVALID: FrontendOp("CLEARDVALID", Unit.FPU),
     isa.UNPACR_NOP: FrontendOp("UNPACR_NOP", Unit.MISC),
     isa.SETDVALID: FrontendOp("SETDVALID", Unit.MISC),
@@ -145,7 +146,7 @@ class PathTiming:
     icache_bytes: int                  # the math thread's (T1's) instruction cache
     icache_line: int                   # bytes a miss fetches (assumed: 128 bits)
     icache_line_port_cycles: float     # memory-port cycles a missed line's refill takes (fitted: docs/perf.md)
-    fpu_busy_tail: int                 # cycles "FPU busy" outlasts an FPU instruction's latency (fitted)
+    fpu_busy_tail: int                 # cycles "FPU busy" outlasts a Dst write's latency (fitted)
     l1_latency: int                    # a load from L1: what a jump to code missing from the cache waits
 
 
@@ -157,8 +158,8 @@ ICACHE_MISS_CYCLES = 3
 # judged on the others:
 # - the memory-port cycles a missed instruction-cache line's refill takes (the documentation gives the
 #   cache's size, not its refill): from tt-metal PR #54429's EMA before its replay (Wormhole, 320.77);
-# - how long STALLWAIT's FPU-busy condition outlasts an FPU instruction's result latency: from the
-#   identity kernel of tt-metal PR #54317 (Blackhole, 124.06 cycles/tile).
+# - how long STALLWAIT's FPU-busy condition outlasts the result latency of an FPU instruction writing Dst
+#   (the datacopy's moves): from the identity kernel of tt-metal PR #54317 (Blackhole, 124.06 cycles/tile).
 ICACHE_LINE_PORT_CYCLES = 1.5
 FPU_BUSY_TAIL = 11
 
@@ -561,7 +562,9 @@ class IssuePath:
                         latched = (block or BLOCK_FPU, head.word & 0x7FFF if op == isa.STALLWAIT else 0)
                         release_at = None
                     elif FRONTEND_OPS[op].unit is Unit.FPU:
-                        fpu_busy_until = max(fpu_busy_until, cycle + FRONTEND_OPS[op].latency + timing.fpu_busy_tail)
+                        # A move or add into Dst holds "FPU busy" past its latency (the fitted tail).
+                        tail = timing.fpu_busy_tail if FRONTEND_OPS[op].writes_dst else 0
+                        fpu_busy_until = max(fpu_busy_until, cycle + FRONTEND_OPS[op].latency + tail)
             if presented is not None:
                 if presented.instr is None:
                     presented.instr = self._next_instr(presented.word, presented.push)
@@ -576,7 +579,7 @@ class IssuePath:
                     breakdown.sfpu_issue += 1
                     gate = "issue"
                     if isa.opcode_of(presented.word) in (isa.SETRWC, isa.INCRWC):   # the FPU's (MatrixUnit.md)
-                        fpu_busy_until = max(fpu_busy_until, cycle + 1 + timing.fpu_busy_tail)
+                        fpu_busy_until = max(fpu_busy_until, cycle + 1)
                 else:
                     breakdown.sfpu_stall += 1
                     gate = "stall"
