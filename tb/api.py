@@ -63,19 +63,27 @@ def compile_kernel(header: str | Path, call: str, *, init: str | None = None, ar
     wheel's ttnn/tt_metal (default: $SFPU_LLK_SRC); `defines` are `NAME` or
     `NAME=VALUE`; `setup` holds directives for Tensix state the caller sets up,
     e.g. ".addr_mod 6 dst_incr=2"."""
+    request = _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode)
+    try:
+        listing = compile_call(request, name=f"{Path(header).name}.s")
+    except LlkError as e:
+        raise ApiError(str(e)) from None
+    remember(listing)
+    return listing
+
+
+def _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode) -> Request:
+    """The front end's request for a kernel call: the header found (in `src`'s tree), the set-up checked."""
     for line in setup:
         if not line.strip().startswith("."):
             raise ApiError(f"setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
     try:
         tree = find_tree(src, arch)
         path = find_header(str(header), tree)
-        listing = compile_call(Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest,
-                                       srcb_format=srcb_format, setup=tuple(setup), vector_mode=vector_mode,
-                                       tree=tree), name=f"{Path(header).name}.s")
-    except (LlkError, SourceError) as e:
+    except SourceError as e:
         raise ApiError(str(e)) from None
-    remember(listing)
-    return listing
+    return Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest, srcb_format=srcb_format,
+                   setup=tuple(setup), vector_mode=vector_mode, tree=tree)
 
 
 def perf(header: str | Path, call: str, *, init: str | None = None, arch: str = "wormhole",
@@ -95,17 +103,11 @@ def perf(header: str | Path, call: str, *, init: str | None = None, arch: str = 
     from tensix_sfpu.tb.perf.measure import PerfError
     from tensix_sfpu.tb.perf.measure import perf as measure_perf
     _check_rules(allow)
-    for line in setup:
-        if not line.strip().startswith("."):
-            raise ApiError(f"setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
+    request = _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode)
     try:
-        tree = find_tree(src, arch)
-        path = find_header(str(header), tree)
-        request = Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest,
-                          srcb_format=srcb_format, setup=tuple(setup), vector_mode=vector_mode, tree=tree)
         result = measure_perf(request, perf_harness.Settings(harness, tiles, loop_factor, unpack_to_dest),
                               strict=strict, allow=frozenset(allow), max_cycles=max_cycles, keep_events=keep_events)
-    except (LlkError, SourceError, PerfError) as e:
+    except (LlkError, PerfError) as e:
         raise ApiError(str(e)) from None
     remember(result.listing)
     return result
