@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from . import isa, tensix
-from .asm import Directive, Instr
+from .asm import Directive, Instr, disassemble
 from .cycle import CycleModel
 from .isa import Arch
 from .run import take_directive
@@ -89,7 +89,6 @@ def describe(word: int, arch: Arch) -> str:
     """An instruction the path carries, as text: the SFPU's in the TTI_ form, the others by mnemonic."""
     op = isa.opcode_of(word)
     if op in isa.ISA[arch].by_opcode or op in isa.TENSIX_ISSUED:
-        from .asm import disassemble
         return disassemble(word, "llk", arch=arch)
     known = FRONTEND_OPS.get(op)
     return f"{known.mnemonic if known else f'opcode 0x{op:02X}'} (0x{word:08X})"
@@ -106,18 +105,20 @@ def unit_of(word: int, arch: Arch) -> Unit:
     return known.unit
 
 
-def blocked_by(word: int, arch: Arch) -> int:
-    """The block-mask bits that hold `word` at the wait gate (STALLWAIT.md's table)."""
+def held(word: int, block: int, arch: Arch) -> bool:
+    """Whether a latched wait with block mask `block` holds `word` at the wait gate (STALLWAIT.md's
+    table): a unit's instructions by its bit, a new STALLWAIT/SEMWAIT by any bit, a plain NOP only by all."""
     op = isa.opcode_of(word)
     if op == isa.NOP:
-        return BLOCK_ALL          # a plain NOP waits only when every bit is set
+        return block == BLOCK_ALL
     if op in (isa.STALLWAIT, isa.SEMWAIT):
-        return 1                  # any bit: a new wait queues behind a latched one (`held` checks any)
+        return block != 0
     unit = unit_of(word, arch)
-    if op in isa.TENSIX_ISSUED:   # SETRWC and INCRWC are the FPU's
-        return BLOCK_FPU
-    return {Unit.SFPU: BLOCK_SFPU, Unit.FPU: BLOCK_FPU, Unit.CONFIG: BLOCK_CONFIG, Unit.SYNC: BLOCK_SYNC,
-            Unit.MISC: 1}.get(unit, 0)
+    if unit is Unit.SFPU:
+        bit = BLOCK_FPU if op in isa.TENSIX_ISSUED else BLOCK_SFPU   # SETRWC and INCRWC are the FPU's
+    else:
+        bit = {Unit.FPU: BLOCK_FPU, Unit.CONFIG: BLOCK_CONFIG, Unit.SYNC: BLOCK_SYNC, Unit.MISC: 1}.get(unit, 0)
+    return bool(block & bit)
 
 
 # --- the constants, per architecture -----------------------------------------
@@ -538,7 +539,7 @@ class IssuePath:
             gate = ""
             gate_word = fifo3[0].word if fifo3 else None
             gate_push = fifo3[0].push if fifo3 else None
-            held = ""
+            riscv_wait = ""
             if latched is not None:
                 if condition_true(latched[1]):
                     release_at = None
@@ -548,7 +549,7 @@ class IssuePath:
                     latched, release_at = None, None
             if fifo3:
                 head = fifo3[0]
-                if latched is not None and blocked_by(head.word, arch) & latched[0]:
+                if latched is not None and held(head.word, latched[0], arch):
                     gate = "wait"
                 elif unit_of(head.word, arch) is Unit.SFPU:
                     presented = head
@@ -675,12 +676,12 @@ class IssuePath:
                 elif kind is RvKind.SYNC:
                     if not idle():
                         shift += 1
-                        held = "ttsync"
+                        riscv_wait = "ttsync"
                         break
                 elif len(store_queue) >= timing.store_queue:
                     shift += 1
                     breakdown.riscv_fifo_full += 1
-                    held = "fifo"
+                    riscv_wait = "fifo"
                     break
                 else:
                     store_queue.append(index)
@@ -689,7 +690,7 @@ class IssuePath:
 
             if keep_events:
                 trace.append(PathEvent(cycle, pushed, len(store_queue) + len(fifo1) + len(fifo2) + len(fifo3), gate,
-                                       gate_word, gate_push, held))
+                                       gate_word, gate_push, riscv_wait))
             cycle += 1
             if next_event == len(events) and idle() and fetch_debt < 1:
                 break

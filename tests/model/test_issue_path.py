@@ -10,8 +10,8 @@ import pytest
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Instr, assemble
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.issue_path import (PATH_TIMING, IssuePath, PathError, RvInstr, RvKind, expand_mop,
-                                          fuse_ttinsn, riscv_schedule)
+from tensix_sfpu.model.issue_path import (BLOCK_ALL, PATH_TIMING, IssuePath, PathError, RvInstr, RvKind,
+                                          expand_mop, fuse_ttinsn, held, riscv_schedule)
 from tensix_sfpu.model.state import SfpuState
 
 WH, BH = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
@@ -141,6 +141,13 @@ def test_an_instruction_the_mask_does_not_block_passes_a_latched_wait():
     result = run([push(MOVA2D, 0), push(setrwc_is_fpu, 4), push(word(isa.SETC16, 1 << 16), 8)],
                  "TTI_SETC16(1, 0);\n")
     assert any(e.gate == "SETC16" and e.cycle == 7 for e in result.events)
+
+
+def test_a_plain_nop_passes_a_wait_unless_every_unit_is_blocked_and_a_new_wait_queues():
+    assert not held(NOP, 0x100, WH) and held(NOP, BLOCK_ALL, WH)
+    assert held(STALLWAIT_SFPU_ON_FPU, 0x100, WH) and held(STALLWAIT_SFPU_ON_FPU, 0x80, WH)
+    assert held(SFPNOP, 0x100, WH) and not held(SFPNOP, 0x40 | 0x80, WH)
+    assert held(word(isa.SETRWC), 0x40, WH) and not held(word(isa.SETRWC), 0x100, WH)   # the FPU's
 
 
 # -- the expanders ------------------------------------------------------------------
