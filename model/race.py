@@ -174,11 +174,13 @@ class _Cursor:
 
 
 class _Runner:
-    def __init__(self, program: Program, state: SfpuState, allow: set[str], dst_read_spacing: int | None):
+    def __init__(self, program: Program, state: SfpuState, allow: set[str], dst_read_spacing: int | None,
+                 base_gaps: dict[tuple[str, int], int] | None = None):
         self.set_up, self.streams = streams(program)
         self.ops = {(op.thread, op.index): op for ops in self.streams.values() for op in ops}
         self.state, self.allow, self.spacing = state, allow, dst_read_spacing
-        self.max_cycles = MAX_CYCLES_PER_OP * (len(self.ops) + 1)
+        self.base_gaps = base_gaps or {}      # idle cycles before an instruction in every schedule
+        self.max_cycles = MAX_CYCLES_PER_OP * (len(self.ops) + 1) + sum(self.base_gaps.values())
 
     def start(self) -> _Cursor:
         state = self.state.copy()
@@ -237,7 +239,7 @@ class _Runner:
         for pos in range(cursor.position, len(schedule.order)):
             if stop_keys is not None and pos > last_gap and cursor.model.timing_key() == stop_keys[pos]:
                 return True
-            gap = gaps.get(pos)
+            gap = gaps.get(pos, 0) + self.base_gaps.get(schedule.order[pos], 0)
             if gap:
                 self.idle(cursor, gap)
             self.present(cursor, self.ops[schedule.order[pos]])
@@ -284,11 +286,15 @@ def _effects_digest(e: Execution) -> bytes:
 def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = DEFAULT_MAX_GAP,
             seeds: int = DEFAULT_SEEDS, allow: set[str] | frozenset[str] = frozenset(),
             dst_read_spacing: int | None = None, first_seed: int = 0,
-            progress: Callable[[int], None] | None = None, shortcuts: bool = True) -> RaceReport:
+            progress: Callable[[int], None] | None = None, shortcuts: bool = True,
+            base_gaps: dict[tuple[str, int], int] | None = None) -> RaceReport:
     """Explore the timings of `program` from `state` (reset if None); see the
     module's docstring. Without `shortcuts` every schedule runs from the
     start to the end and no gap point is skipped (what the shortcuts save is
-    measured in `make bench`; the verdicts are the same)."""
+    measured in `make bench`; the verdicts are the same). `base_gaps` are
+    idle cycles before some instructions ((thread, index) -> cycles) that the
+    baseline and every schedule keep, the explored gaps coming on top: the
+    spacing the issue path gives the pushes (`sfpu race --perf-spacing`)."""
     if not 1 <= max_gap <= MAX_GAP_LIMIT:
         raise RaceInputError(f"the longest gap must be 1..{MAX_GAP_LIMIT} idle cycles, not {max_gap} (the "
                              f"longest SFPLOADMACRO delay is 7 cycles; the default {DEFAULT_MAX_GAP} covers it)")
@@ -296,7 +302,7 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         raise RaceInputError(f"the number of random schedules must be 0 or more, not {seeds}")
     if state is None:
         state = SfpuState(arch=program.arch)
-    runner = _Runner(program, state, set(allow), dst_read_spacing)
+    runner = _Runner(program, state, set(allow), dst_read_spacing, base_gaps)
     order = tuple((op.thread, op.index) for ops in runner.streams.values() for op in ops)
     baseline = Schedule("baseline", order)
 
@@ -313,6 +319,8 @@ def explore(program: Program, state: SfpuState | None = None, *, max_gap: int = 
         in_flight.append(cursor.model.busy)
         gap_here = not runner.ops[ref].instr.back_to_back and (in_flight[-1] or not shortcuts)
         snapshots.offer(cursor, pos, needed=gap_here or ref[0] != last_thread)
+        if runner.base_gaps.get(ref):
+            runner.idle(cursor, runner.base_gaps[ref])
         runner.present(cursor, runner.ops[ref])
         cursor.position = pos + 1
     runner.finish(cursor)

@@ -306,7 +306,8 @@ RACE_INPUT_SEED = 0x2ACE      # the random Dst a race starts from, when none is 
 
 def race(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = None, format: str | None = None,
          dst: np.ndarray | None = None, max_gap: int = DEFAULT_MAX_GAP, seeds: int = DEFAULT_SEEDS,
-         allow: tuple[str, ...] | list[str] = (), dst_spacing: int | None = None) -> RaceReport:
+         allow: tuple[str, ...] | list[str] = (), dst_spacing: int | None = None,
+         base_gaps: dict[tuple[str, int], int] | None = None) -> RaceReport:
     """Does the result depend on timing? Runs `program` once with no idle
     cycles, then with a gap of 1..`max_gap` idle cycles before every
     instruction where one is allowed, every point at which another thread's
@@ -317,7 +318,10 @@ def race(program: Listing | Program | str | Path, *, inputs: np.ndarray | None =
     some schedule changes the final Dst or LRegs; `report.divergences` says
     which schedules, the first cycle that differs and the hazards broken.
     `dst_spacing` is the cycles after a macro-scheduled SFPSTORE in which
-    reading its rows is flagged (default 4)."""
+    reading its rows is flagged (default 4). `base_gaps` ((thread, index) ->
+    idle cycles) is a spacing every schedule keeps, the explored gaps on top:
+    `perf(..., keep_events=True).issue_gaps()` gives the pushes' real one,
+    with `.listing` the program it is for."""
     prog = _program(program)
     _check_rules(allow)
     if dst is None and inputs is None:
@@ -331,7 +335,8 @@ def race(program: Listing | Program | str | Path, *, inputs: np.ndarray | None =
     else:
         state = initial_state(prog, inputs, format or "fp32", dst)
     try:
-        return explore(prog, state, max_gap=max_gap, seeds=seeds, allow=set(allow), dst_read_spacing=dst_spacing)
+        return explore(prog, state, max_gap=max_gap, seeds=seeds, allow=set(allow), dst_read_spacing=dst_spacing,
+                       base_gaps=base_gaps)
     except RaceInputError as e:
         raise ApiError(str(e)) from None
 

@@ -24,7 +24,11 @@ SHOWN_GAPS = 4
 
 
 def cmd_race(args) -> int:
-    program = load_program(args)
+    base_gaps = None
+    if args.perf_spacing:
+        program, base_gaps = _perf_spacing(args)
+    else:
+        program = load_program(args)
     if args.backend != "model":
         raise CliError(f"--backend {args.backend}: sfpu race explores timings on the cycle model; check a "
                        "schedule it reports on the RTL with `sfpu run --backend ...`")
@@ -33,7 +37,7 @@ def cmd_race(args) -> int:
     try:
         report = api.race(program, inputs=inputs, format=args.format if args.format_given else None, dst=dst,
                           max_gap=args.max_gap, seeds=args.seeds, allow=tuple(args.allow),
-                          dst_spacing=args.dst_spacing)
+                          dst_spacing=args.dst_spacing, base_gaps=base_gaps)
     except api.ApiError as e:
         raise from_api(e) from None
     record = with_cxx(report_to_json(report))
@@ -42,6 +46,27 @@ def cmd_race(args) -> int:
     if args.json != "-":
         print_report(report, record)
     return 0 if report.deterministic else 1
+
+
+def _perf_spacing(args):
+    """The kernel call under one tile of tt-llk's perf harness (`sfpu perf --tiles 1 --loop-factor 1`): its
+    listing, and the idle cycles the issue path puts before each instruction, kept in every schedule."""
+    if not args.program or not args.call:
+        raise CliError("--perf-spacing needs a kernel header and --call (the spacing comes from its RISC-V side)")
+    if args.thread:
+        raise CliError("--perf-spacing times one thread's pushes; it does not take --thread")
+    try:
+        result = api.perf(args.program, args.call, init=args.init, arch=args.arch.value if args.arch else "wormhole",
+                          src=args.src, defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
+                          setup=args.setup, vector_mode=args.vector_mode, tiles=1, loop_factor=1, strict=False,
+                          allow=args.allow, keep_events=True)
+    except api.ApiError as e:
+        raise from_api(e) from None
+    gaps = result.issue_gaps()
+    print(f"the pushes' spacing from sfpu perf (one tile of {result.settings.harness}): {sum(gaps.values())} idle "
+          f"cycles before {len(gaps)} of {len(result.listing.program.words)} instructions, kept in every "
+          "schedule")
+    return result.listing.program, gaps
 
 
 def with_cxx(record):
@@ -137,5 +162,9 @@ def register(sub) -> None:
     p.add_argument("--dst-spacing", type=count, default=None, metavar="CYCLES",
                    help="cycles after a macro-scheduled SFPSTORE in which reading its Dst rows is flagged "
                         "(the dst-read-after-macro-store rule; default 4, from Dst.md)")
+    p.add_argument("--perf-spacing", action="store_true",
+                   help="with a header and --call: run the call under one tile of tt-llk's perf harness (sfpu "
+                        "perf) and keep the idle cycles its pushes really leave before each instruction in the "
+                        "baseline and every schedule, the explored gaps coming on top")
     p.add_argument("--json", metavar="OUT", type=out_path, help="write the report as JSON ('-' for standard output)")
     p.set_defaults(func=cmd_race)

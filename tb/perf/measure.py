@@ -47,6 +47,27 @@ class PerfResult:
     run: RunResult | None = None          # with keep_events: the cycle model's trace, for the timeline
     path_boxes: list[Box] = field(default_factory=list)   # ... and the issue path's lanes
 
+    def issue_gaps(self) -> dict[tuple[str, int], int]:
+        """The idle cycles the SFPU saw before each instruction of the listing (its `index`-th, of the
+        listing's one thread) when nothing reached it: the pushes' real spacing, for `sfpu race`'s
+        baseline (`model.race.explore(base_gaps=...)`). Needs a run with keep_events."""
+        if not self.path.events:
+            raise ValueError("issue_gaps needs a run with keep_events")
+        from tensix_sfpu.model.race import streams
+        _, threads = streams(self.listing.program)
+        thread = next(iter(threads))
+        gaps: dict[tuple[str, int], int] = {}
+        idle = index = 0
+        for e in self.path.events:
+            if e.gate == "issue":
+                if idle:
+                    gaps[(thread, index)] = idle
+                index += 1
+                idle = 0
+            elif e.gate != "stall":           # the SFPU's own interlocks are the model's, in every schedule
+                idle += 1
+        return gaps
+
     def to_json(self) -> dict:
         s = self.settings
         return {"arch": self.request.arch, "header": str(self.request.header), "call": self.request.call,

@@ -10,7 +10,7 @@ import pytest
 from tensix_sfpu.model.asm import AsmError, assemble, assemble_file, join_threads
 from tensix_sfpu.model.hazards import FIELD_RULES, RULES, rule_class
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.model.race import RaceInputError, explore, report_to_json
+from tensix_sfpu.model.race import RaceInputError, explore, report_to_json, streams
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 
@@ -87,6 +87,21 @@ def test_a_macro_racing_the_thread_is_timing_dependent():
     # Every single gap of 1-3 cycles before those three instructions diverges: 9 schedules.
     singles = [d for d in report_to_json(report)["divergences"] if d["schedule"]["kind"] == "single-gap"]
     assert len(singles) == min(5, 9) and report.divergent_schedules >= 9
+
+
+def test_a_spacing_kept_in_every_schedule_is_the_baseline_and_gaps_come_on_top():
+    """With the pushes' real spacing leaving one idle cycle after the macro (`base_gaps`, as `sfpu race
+    --perf-spacing` gives it), the macro's +1 lands before the store in the baseline itself, and no further
+    gap can change that: deterministic, and the baseline one cycle longer."""
+    program = assemble_file(str(FIXTURES / "gap_race.s"))
+    state = state_with(X)
+    plain = explore(program, state, max_gap=3, seeds=2)
+    _, threads = streams(program)
+    thread, ops = next(iter(threads.items()))
+    first_nop = next(op.index for op in ops if op.instr.loc.line == 21)
+    spaced = explore(program, state, max_gap=3, seeds=2, base_gaps={(thread, first_nop): 1})
+    assert spaced.baseline_cycles == plain.baseline_cycles + 1
+    assert spaced.deterministic and spaced.schedules_run > 0
 
 
 def test_the_gapped_schedule_really_stores_the_increment():

@@ -132,3 +132,18 @@ def test_the_same_row_played_from_the_replay_buffer_is_deterministic(capsys, tmp
     code, out, err, record = race_header("calculate_fixture_macro_race_replayed<false, 8>()", capsys, tmp_path)
     assert code == 0, err
     assert record["deterministic"] is True and record["gap_points"] == record["gap_points_idle"]
+
+
+def test_perf_spacing_keeps_the_pushes_real_spacing(capsys, tmp_path):
+    code, out, err = run_cli(["race", MACRO_RACE, "--call", "calculate_fixture_macro_race<false, 8>()", "--init",
+                              "fixture_macro_race_init<false>()", "--fp32-dest", "1", "--perf-spacing",
+                              "--seeds", "2"], capsys)
+    assert "the pushes' spacing from sfpu perf (one tile of math-isolate)" in out
+    assert ".perf.s on wormhole" in out and code in (0, 1)
+
+
+def test_perf_spacing_needs_a_header_and_a_call(capsys, tmp_path):
+    listing = tmp_path / "k.s"
+    listing.write_text("TTI_SFPNOP;\n")
+    code, out, err = run_cli(["race", listing, "--perf-spacing"], capsys)
+    assert code == 2 and "--perf-spacing needs a kernel header and --call" in err
