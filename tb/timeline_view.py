@@ -3,8 +3,9 @@ Chrome/Perfetto trace events (`to_perfetto`, for ui.perfetto.dev), both drawn
 from the same boxes (`layout`).
 
 Lanes are the thread's issue slot and the five sub-units, cycles run across;
-a run through the issue path (`sfpu perf`) adds the RISC-V's pushes and the
-frontend's wait gate as two more lanes (`extra` boxes, tb/perf/measure.py).
+a run through the issue path (`sfpu perf`) adds the RISC-V's pushes, the
+instructions queued in its FIFOs and the frontend's wait gate as three more
+lanes (`extra` boxes, tb/perf/measure.py).
 Each instruction is a box from the cycle its sub-unit starts it, two cycles
 wide where it takes two. An instruction that SFPLOADMACRO scheduled is linked
 to that SFPLOADMACRO. A stall is a box in the thread's lane with its reason,
@@ -30,8 +31,8 @@ from tensix_sfpu.model.trace import UNIT_ORDER, UnitActivity
 THREAD = "thread"
 HAZARDS = "hazards"
 LANES = (THREAD,) + UNIT_ORDER
-RISCV, FRONTEND = "riscv", "frontend"          # the issue path's lanes, above the thread's
-PATH_LANES = (RISCV, FRONTEND)
+RISCV, FIFO, FRONTEND = "riscv", "fifo", "frontend"     # the issue path's lanes, above the thread's
+PATH_LANES = (RISCV, FIFO, FRONTEND)
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Box:
     label: str                  # the mnemonic, short
     text: str                   # the instruction with its operands
     origin: str                 # C++ FILE:LINE, else the listing's FILE:LINE:COL ("" if unknown)
-    kind: str                   # "thread", "macro", "stall", or on the issue path's lanes "push" and "unit"
+    kind: str                   # "thread", "macro", "stall", or on the issue path's lanes "push", "fifo", "unit"
     macro_cycle: int | None = None      # the scheduling SFPLOADMACRO's cycle, for kind "macro"
     note: str = ""              # a stall's reason
 
@@ -178,6 +179,7 @@ svg text { font: 10px ui-monospace, monospace; pointer-events: none; }
 .box.stall rect { fill: url(#hatch); stroke: #c00; }
 .box.push rect { fill: #dadaeb; }
 .box.unit rect { fill: #c7e9c0; }
+.box.fifo rect { fill: #f0f0f0; }
 .box.hl rect { stroke: #000; stroke-width: 2; }
 .link { fill: none; stroke: #e6550d; stroke-width: 1; opacity: 0.35; }
 .link.hl { opacity: 1; stroke-width: 2; }

@@ -21,7 +21,7 @@ from tensix_sfpu.model.hazards import Hazard
 from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun, RvInstr, RvKind, describe
 from tensix_sfpu.model.run import RunResult
 from tensix_sfpu.model.state import SfpuState
-from tensix_sfpu.tb.timeline_view import FRONTEND, RISCV, Box
+from tensix_sfpu.tb.timeline_view import FIFO, FRONTEND, RISCV, Box
 from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call
 
 from . import harness, iss, rv32
@@ -174,10 +174,14 @@ def splice(instrs: list[RvInstr], phases: list[str], listing: Listing, spliced: 
 
 
 def path_boxes(run: PathRun, instrs: list[RvInstr], where, arch: isa.Arch) -> list[Box]:
-    """The timeline's RISC-V lane (each push as it enters the FIFO, the cycles the RISC-V waits) and
-    frontend lane (what the wait gate sends to other units, and the cycles it holds an instruction)."""
+    """The timeline's RISC-V lane (each push as it enters the FIFO, the cycles the RISC-V waits), FIFO
+    lane (how many instructions are queued) and frontend lane (what the wait gate sends to other units,
+    and the cycles it holds an instruction)."""
     boxes: list[Box] = []
     for e in run.events:
+        if e.queued:
+            boxes.append(Box(FIFO, e.cycle, 1, str(e.queued), f"{e.queued} instructions in the store queue and the "
+                             "frontend's FIFOs", "", "fifo"))
         if e.pushed is not None:
             words = instrs[e.pushed].words
             text = "; ".join(describe(w, arch) for w in words)

@@ -116,14 +116,14 @@ def test_the_timeline_shows_the_riscv_and_the_frontend(tmp_path):
                  "--fp32-dest", "1", "--tiles", "2", "--loop-factor", "1", "--html", str(html),
                  "--perfetto", str(trace)]) == 0
     page = html.read_text()
-    assert "<div>riscv</div><div>frontend</div><div>thread</div>" in page
+    assert "<div>riscv</div><div>fifo</div><div>frontend</div><div>thread</div>" in page
     load_line = next(n for n, text in enumerate(PERF.read_text().splitlines(), 1) if "TTI_SFPLOAD(" in text)
     assert f"ckernel_sfpu_fixture_perf.h:{load_line}" in page      # a push names its C++ line
     assert "held at the wait gate by a STALLWAIT" in page     # the SFPU waits for the datacopy
     import json
     events = json.loads(trace.read_text())["traceEvents"]
     lanes = {e["args"]["name"] for e in events if e.get("name") == "thread_name"}
-    assert {"riscv", "frontend", "thread"} <= lanes
+    assert {"riscv", "fifo", "frontend", "thread"} <= lanes
     assert [e for e in events if e.get("cat") == "push"]
     # The datacopy's MOP expands to 8 MOVA2D a tile (ELWADD with a 32-bit Dst): two tiles drawn.
     copies = [e for e in events if e.get("cat") == "unit" and e["name"] in ("mova2d", "elwadd")]
