@@ -97,6 +97,22 @@ def test_sfpi_kernel_matches_numpy_on_blackhole(call, reference):
     assert np.array_equal(got.view(np.uint32), reference(X).view(np.uint32))
 
 
+def half_minus_one(x):
+    return (x * np.float32(0.5) - np.float32(1)).astype(np.float32)
+
+
+def test_max_of_values_that_die_there_swaps_them_in_place():
+    """SFPSWAP writes both its registers: SFPI's compiler copies an operand only when it is still needed
+    afterwards; the stand-in does the same."""
+    dead = compile_sfpi("calculate_fixture_max_dead<false, 8>()")
+    live = compile_sfpi("calculate_fixture_max_live<false, 8>()")
+    assert "SFPMOV" not in mnemonics(dead)
+    assert mnemonics(live).count("SFPMOV") == 2 * 4 * 8          # x and y copied, 8 rows a face, 4 faces
+    y = half_minus_one(X)
+    assert np.array_equal(run_tile(dead), np.maximum(X, y))
+    assert np.array_equal(run_tile(live), (np.maximum(X, y) + (X + y).astype(np.float32)).astype(np.float32))
+
+
 def test_multiply_add_is_one_sfpmad():
     ops = mnemonics(compile_sfpi("calculate_fixture_axpb<false, 1>()"))
     assert ops.count("SFPMAD") == 4            # once per face

@@ -422,13 +422,19 @@ SFPI_OP To convert(const From& v, RoundMode mode = RoundMode::NearestStochastic)
 
 // SFPSWAP: min and max lane by lane.
 namespace impl_ {
-// Both values end in registers of their own, min in the first.
+// Both values end in registers of their own, min in the first. SFPSWAP writes both of its
+// registers, so an operand still needed later is copied first; one at its last use is swapped in
+// place, as SFPI's compiler does (a constant register is always copied: a write to it is dropped).
+inline Slot* swap_operand(Slot* s) {
+    if (s->reg >= 0 && s->reg < sfpi_record::kGeneral) return sfpi_record::copy_of(s, false);
+    Slot* x = sfpi_record::allocate();
+    sfpi_record::copy(s, x, false);
+    return x;
+}
 template <class T>
 std::pair<T, T> min_max(const T& a, const T& b) {
-    Slot* x = sfpi_record::allocate();
-    sfpi_record::copy(a.slot(), x, false);
-    Slot* y = sfpi_record::allocate();
-    sfpi_record::copy(b.slot(), y, false);
+    Slot* x = swap_operand(a.slot());
+    Slot* y = swap_operand(b.slot());
     int c = sfpi_record::use(y), d = sfpi_record::use(x);
     emit(TT_OP_SFPSWAP(0, c, d, SFPSWAP_MOD1_VEC_MIN_MAX));
     return {T(Raw{x}), T(Raw{y})};

@@ -156,5 +156,28 @@ inline void calculate_fixture_masked_in_place() {
     }
 }
 
+// The larger of x and x * 0.5 - 1: the operands die at the max, so SFPSWAP works on them in place.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_max_dead() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat y = x * 0.5f - 1.0f;
+        sfpi::dst_reg[0] = sfpi::max(x, y);
+        sfpi::dst_reg++;
+    }
+}
+
+// The same max, then the sum of x and y: both are needed after the max, so it works on copies.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_max_live() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        sfpi::vFloat x = sfpi::dst_reg[0];
+        sfpi::vFloat y = x * 0.5f - 1.0f;
+        sfpi::vFloat m = sfpi::max(x, y);
+        sfpi::dst_reg[0] = m + (x + y);
+        sfpi::dst_reg++;
+    }
+}
+
 }  // namespace sfpu
 }  // namespace ckernel
