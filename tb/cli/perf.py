@@ -31,6 +31,24 @@ BREAKDOWN = (("sfpu_issue", "SFPU busy (an instruction issued)"),
              ("riscv_fifo_full", "RISC-V stalled on a full FIFO"))
 
 
+def one_tile(args, what: str, strict: bool):
+    """The header and --call of `args` under one tile of the perf harness, with the run's events kept:
+    `sfpu race --perf-spacing` and `sfpu timeline --perf` (`what` names the option in errors)."""
+    if not args.program or not args.call:
+        raise CliError(f"{what} needs a kernel header and --call (the RISC-V side is compiled from them)")
+    if args.thread:
+        raise CliError(f"{what} times one thread's pushes; it does not take --thread")
+    if args.backend != "model":
+        raise CliError(f"{what} runs the issue path on the cycle model, not --backend {args.backend}")
+    try:
+        return api.perf(args.program, args.call, init=args.init, arch=arch_name(args), src=args.src,
+                        defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
+                        setup=args.setup, vector_mode=args.vector_mode, tiles=1, loop_factor=1, strict=strict,
+                        allow=args.allow, keep_events=True)
+    except api.ApiError as e:
+        raise from_api(e) from None
+
+
 def cmd_perf(args) -> int:
     if not args.call:
         raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false, 32>()')")

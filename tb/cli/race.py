@@ -19,6 +19,7 @@ from tensix_sfpu.tb.cli.files import load_dst, load_input, write_json
 from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards
 from tensix_sfpu.tb.llk.frontend import with_cxx_location, with_cxx_locations
 from tensix_sfpu.tb.cli.options import out_path
+from tensix_sfpu.tb.cli.perf import one_tile
 
 SHOWN_GAPS = 4
 
@@ -49,19 +50,9 @@ def cmd_race(args) -> int:
 
 
 def _perf_spacing(args):
-    """The kernel call under one tile of tt-llk's perf harness (`sfpu perf --tiles 1 --loop-factor 1`): its
-    listing, and the idle cycles the issue path puts before each instruction, kept in every schedule."""
-    if not args.program or not args.call:
-        raise CliError("--perf-spacing needs a kernel header and --call (the spacing comes from its RISC-V side)")
-    if args.thread:
-        raise CliError("--perf-spacing times one thread's pushes; it does not take --thread")
-    try:
-        result = api.perf(args.program, args.call, init=args.init, arch=args.arch.value if args.arch else "wormhole",
-                          src=args.src, defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
-                          setup=args.setup, vector_mode=args.vector_mode, tiles=1, loop_factor=1, strict=False,
-                          allow=args.allow, keep_events=True)
-    except api.ApiError as e:
-        raise from_api(e) from None
+    """The kernel call under one tile of tt-llk's perf harness: its listing, and the idle cycles the issue
+    path puts before each instruction, kept in every schedule."""
+    result = one_tile(args, "--perf-spacing", strict=False)
     gaps = result.issue_gaps()
     print(f"the pushes' spacing from sfpu perf (one tile of {result.settings.harness}): {sum(gaps.values())} idle "
           f"cycles before {len(gaps)} of {len(result.listing.program.words)} instructions, kept in every "

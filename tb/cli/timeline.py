@@ -22,6 +22,7 @@ from tensix_sfpu.model.trace import UNIT_ORDER, CycleRecord, UnitActivity
 from tensix_sfpu.tb.cli import table
 from tensix_sfpu.tb.cli.files import write_json, write_output
 from tensix_sfpu.tb.cli.options import WIDE_HELP, cycle_range, out_path
+from tensix_sfpu.tb.cli.perf import one_tile
 from tensix_sfpu.tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
 from tensix_sfpu.tb.timeline_view import to_html, to_perfetto, two_cycles
 
@@ -104,15 +105,20 @@ def full_cycles(trace: list[CycleRecord]) -> list[int]:
 
 
 def cmd_timeline(args) -> int:
-    result = run_on_backend(args)
+    extra = []
+    if args.perf:        # the RISC-V, its FIFO and the wait gate as lanes too
+        perf = one_tile(args, "--perf", strict=not args.lenient)
+        result, extra = perf.run, perf.path_boxes
+    else:
+        result = run_on_backend(args)
     first, last = args.cycles or (0, None)
     if args.html or args.perfetto:
         title = args.program or " + ".join(args.thread)
         if args.call:
             title += f": {args.call}"
-        for path, text in ((args.html, lambda: to_html(result, result.state.arch, title, first, last)),
+        for path, text in ((args.html, lambda: to_html(result, result.state.arch, title, first, last, extra)),
                            (args.perfetto, lambda: json.dumps(to_perfetto(result, result.state.arch, title, first,
-                                                                          last)) + "\n")):
+                                                                          last, extra)) + "\n")):
             if path:
                 write_output(path, text())
                 print(f"wrote {path}", file=sys.stderr)
@@ -153,4 +159,8 @@ def register(sub) -> None:
     p.add_argument("--wide", action="store_true", help=WIDE_HELP)
     p.add_argument("--cycles", metavar="A:B", type=cycle_range,
                    help="print only cycles A to B (A: or :B for open ends)")
+    p.add_argument("--perf", action="store_true",
+                   help="with a header and --call: run the call under one tile of tt-llk's perf harness through "
+                        "the issue path (sfpu perf), and draw the RISC-V, its FIFO and the wait gate as lanes too "
+                        "(--html, --perfetto)")
     p.set_defaults(func=cmd_timeline)

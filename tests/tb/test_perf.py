@@ -160,3 +160,13 @@ def test_a_tti_kernel_stepping_dst_with_sfpi_dst_reg_is_exact():
                             **SMALL)
     assert with_dst_reg.estimate is None
     assert with_dst_reg.cycles_per_tile == with_incrwc.cycles_per_tile
+
+
+def test_sfpu_timeline_perf_draws_the_issue_paths_lanes(tmp_path):
+    page = tmp_path / "timeline.html"
+    assert main(["timeline", str(PERF), "--call", "calculate_fixture_perf_pushed<8>()", "--init",
+                 "fixture_perf_init()", "--fp32-dest", "1", "--perf", "--html", str(page)]) == 0
+    text = page.read_text()
+    assert "<div>riscv</div><div>fifo</div><div>frontend</div><div>thread</div>" in text
+    # One tile: the kernel's 8 iterations of 4 pushes each reach the thread's lane.
+    assert text.count("lane-thread") >= 32 and "lane-riscv" in text
