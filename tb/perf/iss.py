@@ -162,14 +162,16 @@ def run(elf_path: Path, max_instructions: int = MAX_INSTRUCTIONS) -> RvRun:
         symbols = elf.get_section_by_name(".symtab")
         free: list[tuple[int, int]] = []
         entry = elf["e_entry"]
-        stop_at = None
+        stop_at = main_at = None
         for s in symbols.iter_symbols() if symbols else ():
+            if s.name == "main":
+                main_at = s["st_value"]
             if s.name in RUNTIME_FUNCTIONS and s["st_info"]["type"] == "STT_FUNC":
                 free.append((s["st_value"], s["st_value"] + max(4, s["st_size"])))
             if s.name == "_start":
                 stop_at = s["st_value"] + s["st_size"] - 4      # its ebreak
-    if stop_at is None:
-        raise IssError(f"{elf_path}: no _start (not built by tb/perf/rv32.py)")
+    if stop_at is None or main_at is None:
+        raise IssError(f"{elf_path}: no _start or main (not built by tb/perf/rv32.py)")
 
     pcs: list[int] = []
     effects: dict[int, tuple] = {}             # index into pcs -> what it did besides computing
@@ -177,9 +179,14 @@ def run(elf_path: Path, max_instructions: int = MAX_INSTRUCTIONS) -> RvRun:
     div_cycles: dict[int, int] = {}
     mop_cfg = [None] * 9
     in_free = [False]
+    started = [False]                          # main reached: start-up (global constructors) is not timed
     problem: list[str] = []
 
     def is_free(pc: int) -> bool:
+        if not started[0]:
+            started[0] = pc == main_at
+            if not started[0]:
+                return True
         return any(a <= pc < b for a, b in free)
 
     def on_code(uc, pc, size, _):
