@@ -74,12 +74,13 @@ fuzz: $(STAMP)
 ## model.fma against the bit-perfect C models of the ISA documentation's fma.c, on random triples in
 ## both cores (docs/verification.md); the file is compiled into a temporary folder, never copied here.
 ## make fma-diff FMA_C=/path/to/Miscellaneous/FMA/fma.c [ARCH=bh|wh] [TRIPLES=1000000000] [SEED=1]
+## (Blackhole's FMA unless ARCH says otherwise; ARCH has no default of its own, so that `make demo`,
+## `make lint` and `make synth` run the README's default architecture without it.)
 FMA_C   ?=
-ARCH    ?= bh
 TRIPLES ?= 1000000000
 SEED    ?= 1
 fma-diff: $(STAMP)
-	$(PY) tools/fma_diff.py --fma-c "$(FMA_C)" --arch $(ARCH) --triples $(TRIPLES) --seed $(SEED) --jobs 2
+	$(PY) tools/fma_diff.py --fma-c "$(FMA_C)" --arch $(or $(ARCH),bh) --triples $(TRIPLES) --seed $(SEED) --jobs 2
 
 ## Speed of the model, the FMA and every RTL backend: a table and bench/results.json
 ## (LLK_SRC=DIR or SFPU_LLK_SRC: also `sfpu sweep Exp`'s cells).
