@@ -18,8 +18,17 @@ SUBCOMMANDS = (asm, disasm, run, timeline, race, perf, demo, verilog, kernel_rep
                bench)
 
 
+def _version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("tensix-sfpu")
+    except metadata.PackageNotFoundError:     # run from a checkout that was never installed
+        return "not installed"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sfpu", description="Wormhole B0 and Blackhole A0 SFPU golden model and tools")
+    p.add_argument("--version", action="version", version=f"sfpu (tensix-sfpu) {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     for module in SUBCOMMANDS:
         module.register(sub)

@@ -433,3 +433,11 @@ def test_a_hazard_repeated_by_a_loop_is_reported_once_per_line(tmp_path, capsys)
     assert (hazard["rule"], hazard["cycle"], hazard["count"], hazard["last_cycle"]) == ("read-in-flight", 1, 6, 11)
     code, out, err = run_cli(["run", src, "--allow", "read-in-flight"], capsys)
     assert code == 0 and "allowed by the program: read-in-flight x6" in err
+
+
+def test_version_names_the_installed_package(capsys):
+    from importlib import metadata
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sfpu (tensix-sfpu) {metadata.version('tensix-sfpu')}"
