@@ -82,7 +82,6 @@ class Condition(enum.Enum):
     SFPU_BUSY = "an instruction of this thread in the SFPU"
     SRCA_NOT_FPU = "SrcA not handed to the FPU"
     SRCB_NOT_FPU = "SrcB not handed to the FPU"
-    OTHER = "a unit outside the model (unpackers, packers, ThCon, mover)"
 
 
 def describe(word: int, arch: Arch) -> str:
@@ -479,7 +478,6 @@ class IssuePath:
         instrs = fuse_ttinsn(instrs, timing.ttinsn_fusion)
         self.instrs = instrs
         times = riscv_schedule(instrs, timing)
-        # What the path follows of the RISC-V: its pushes, its TTSync loads and its markers, in order.
         # What the path follows of the RISC-V, in order: its line fetches (before the instruction that needs
         # the line), its pushes, its TTSync loads and its markers.
         events = sorted([(i, 0) for i in times.fetches] +

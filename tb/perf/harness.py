@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.tb.llk.frontend import CALLER, Request, caller_setup_lines
+from tensix_sfpu.tb.llk.frontend import CALLER, VECTOR_MODES, Request, caller_setup_lines
 
 HARNESSES = {
     "math-isolate": "MATH_ISOLATE's TILE_LOOP: the datacopy into Dst, then the SFPU call, per tile",
@@ -110,7 +110,7 @@ def driver(settings: Settings, fp32_dest: bool):
         if request.init:
             lines += ['::llk_record::phase("init");', "#ifndef LLK_RV32_SPLICE_INIT", '#line 1 "--init"',
                       f"{request.init};", "#endif", '::llk_record::phase("init end");']
-        faces, incs, tail = {"none": (1, 0, 0), "rc": (4, 1, 0), "r": (2, 1, 2), "c": (2, 2, 0)}[request.vector_mode]
+        faces, incs, tail = VECTOR_MODES[request.vector_mode]
         call = ['::llk_record::phase("call");', "#ifndef LLK_RV32_SPLICE_CALL", '#line 1 "--call"', f"{request.call};",
                 "#endif", f'#line 40 "{CALLER}"', '::llk_record::phase("call end");']
         per_face = call + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs

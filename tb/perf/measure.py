@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.model.asm import Instr, Loc, pushed_word
+from tensix_sfpu.model.asm import Loc, pushed_word
 from tensix_sfpu.model.cycle import CycleModel
 from tensix_sfpu.model.hazards import Hazard
 from tensix_sfpu.model.issue_path import Breakdown, IssuePath, PathError, PathRun, RvInstr, RvKind, describe
@@ -102,8 +102,7 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
     if spliced:
         rv.instrs = splice(rv.instrs, phases, listing, spliced)
     model = CycleModel(SfpuState(arch=arch), strict=strict, allow=set(allow), full_records=keep_events)
-    items = [i for i in listing.program.items if isinstance(i, Instr) or i.name not in ("mark",)]
-    path = IssuePath(model, items, arch, max_cycles=max_cycles, where=rv.where)
+    path = IssuePath(model, listing.program.items, arch, max_cycles=max_cycles, where=rv.where)
     try:
         run = path.run(rv.instrs, keep_events=keep_events)
     except PathError as e:
