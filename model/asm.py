@@ -23,7 +23,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import isa, tensix
+from . import contract, isa, tensix
 from .hazards import RULES
 from .llk_symbols import symbols
 
@@ -152,6 +152,8 @@ DIRECTIVES: dict[str, tuple[tuple[int, int], frozenset[str], str]] = {
     "dest_remap_addrs": ((1, 1), frozenset(), "Blackhole: DEST_ACCESS_CFG_remap_addrs (0 or 1)"),
     "dest_swizzle_32b": ((1, 1), frozenset(), "Blackhole: DEST_ACCESS_CFG_swizzle_32b (0 or 1)"),
 }
+# Directives for the model's checks alone, with no register a design holds: a bench skips them.
+CHECK_DIRECTIVES = frozenset({"allow", "mark", "contract", "op"})
 DIRECTIVE_RANGES = {"fp32_dest": 1, "srcb_format": 15, "rwc_dst": 1023, "dest_offset": 1023,
                     "dest_base": 1023, "addr_mod_base": 1, "addr_mod": 7, "prng_seed": 0xFFFFFFFF,
                     "rwc_sp": 1023, "sfpu_stack_incr": 1023, "dest_sp_base": 1023, "dest_remap_addrs": 1,
@@ -385,15 +387,38 @@ def _llk_word(call: re.Match, text: str, loc: Loc, warnings: list[AsmError] | No
     values = _llk_args(call, loc, op.llk_args, arch)
     for arg in op.llk_args:
         value, arg_loc = values[arg.name]
-        lost = (value << arg.shift) & ~op.llk_arg_bits(arg)
+        lost = dropped_bits(op, arg, value)
         if lost:
-            problem = AsmError(arg_loc, f"TTI_{name} argument {arg.name}={value} is wider than its field: bits "
-                                        f"0x{lost >> arg.shift:X} of it fall outside the fields of {op.mnemonic} "
-                                        f"(the word keeps {(value << arg.shift & op.llk_arg_bits(arg)) >> arg.shift})")
+            problem = AsmError(arg_loc, dropped_bits_text(op, arg, value))
             if warnings is None:
                 raise problem
             warnings.append(problem)
     return isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
+
+
+def dropped_bits(op: isa.Opcode, arg: isa.LlkArg, value: int) -> int:
+    """The bits of a `TTI_` argument's value that no field of `op` takes: the word drops them."""
+    return ((value << arg.shift) & ~op.llk_arg_bits(arg)) >> arg.shift
+
+
+def dropped_bits_text(op: isa.Opcode, arg: isa.LlkArg, value: int) -> str:
+    kept = (value << arg.shift & op.llk_arg_bits(arg)) >> arg.shift
+    return (f"TTI_{op.llk_name} argument {arg.name}={value} is wider than its field: bits "
+            f"0x{dropped_bits(op, arg, value):X} of it fall outside the fields of {op.mnemonic} "
+            f"(the word keeps {kept})")
+
+
+def dropped_arguments(word: int, arch: isa.Arch) -> list[str]:
+    """For an SFPU word built from `TTI_` arguments: each argument with bits the word drops."""
+    ins = isa.decode(word, arch)
+    if not ins.ignored_bits:
+        return []
+    out = []
+    for arg in ins.op.llk_args:
+        value = (word >> arg.shift) & ((1 << arg.width) - 1)
+        if dropped_bits(ins.op, arg, value):
+            out.append(dropped_bits_text(ins.op, arg, value))
+    return out
 
 
 def _tensix_item(call: re.Match, text: str, loc: Loc, arch: isa.Arch) -> "Instr | Directive | Replay":
@@ -407,7 +432,7 @@ def _tensix_item(call: re.Match, text: str, loc: Loc, arch: isa.Arch) -> "Instr 
             raise AsmError(arg_loc, f"TTI_{op.mnemonic} argument {arg}={value}: bits 0x{value & ~bits:X} are "
                                     "undefined in the documentation")
     word = isa.OPCODE.insert(op.opcode) + sum(values[a.name][0] << a.shift for a in op.llk_args)
-    if op.opcode in isa.TENSIX_ISSUED:
+    if tensix.is_listed(word):
         return Instr(word, loc, text)
     if op.opcode == isa.REPLAY:
         return Replay(values["start_idx"][0], values["len"][0] or 64, bool(values["execute_while_loading"][0]),
@@ -419,6 +444,19 @@ def _tensix_item(call: re.Match, text: str, loc: Loc, arch: isa.Arch) -> "Instr 
                                 f"{', '.join(tensix.SETC16_SYMBOLS)})")
     name, args, options = directive
     return Directive(name, args, tuple(sorted(options.items())), loc, text)
+
+
+def _contract_directive(rest: str, rest_loc: Loc, loc: Loc, text: str) -> "Directive":
+    """`.contract NAME = VALUE` (every op leaves VALUE) or `.contract NAME keep` (a call leaves what it found)."""
+    m = re.fullmatch(r"\s*(\w+)\s*(?:=\s*(\S+)|(keep))\s*", rest)
+    if m is None:
+        raise AsmError(rest_loc, ".contract expects `NAME = VALUE` or `NAME keep`, e.g. `.contract L11 = 0xBF800000`")
+    try:
+        contract.check_name(m.group(1))
+    except contract.ContractError as e:
+        raise AsmError(rest_loc, f".contract: {e}") from None
+    value = None if m.group(3) else evaluate(m.group(2), rest_loc, isa.DEFAULT_ARCH) & 0xFFFFFFFF
+    return Directive("contract", (m.group(1), value), (), loc, text)
 
 
 def _head(text: str) -> tuple[str, str, int]:
@@ -473,7 +511,7 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
         value = evaluate(rest, value_loc, arch)
         if not 0 <= value <= 0xFFFFFFFF:
             raise AsmError(value_loc, f".word value 0x{value:X} is not a 32-bit word")
-        if not tensix.is_issued(value):
+        if not tensix.is_listed(value):
             try:
                 isa.decode(value, arch)
             except isa.DecodeError as e:
@@ -499,6 +537,14 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
         if not re.fullmatch(r"[A-Za-z_]\w*", label):
             raise AsmError(loc, ".thread expects one name, e.g. `.thread math`")
         return Directive("thread", (label,), (), loc, text)
+    if name == "contract":
+        return _contract_directive(rest, Loc(loc.file, loc.line, rest_col), loc, text)
+    if name == "op":
+        m = re.fullmatch(r"\s*(entry|return)\s+(\d+)(?:\s+(.*\S))?\s*", rest)
+        if m is None:
+            raise AsmError(Loc(loc.file, loc.line, rest_col), ".op expects `entry N [NAME]` or `return N [NAME]`: "
+                                                              "where op N's call starts and returns")
+        return Directive("op", (m.group(1), int(m.group(2)), m.group(3) or f"op {m.group(2)}"), (), loc, text)
     if name == "mark":
         label = rest.strip()
         if not re.fullmatch(r"[A-Za-z_]\w*", label):
@@ -506,6 +552,7 @@ def _directive(text: str, loc: Loc, arch: isa.Arch) -> Instr | Directive:
         return Directive("mark", (label,), (), loc, text)
     if name not in DIRECTIVES:
         raise AsmError(loc, f"unknown directive .{name} (known: .word, .allow, .mark, .arch, .issue, .thread, "
+                            ".contract, .op, "
                             f"{', '.join('.' + d for d in DIRECTIVES)})")
     feature = FEATURE_DIRECTIVES.get(name)
     if feature and not getattr(arch.features, feature):
@@ -738,7 +785,7 @@ def disassemble(word: int, style: str = "named", *, arch: isa.Arch) -> str:
 
     style "named" gives the readable form, "llk" the TTI_ form; the Tensix
     instructions the thread issues have only the TTI_ form."""
-    if tensix.is_issued(word):
+    if tensix.is_listed(word):
         return tensix.disassemble(word)
     ins = isa.decode(word, arch)
     if style == "llk":

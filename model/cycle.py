@@ -36,12 +36,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import isa, tensix
-from .hazards import (DST_READ_SPACING, FIELD_RULES, RULES, TEN_2932_EXEMPT, Hazard, HazardError,
+from .hazards import (DST_READ_SPACING, RULES, TEN_2932_EXEMPT, WARNING_RULES, Hazard, HazardError,
                       gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad)
 from .isa import Arch, Instruction, LaneConfigBit, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
+from .contract import UNIT_DELAY_KIND_BITS, Contract, show  # Misc bits 8-11: UnitDelayKind
 from .semantics import Operands
+from .silent import CLOBBERING, LiveValues, clobbered_by, declared_reads_of
 from .state import LANES, SfpuState
 from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask, merge_dst_writes
 
@@ -50,7 +52,6 @@ CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_mis
 MACRO_UNITS = isa.MACRO_UNITS       # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
 NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
-UNIT_DELAY_KIND_BITS = 0xF00  # LoadMacroConfig.Misc bits 8-11: WaitForElapsedInstructions per sub-unit
 ARMED_EXEMPT = frozenset({"SFPLOADMACRO", "SFPNOP", "SFPCONFIG"})
 MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
 
@@ -126,6 +127,11 @@ class CycleModel:
     thread: str = ""                  # the thread presenting the word (several may share the SFPU)
     tag: object = None                # the caller's name for the word presented, kept on what it schedules
     dst_read_spacing: int = DST_READ_SPACING   # cycles after a macro store in which a read is flagged
+    # What the LRegs hold, for the `clobbered-live` rule (model.silent); None: not followed. The
+    # caller sets it for code with an SFPTRANSP, SFPSWAP or SFPLOADMACRO (`wants_live_values`).
+    live: LiveValues | None = None
+    # The state contract between ops (model.contract), from the listing's `.contract` directives.
+    contract: Contract | None = None
 
     def __post_init__(self):
         # The machine only reports undefined behaviour; whether it stops the run
@@ -169,6 +175,8 @@ class CycleModel:
         twin._config_writer = dict(self._config_writer)
         twin._macro_store_rows = dict(self._macro_store_rows)
         twin._landing = list(self._landing)
+        twin.live = copy.deepcopy(self.live)
+        twin.contract = copy.deepcopy(self.contract)
         twin._previous = list(self._previous)
         if self._last_record is not None:      # draining reports a stuck macro into it
             twin._last_record = dataclasses.replace(self._last_record, hazards=list(self._last_record.hazards))
@@ -255,6 +263,7 @@ class CycleModel:
         self._commit(executions, direct, before)
         self._check_after(executions)
         self._check_field_rules_after(executions)
+        self._report_silent(executions)
         self._count_down(accepted and not counters_only)    # only SFPU instructions count
         if config is not None:
             self._check_shared_config(thread, config)
@@ -619,6 +628,41 @@ class CycleModel:
                              f"{thread.thread or '(unnamed)'} uses {name}, last written by thread "
                              f"{writer[0] or '(unnamed)'} at {writer[1]}", thread.source)
 
+    # -- silent effects (model.silent) -------------------------------------------
+
+    def _report_silent(self, executions: list[Execution]) -> None:
+        for e in executions:
+            if self.contract is not None:
+                self.contract.wrote(e.effects, e.source)
+            for rule, detail in e.effects.silent:
+                self._hazard(rule, e.unit.value, f"{e.label()} {detail}", e.source)
+            if self.live is not None:
+                writes = clobbered_by(e.x) if e.mnemonic in CLOBBERING else {w.reg for w in e.effects.lreg_writes}
+                reads = declared_reads_of(e.x.ins) if e.origin == "thread" else self._reads(e)
+                for reg, label, source, cycle, writer, why in self.live.observe(e.mnemonic, e.label(), e.source,
+                                                                               self.cycle, reads, writes):
+                    self._hazard("clobbered-live", e.unit.value, f"{e.label()} reads L{reg}, which {label} at "
+                                 f"{source or '?'} overwrote in cycle {cycle}; the value it held (from {writer}) "
+                                 f"{why}, so the code treats it as still there", e.source)
+
+    def op_boundary(self, where: str, index: int, name: str, source: str) -> None:
+        """`.op entry|return N NAME`: at an entry, what the call found; at a
+        return, every part of the contract the op leaves otherwise, once its
+        results in flight have landed (`state-left-changed`)."""
+        if self.contract is None:
+            return
+        if where == "entry":
+            self.contract.enter(self.state)
+            return
+        settled = self.fork()
+        settled.contract, settled.live = None, None
+        settled.drain()
+        self._record = self._last_record or CycleRecord(self.cycle)
+        broken = [f"{part} = {show(part, got)} where the op after it expects {show(part, want)} (last written at "
+                  f"{writer})" for part, want, got, writer in self.contract.broken(settled.state)]
+        if broken:
+            self._hazard("state-left-changed", None, f"{name} returns with " + "; ".join(broken), source)
+
     def end_of_code(self) -> None:
         """A thread's code ends here (the kernel returns): report the macro
         configuration it leaves armed and never used."""
@@ -639,7 +683,7 @@ class CycleModel:
                         self.context if source is None else source)
         self._record.hazards.append(hazard)
         self.hazards.append(hazard)
-        if self.strict and not allowed and rule not in FIELD_RULES:
+        if self.strict and not allowed and rule not in WARNING_RULES:
             raise HazardError(hazard)
 
 

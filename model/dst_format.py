@@ -184,6 +184,28 @@ def dst32_rows(r):
     return a, a + 8
 
 
+def halves_written(physical_rows) -> str:
+    """Which half of which Dst32b datum each 16-bit write to these DstBits rows
+    lands in, when Dst holds 32-bit data (Dst.md: Dst32b row R is DstBits rows
+    A and A + 8, A = ((R & 0x1F8) << 1) | (R & 0x207); a row with bit 3 clear
+    is some datum's high half, with bit 3 set its low half)."""
+    rows = sorted({int(r) for r in np.asarray(physical_rows).ravel()})
+
+    def datum(row: int) -> int:
+        a = row & ~8
+        return ((a >> 1) & 0x1F8) | (a & 0x207)
+
+    def span(rs: list[int]) -> str:
+        ds = sorted({datum(r) for r in rs})
+        return f"Dst32b row {ds[0]}" if len(ds) == 1 else f"Dst32b rows {ds[0]}-{ds[-1]}" \
+            if ds[-1] - ds[0] + 1 == len(ds) else f"Dst32b rows {', '.join(map(str, ds))}"
+    high = [r for r in rows if not r & 8]
+    low = [r for r in rows if r & 8]
+    parts = ([f"the high 16 bits of {span(high)}"] if high else []) + \
+        ([f"the low 16 bits of {span(low)}"] if low else [])
+    return " and ".join(parts) + "; the other half of each keeps its old bits"
+
+
 def adj16(r, remap_addrs: bool):
     """Blackhole's Adj16 (Dst.md): the DstBits row behind Dst16b row ``r``.
     With DEST_ACCESS_CFG_remap_addrs bits 5:4 move down one place and bit 3

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .isa import ISA, VD_INDEX, Arch, Instruction, Read, Unit, decode
 from .machine import UndefinedBehaviour, regular_operands
 from .reads import EVERY_LREG, word_reads
+from .silent import SILENT_RULES
 
 RULES: dict[str, str] = {
     "read-in-flight":
@@ -137,11 +138,26 @@ FIELD_RULES: dict[str, FieldRule] = {
 TEN_2932_EXEMPT = frozenset({"SFPLOAD", "SFPLOADI", "SFPSTORE", "SFPLOADMACRO", "SFPCONFIG", "SFPSWAP",
                              "SFPTRANSP", "SFPNOP", "SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC"})
 RULES.update({name: f"{rule.summary} [field report: {rule.reports}]" for name, rule in FIELD_RULES.items()})
+RULES.update({name: f"{rule.summary} [{rule.page}]" for name, rule in SILENT_RULES.items()})
+
+# The state contract between ops (model.contract).
+CONTRACT_RULES = {"state-left-changed": "an op returns with a part of the state contract (`.contract`) other than "
+                                        "the op after it expects: a constant register, LaneConfig, the macro "
+                                        "configuration, the lane predication or an ADDR_MOD"}
+RULES.update(CONTRACT_RULES)
+
+# Rules that warn and never stop a strict run: the field reports, the silent effects, the contract.
+WARNING_RULES = frozenset({*FIELD_RULES, *SILENT_RULES, *CONTRACT_RULES})
 
 
 def rule_class(rule: str) -> str:
-    """'field-report' for the rules learned from bug reports, else 'documented'."""
-    return "field-report" if rule in FIELD_RULES else "documented"
+    """'field-report' for the rules learned from bug reports, 'silent-effect'
+    for the hardware's silent no-ops and side writes (model.silent),
+    'state-contract' for what an op leaves the next (model.contract), else
+    'documented'."""
+    if rule in FIELD_RULES:
+        return "field-report"
+    return "silent-effect" if rule in SILENT_RULES else "state-contract" if rule in CONTRACT_RULES else "documented"
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,11 @@ class Features:
     mad_stall: bool             # the thread stalls on a read of a thread MAD-class result in flight, but for the gaps
     swap_late_reads: bool       # SFPSWAP's SWAP mode reads VC, VD in its second cycle (what lands at the first's end)
     armed_macro_hazard: bool    # a UnitDelayKind left armed in LoadMacroConfig.Misc hangs later instructions (field report)
+    # STALLWAIT's condition bits, numbered differently on each (STALLWAIT.md: WH L171-203, BH L182-213):
+    wait_fpu_bit: int           # keep waiting while an instruction of this thread is in the FPU
+    wait_sfpu_bit: int          # ... while one is in the SFPU
+    wait_srca_bit: int          # ... while SrcA is not yet handed to the FPU
+    wait_srcb_bit: int          # ... while SrcB is not yet handed to the FPU
     # -- around the SFPU (the tt-llk sweep's formats, docs/llk.md) -----------------------------
     pack_fp32_to_fp16_early: bool   # the packer's early stage converts a 32-bit Dst to Float16 (else via Float32)
 
@@ -123,6 +128,7 @@ FEATURES: dict[Arch, Features] = {
         cast_int_modes=False, popc_full_flaw=True, shft2_captured_vc=True, dst_int8_bits=7,
         dst_signmag_convert=True, store_fp32_flush=False, stack_pointer=False, dst_remap=False,
         mad_stall=False, swap_late_reads=False, armed_macro_hazard=True,
+        wait_fpu_bit=7, wait_sfpu_bit=14, wait_srca_bit=10, wait_srcb_bit=11,
         pack_fp32_to_fp16_early=False),
     Arch.BLACKHOLE: Features(
         addr_mod_bits=3, mul24=True, compare=True, arecip=True, pushc_mod1=True, round_mode_field=True,
@@ -131,6 +137,7 @@ FEATURES: dict[Arch, Features] = {
         cast_int_modes=True, popc_full_flaw=False, shft2_captured_vc=False, dst_int8_bits=8,
         dst_signmag_convert=False, store_fp32_flush=True, stack_pointer=True, dst_remap=True,
         mad_stall=True, swap_late_reads=True, armed_macro_hazard=False,
+        wait_fpu_bit=4, wait_sfpu_bit=11, wait_srca_bit=7, wait_srcb_bit=8,
         pack_fp32_to_fp16_early=True),
 }
 

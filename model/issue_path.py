@@ -25,6 +25,8 @@ from .asm import Directive, Instr, disassemble
 from .cycle import CycleModel
 from .isa import Arch
 from .run import take_directive
+from .waits import (BLOCK_ALL, BLOCK_CONFIG, BLOCK_FPU, BLOCK_SFPU, BLOCK_SYNC, WAIT_RELEASE_LAG,
+                    Condition, is_sync, stall_conditions)
 
 # --- the instructions the path carries besides the SFPU's ----------------------
 
@@ -70,19 +72,6 @@ FRONTEND_OPS: dict[int, FrontendOp] = {
     isa.SETC16: FrontendOp("SETC16", Unit.CONFIG),
     **{isa.RMWCIB0 + n: FrontendOp(f"RMWCIB{n}", Unit.CONFIG) for n in range(4)},
 }
-
-# STALLWAIT.md: the block mask's bits (the same on both architectures).
-BLOCK_SYNC, BLOCK_FPU, BLOCK_CONFIG, BLOCK_SFPU = 1 << 1, 1 << 6, 1 << 7, 1 << 8
-BLOCK_ALL = 0x1FF
-
-
-class Condition(enum.Enum):
-    """What a STALLWAIT waits on ("keep waiting while ..."), as the model sees it."""
-    FPU_BUSY = "an instruction of this thread in the FPU"
-    SFPU_BUSY = "an instruction of this thread in the SFPU"
-    SRCA_NOT_FPU = "SrcA not handed to the FPU"
-    SRCB_NOT_FPU = "SrcB not handed to the FPU"
-
 
 def describe(word: int, arch: Arch) -> str:
     """An instruction the path carries, as text: the SFPU's in the TTI_ form, the others by mnemonic."""
@@ -142,17 +131,12 @@ class PathTiming:
     mmio_load_latency: int             # semaphores, mailboxes, TTSync (at least)
     wait_release_lag: int              # condition met -> block lifted
     mop_exit_penalty: int              # MOP expander's cycle after an expansion
-    conditions: dict[int, Condition]   # STALLWAIT condition bit -> meaning
     icache_bytes: int                  # the math thread's (T1's) instruction cache
     icache_line: int                   # bytes a miss fetches (assumed: 128 bits)
     icache_line_port_cycles: float     # memory-port cycles a missed line's refill takes (fitted: docs/perf.md)
     fpu_busy_tail: int                 # cycles "FPU busy" outlasts a Dst write's latency (fitted)
     l1_latency: int                    # a load from L1: what a jump to code missing from the cache waits
 
-
-# The one constant fitted to silicon here (docs/perf.md): what a missed line of the math thread's
-# instruction cache costs. Its size is documented; a miss's cost is not.
-ICACHE_MISS_CYCLES = 3
 
 # The two constants fitted to silicon (docs/perf.md, "Fitted"), each on one public measurement and
 # judged on the others:
@@ -178,10 +162,8 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         mul_latency=2,
         load_latency=2,                # BabyRISCV/README.md L59-65
         mmio_load_latency=3,
-        wait_release_lag=1,            # TensixCoprocessor/STALLWAIT.md L27
+        wait_release_lag=WAIT_RELEASE_LAG,   # TensixCoprocessor/STALLWAIT.md L27
         mop_exit_penalty=1,            # TensixCoprocessor/MOPExpander.md L120
-        conditions={7: Condition.FPU_BUSY, 14: Condition.SFPU_BUSY, 10: Condition.SRCA_NOT_FPU,
-                    11: Condition.SRCB_NOT_FPU},   # STALLWAIT.md L171-203
         icache_bytes=512,              # BabyRISCV/InstructionCache.md L7: RISCV T1, 512 bytes
         icache_line=16,                # assumed: Blackhole's cache delivers 128 bits (README.md L37)
         icache_line_port_cycles=ICACHE_LINE_PORT_CYCLES,
@@ -202,10 +184,8 @@ PATH_TIMING: dict[Arch, PathTiming] = {
         mul_latency=2,
         load_latency=2,                # BabyRISCV/README.md L71-81
         mmio_load_latency=3,
-        wait_release_lag=1,            # STALLWAIT.md L30
+        wait_release_lag=WAIT_RELEASE_LAG,   # STALLWAIT.md L30
         mop_exit_penalty=1,            # no Blackhole page: Wormhole's MOPExpander.md (assumed)
-        conditions={4: Condition.FPU_BUSY, 11: Condition.SFPU_BUSY, 7: Condition.SRCA_NOT_FPU,
-                    8: Condition.SRCB_NOT_FPU},    # STALLWAIT.md L182-213
         icache_bytes=4096,             # Diagrams/Src/BabyRISCV.lua L148: "L0 instruction cache 4 KiB"
         icache_line=16,                # README.md L37: 128 bits from the cache to the frontend
         icache_line_port_cycles=ICACHE_LINE_PORT_CYCLES,
@@ -460,10 +440,11 @@ class IssuePath:
 
     def _next_instr(self, word: int, push: int) -> Instr:
         """The listing's next instruction, after applying the directives before it."""
-        while self.items and isinstance(self.items[0], Directive):
-            directive = self.items.popleft()
-            if directive.name not in ("mark", "thread"):
-                take_directive(self.model, directive)
+        # The listing's waits reach the gate as the RISC-V's own pushes, never the SFPU.
+        while self.items and (isinstance(self.items[0], Directive) or is_sync(self.items[0].word)):
+            item = self.items.popleft()
+            if isinstance(item, Directive) and item.name not in ("mark", "thread"):
+                take_directive(self.model, item)
         if not self.items:
             raise PathError(f"{self.where(push)}: the RISC-V pushed 0x{word:08X}, beyond the listing's last "
                             "instruction")
@@ -513,8 +494,10 @@ class IssuePath:
                 level += len(fifo2) + len(fifo3)
             return level
 
+        conditions = stall_conditions(arch)
+
         def condition_true(mask: int) -> bool:
-            for bit, meaning in timing.conditions.items():
+            for bit, meaning in conditions.items():
                 if mask & (1 << bit) and (meaning is Condition.FPU_BUSY and cycle < fpu_busy_until or
                                           meaning is Condition.SFPU_BUSY and model.busy):
                     return True

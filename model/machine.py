@@ -71,6 +71,7 @@ class Effects:
     shft2_captured_vc: np.ndarray | None = None
     load_address: int | None = None                      # Dst address of an SFPLOAD/SFPLOADMACRO
     dst_rows_read: np.ndarray | None = None              # the 16-bit Dst rows an SFPLOAD read
+    silent: list[tuple[str, str]] = field(default_factory=list)   # (model.silent rule, what was not done)
 
     @property
     def flags_changed(self) -> bool:
@@ -198,6 +199,25 @@ class Machine:
             return _ALL_LANES
         return self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD)
 
+    # -- what the hardware does not do (model.silent) --------------------------
+
+    def silent(self, rule: str, detail: str) -> None:
+        self.effects.silent.append((rule, detail))
+
+    def writes_vd(self, x: Operands, vd: int) -> bool:
+        """Whether a result addressed to `vd` is written: only L0-L7 and L16
+        (every SFP* page's `VD < 8 || VD == 16`). L8-L15 drop it, silently,
+        unless it is the documented backdoor: VD 12-15 from the thread with
+        DISABLE_BACKDOOR_LOAD clear in every lane, where the word itself went
+        into a macro template."""
+        if vd < 8 or vd == 16:
+            return True
+        backdoor = (vd >= 12 and not x.macro
+                    and not self.state.lane_config_bit(LaneConfigBit.DISABLE_BACKDOOR_LOAD).any())
+        if not backdoor:
+            self.silent("dropped-write", f"writes its result to L{vd}, a constant register: the write is dropped")
+        return False
+
     # -- state writes ---------------------------------------------------------
 
     def write_lreg(self, reg: int, values: np.ndarray, mask: np.ndarray, constant: bool = False) -> None:
@@ -299,7 +319,7 @@ class Machine:
 
     # -- Dst ----------------------------------------------------------------
 
-    def _dst16_rows(self, rows: np.ndarray) -> np.ndarray:
+    def dst16_rows(self, rows: np.ndarray) -> np.ndarray:
         """DstBits rows behind Dst16b rows: Blackhole's Adj16 (the identity
         unless DEST_ACCESS_CFG_remap_addrs is set; Wormhole has no remap)."""
         t = self.state.tensix
@@ -317,7 +337,7 @@ class Machine:
     def dst_read(self, width: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         dst = self.state.dst
         if width == 16:
-            physical = self._dst16_rows(rows)
+            physical = self.dst16_rows(rows)
             self.effects.dst_rows_read = physical
             return dst[physical, cols].astype(U32)
         hi, lo = self._dst32_rows(rows)
@@ -327,7 +347,7 @@ class Machine:
     def dst_write(self, width: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
                   mask: np.ndarray) -> None:
         if width == 16:
-            self._dst_write16(self._dst16_rows(rows), cols, values.astype(np.uint16), mask)
+            self._dst_write16(self.dst16_rows(rows), cols, values.astype(np.uint16), mask)
         else:
             hi, lo = self._dst32_rows(rows)
             self._dst_write16(hi, cols, (values >> U32(16)).astype(np.uint16), mask)

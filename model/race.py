@@ -45,7 +45,8 @@ import numpy as np
 from .asm import Directive, Instr, Program
 from .cycle import CycleModel, Execution
 from .hazards import Hazard, group_hazards
-from .run import ThreadRegisters, take_directive
+from .run import ThreadRegisters, take_directive, wait_cycles
+from .waits import is_sync
 from .state import SfpuState
 
 DEFAULT_MAX_GAP = 8          # at least the longest macro delay (7) plus one
@@ -215,6 +216,10 @@ class _Runner:
             take_directive(model, d)
         model.context = op.where
         model.tag = (op.thread, op.index)
+        if is_sync(op.instr.word):         # a wait: the SFPU's idle cycles while it holds (model.waits)
+            for cycle in wait_cycles(model, op.instr):
+                self._observe(cursor, cycle.record)
+            return
         while self.step(cursor, op.instr.word).issued is None:
             pass
 

@@ -15,7 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .asm import Directive, Instr, Program
+from .contract import Contract
 from .cycle import CycleModel
+from .silent import LiveValues, wants_live_values
+from .waits import WAIT_RELEASE_LAG, is_sync, sfpu_alone_hold
 from .hazards import Hazard, HazardError, group_hazards
 from .machine import UndefinedBehaviour
 from .prng import prng_seed
@@ -134,10 +137,16 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     yielded after the model has stepped it. Draining stops, with the
     macro-left-pending report, when only instruction-kind waits remain.
 
+    Code with an SFPTRANSP, SFPSWAP or SFPLOADMACRO has its LRegs followed
+    for `clobbered-live` (model.silent) unless the caller set `model.live`.
+
     `.thread` sections run one after another, each thread with Tensix
     registers of its own (RWCs, ADDR_MODs, ...: `ThreadRegisters`); the SFPU
     state is shared. `sfpu race` explores other interleavings (model.race)."""
     threads = ThreadRegisters(model)
+    if model.live is None and wants_live_values(program.words):
+        model.live = LiveValues(body_marked=any(isinstance(i, Directive) and i.name == "mark" and i.args[0] == "body"
+                                                for i in program.items))
     for item in program.items:
         if isinstance(item, Directive):
             if item.name == "thread":
@@ -150,6 +159,9 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
             continue
         assert isinstance(item, Instr)
         model.context = f"{item.loc}: {item.text.strip()}"
+        if is_sync(item.word):
+            yield from wait_cycles(model, item)
+            continue
         while True:
             record = model.step(item.word)
             yield Cycle(item.word, record, item)
@@ -164,14 +176,45 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     model.end_of_code()
 
 
+def wait_cycles(model: CycleModel, item: Instr) -> Iterator[Cycle]:
+    """A STALLWAIT/SEMWAIT (or semaphore instruction) of the listing: the
+    cycles it holds the thread, each an idle cycle of the SFPU whose record
+    names the wait (model.waits: no cycle of its own when nothing holds it)."""
+    held = None
+    while (reason := sfpu_alone_hold(item.word, model.state.arch, model.busy)) is not None:
+        if model.stuck:                # a macro that never runs: the wait would never end
+            return
+        held = reason
+        yield _waiting(model, item, reason)
+    for _ in range(WAIT_RELEASE_LAG if held else 0):
+        yield _waiting(model, item, f"{held}: the block lifts a cycle after the condition clears")
+
+
+def _waiting(model: CycleModel, item: Instr, reason: str) -> Cycle:
+    record = model.step(None)
+    record.waiting, record.stall_reason = item.word, reason
+    return Cycle(None, record, item)
+
+
 def take_directive(model: CycleModel, d: Directive) -> None:
     """A directive as the model takes it between cycles: `.allow` widens the
     rules let through, `.mark` and `.thread` change no state (the caller keeps
     them), the others set Tensix registers or LRegs."""
     if d.name == "allow":
         model.allow.update(d.args)
-    elif d.name not in ("mark", "thread"):
+    elif d.name == "mark":
+        if d.args[0] == "body" and model.live is not None:
+            model.live.body_begins()        # what is written from here on is the kernel's own
+    elif d.name == "contract":
+        if model.contract is None:
+            model.contract = Contract()
+        model.contract.add(*d.args)
+    elif d.name == "op":
+        model.op_boundary(*d.args, source=f"{d.loc}: {d.text.strip()}")
+    elif d.name != "thread":
         apply_directive(model.state, d)
+        if d.name == "addr_mod" and d.args[0] == 7 and model.contract is not None:
+            model.contract.last_writer["addr_mod7_dst_incr"] = f"{d.loc}: {d.text.strip()}"
 
 
 class ThreadRegisters:

@@ -77,9 +77,10 @@ def _s32(x: np.ndarray) -> np.ndarray:
     return x.view(np.int32)
 
 
-def _writes_vd(vd: int) -> bool:
-    """Most instructions write their result only to L0-L7 or the macro-only L16."""
-    return vd < 8 or vd == 16
+def _writes_vd(m: "Machine", x: Operands, vd: int) -> bool:
+    """Most instructions write their result only to L0-L7 or the macro-only
+    L16; the machine reports the write it drops (model.silent)."""
+    return vd < 8 or vd == 16 or m.writes_vd(x, vd)
 
 
 def _features(x: Operands) -> Features:
@@ -146,6 +147,8 @@ def resolve_mod0(m: "Machine", mod0: int) -> int:
 
 @semantics("SFPLOAD")
 def sfpload(m: "Machine", x: Operands) -> int:
+    if x.vd >= 8:
+        m.writes_vd(x, x.vd)
     return load(m, x.vd, x["mod0"], x["addr_mod"], x["imm10"])
 
 
@@ -157,6 +160,8 @@ def load(m: "Machine", vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
     if vd < 8:
         rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_RD_COL_EXCHANGE))
         active = ~st.lane_config_bit(LaneConfigBit.BLOCK_SFPU_RD_FROM_DEST)
+        if not active.any():
+            m.silent("dst-access-blocked", "reads nothing: LaneConfig's BLOCK_SFPU_RD_FROM_DEST is set in every lane")
         if mod0 != Mod0Fmt.INT32_ALL:
             active &= st.lane_enabled()
         raw = m.dst_read(dfmt.dst_width(mod0, "load"), rows, cols)
@@ -183,7 +188,10 @@ def sfploadi(m: "Machine", x: Operands) -> None:
     mod0, imm = x["mod0"], x["imm16"]
     enabled = m.state.lane_enabled()
     # The Mod0 switch sits inside `if (VD < 8)` and the lane-enable test.
-    if x.vd >= 8 or not enabled.any():
+    if x.vd >= 8:
+        m.writes_vd(x, x.vd)
+        return
+    if not enabled.any():
         return
     if not x.ins.op.is_defined("mod0", mod0):
         m.undefined(f"SFPLOADI Mod0={mod0} is not a defined mode (defined: {x.ins.op.defined_values('mod0')})")
@@ -217,13 +225,30 @@ def sfpstore(m: "Machine", x: Operands) -> None:
     # the store does not move Blackhole's Sp).
     addr = x.store_addr if x.store_addr is not None else _dst_address(m, x["imm10"], mod0, store=True)
     rows, cols = _dst_lanes(addr, st.lane_config_bit(LaneConfigBit.DEST_WR_COL_EXCHANGE))
-    active = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU) & m.guard(x)
+    unblocked = ~st.lane_config_bit(LaneConfigBit.BLOCK_DEST_WR_FROM_SFPU)
+    active = unblocked & m.guard(x)
+    width = dfmt.dst_width(mod0, "store")
+    _report_silent_store(m, x, unblocked, active, width, rows)
     if mod0 != Mod0Fmt.INT32_ALL:
         active &= st.lane_enabled()
     value = store_convert(mod0, st.lregs[x.vd], arch=st.arch)
-    m.dst_write(dfmt.dst_width(mod0, "store"), rows, cols, value, active)
+    m.dst_write(width, rows, cols, value, active)
     if not x.macro:
         m.apply_addr_mod(x["addr_mod"])
+
+
+def _report_silent_store(m: "Machine", x: Operands, unblocked: np.ndarray, active: np.ndarray, width: int,
+                         rows: np.ndarray) -> None:
+    """What an SFPSTORE leaves undone (model.silent): blocked lanes, a store from
+    L12-L15 through the open backdoor, half of each 32-bit datum."""
+    if not unblocked.any():
+        m.silent("dst-access-blocked", "writes nothing: LaneConfig's BLOCK_DEST_WR_FROM_SFPU is set in every lane")
+    elif not active.any():
+        m.silent("store-from-constant", f"stores nothing from L{x.vd}: DISABLE_BACKDOOR_LOAD is clear, so its word "
+                 f"went into InstructionTemplate[{x.vd - 12}] instead")
+    elif width == 16 and m.state.tensix.fp32_dest:
+        m.silent("store-half-datum",
+                 f"writes 16-bit data into a Dst in 32-bit mode: {dfmt.halves_written(m.dst16_rows(rows))}")
 
 
 # ---------------------------------------------------------------------------
@@ -252,12 +277,12 @@ def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) 
     """To VD, or under INDIRECT_VD (unless VD is L16) to L[L7 & 15] per lane."""
     lanes = m.guard(x) & m.state.lane_enabled()
     if not indirect or x.vd == 16:
-        if _writes_vd(x.vd):
+        if _writes_vd(m, x, x.vd):
             m.write_lreg(x.vd, d, lanes)
         return
     dest = (m.state.lregs[7] & U32(15)).astype(np.int64)
     for reg in np.unique(dest[lanes]):
-        if _writes_vd(int(reg)):
+        if _writes_vd(m, x, int(reg)):
             m.write_lreg(int(reg), d, lanes & (dest == reg))
 
 
@@ -329,7 +354,7 @@ def sfplutfp32(m: "Machine", x: Operands) -> None:
 # ---------------------------------------------------------------------------
 
 def _simple_write(m: "Machine", x: Operands, value: np.ndarray, lanes: np.ndarray | None = None) -> None:
-    if _writes_vd(x.vd):
+    if _writes_vd(m, x, x.vd):
         en = m.state.lane_enabled() if lanes is None else lanes
         m.write_lreg(x.vd, value, en)
 
@@ -394,7 +419,7 @@ def sfplz(m: "Machine", x: Operands) -> None:
     c = m.state.lregs[x.vc].copy()       # the flag test below must see VC from before the write
     if mod1 & 4:
         c = c & ~SIGN
-    if not _writes_vd(x.vd):
+    if not _writes_vd(m, x, x.vd):
         return
     _simple_write(m, x, _clz32(c).astype(U32))
     _refine_flags(m, x, (c != 0) if mod1 & 2 else None, bool(mod1 & 8))
@@ -429,7 +454,7 @@ def _shift(value: np.ndarray, amount: np.ndarray, arithmetic: bool = False) -> n
 
 @semantics("SFPIADD")
 def sfpiadd(m: "Machine", x: Operands) -> None:
-    if not _writes_vd(x.vd):
+    if not _writes_vd(m, x, x.vd):
         return
     lr = m.state.lregs
     mod1 = x["mod1"]
@@ -447,7 +472,7 @@ def sfpiadd(m: "Machine", x: Operands) -> None:
 
 @semantics("SFPEXEXP")
 def sfpexexp(m: "Machine", x: Operands) -> None:
-    if not _writes_vd(x.vd):
+    if not _writes_vd(m, x, x.vd):
         return
     mod1 = x["mod1"]
     e = ((m.state.lregs[x.vc] >> U32(23)) & U32(0xFF)).astype(np.int64) - (0 if mod1 & 1 else 127)
@@ -522,7 +547,7 @@ def sfpmov(m: "Machine", x: Operands) -> None:
             value = ZERO
     else:
         value = st.lregs[vc] ^ (SIGN if mod1 & MovMod1.NEGATE else U32(0))
-    if _writes_vd(x.vd):
+    if _writes_vd(m, x, x.vd):
         m.write_lreg(x.vd, value, lanes)
 
 
@@ -544,7 +569,7 @@ def sfpcast(m: "Machine", x: Operands) -> None:
     stochastic = bool(x["mod1"] & 1)
     prng = m.advance_prng(lanes) if stochastic else None
     value = cast_int_to_fp32(m.state.lregs[x.vc], stochastic, prng)
-    if _writes_vd(x.vd):
+    if _writes_vd(m, x, x.vd):
         m.write_lreg(x.vd, value, lanes)
 
 
@@ -774,7 +799,7 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         # The capture happens before, and regardless of, the lane-enable test.
         if _captures_shft2_vc(x):
             m.capture_shft2_vc(vc_val)
-        if _writes_vd(x.vd):
+        if _writes_vd(m, x, x.vd):
             m.write_lreg(x.vd, vc_val[_ROR1], lanes)
     elif mod1 == Shft2Mod1.SHFLSHR1:
         vc_val = lr[x.vc]
@@ -783,14 +808,14 @@ def sfpshft2(m: "Machine", x: Operands) -> None:
         # (a hardware flaw).
         fill = st.shft2_captured_vc[(LANE + 7) % LANES] if _features(x).shft2_captured_vc else ZERO
         value = np.where(LANE & 7, vc_val[(LANE - 1) % LANES], fill)
-        if _writes_vd(x.vd):
+        if _writes_vd(m, x, x.vd):
             m.write_lreg(x.vd, value, en)
     elif mod1 in (Shft2Mod1.SHFT_LREG, Shft2Mod1.SHFT_IMM):
         if mod1 == Shft2Mod1.SHFT_IMM:
             amount = np.full(LANES, x["imm12"], dtype=np.int64)
         else:
             amount = _s32(lr[x.vc]).astype(np.int64)
-        if _writes_vd(x.vd):
+        if _writes_vd(m, x, x.vd):
             m.write_lreg(x.vd, _shift(lr[x.vb], amount), en)
     else:
         m.undefined(f"SFPSHFT2 Mod1={mod1} is not a defined mode (0-6)")
@@ -816,7 +841,7 @@ def sfpstochrnd(m: "Machine", x: Operands) -> None:
         bits = np.full(LANES, 0x7FFFFF, dtype=U32)
     value = stochrnd(x["mod1"], m.state.lregs[x.vc], bits, vb=m.state.lregs[x.vb],
                      imm5=x["imm5"], use_imm5=bool(x["use_imm5"]))
-    if _writes_vd(x.vd):
+    if _writes_vd(m, x, x.vd):
         m.write_lreg(x.vd, value, lanes)
 
 
@@ -846,6 +871,9 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
     elif vd == 8:
         m.write_config("macro_misc", None, _combine(mod1 & 6, st.macro_misc, value) & U32(0xFFF), lanes)
     elif 11 <= vd <= 14:
+        if mod1 & ConfigMod1.IMM16_IS_VALUE and not mod1 & ConfigMod1.LANE_MASK and imm16:
+            m.silent("config-constant-default", f"writes L{vd}'s default, not Imm16 = 0x{imm16:04X}: with "
+                     "MOD1_IMM16_IS_VALUE a constant register takes its default")
         const = np.full(LANES, PROGRAMMABLE_CONST_DEFAULTS[vd], dtype=U32) if mod1 & ConfigMod1.IMM16_IS_VALUE else l0
         m.write_lreg(vd, const, lanes, constant=True)
     elif vd == 15:
@@ -853,7 +881,8 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
         if mod1 & ConfigMod1.IMM16_IS_VALUE:
             new = (new & U32(0xFFFF)) | (st.lane_config & U32(0x30000))
         m.write_config("lane_config", None, new, lanes)
-    # VD 9 and 10 select nothing.
+    else:
+        m.silent("config-selects-nothing", f"with VD = {vd} selects no target: nothing is written")
 
 
 @semantics("SFPNOP")
@@ -878,7 +907,7 @@ def sfple_sfpgt(m: "Machine", x: Operands) -> None:
     result = ~vc_less if x.ins.mnemonic == "SFPLE" else vc_less
     guard = m.guard(x)
     lanes = guard & st.lane_enabled()
-    if mod1 & CmpMod1.SET_VD and _writes_vd(x.vd):
+    if mod1 & CmpMod1.SET_VD and _writes_vd(m, x, x.vd):
         m.write_lreg(x.vd, np.where(result, U32(0xFFFFFFFF), U32(0)), lanes)
     if mod1 & CmpMod1.SET_CC:
         m.write_flags(np.where(lanes, result, st.lane_flags), st.use_flags)
@@ -905,7 +934,7 @@ def sfparecip(m: "Machine", x: Operands) -> None:
     every Mod1 above 2), or 1/|VC| without the sign where VB is negative and
     VC unchanged elsewhere (COND_RECIP). No backdoor guard: VD must be L0-L7
     or L16."""
-    if not _writes_vd(x.vd):
+    if not _writes_vd(m, x, x.vd):
         return
     st = m.state
     c = st.lregs[x.vc]

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .isa import INCRWC, NOP, REPLAY, SETC16, SETRWC, TENSIX_ISSUED, LlkArg, opcode_of
+from .isa import (INCRWC, NOP, REPLAY, SEMGET, SEMINIT, SEMPOST, SEMWAIT, SETC16, SETRWC, STALLWAIT, TENSIX_ISSUED,
+                  LlkArg, opcode_of)
 from .state import TensixRegs, step_counter
 
 
@@ -47,7 +48,17 @@ OPS = {op.mnemonic: op for op in (
     TensixOp("SETC16", SETC16, (LlkArg("setc16_reg", 16, 8), LlkArg("setc16_value", 0, 16)), {}),
     # A Tensix NOP: it takes the thread's issue slot for a cycle and does nothing else.
     TensixOp("NOP", NOP, (), {}),
+    # The synchronisation unit's (STALLWAIT.md, SEMWAIT.md, ...): listed where the kernel pushes
+    # them, for the wait gate; the SFPU-alone model honours a wait on the SFPU (model.waits).
+    TensixOp("STALLWAIT", STALLWAIT, (LlkArg("stall_res", 15, 9), LlkArg("wait_res", 0, 15)), {}),
+    TensixOp("SEMWAIT", SEMWAIT, (LlkArg("stall_res", 15, 9), LlkArg("sem_sel", 2, 8), LlkArg("wait_sem_cond", 0, 2)),
+             {}),
+    TensixOp("SEMPOST", SEMPOST, (LlkArg("sem_sel", 2, 8),), {}),
+    TensixOp("SEMGET", SEMGET, (LlkArg("sem_sel", 2, 8),), {}),
+    TensixOp("SEMINIT", SEMINIT, (LlkArg("max_value", 20, 4), LlkArg("init_value", 16, 4), LlkArg("sem_sel", 2, 8)),
+             {}),
 )}
+BY_OPCODE = {op.opcode: op for op in OPS.values()}
 
 DST_BITS, SRC_BITS = 10, 6
 DST_MASK, SRC_MASK = (1 << DST_BITS) - 1, (1 << SRC_BITS) - 1
@@ -60,6 +71,14 @@ def is_issued(word: int) -> bool:
 
 def args_of(word: int) -> dict[str, int]:
     return fields(word, TENSIX_ISSUED[opcode_of(word)])
+
+
+def is_listed(word: int) -> bool:
+    """A Tensix instruction a listing keeps as an instruction: the issued ones and the waits."""
+    return is_issued(word) or opcode_of(word) in SYNC_LISTED
+
+
+SYNC_LISTED = frozenset({STALLWAIT, SEMWAIT, SEMPOST, SEMGET, SEMINIT})
 
 
 def fields(word: int, mnemonic: str) -> dict[str, int]:
@@ -93,8 +112,8 @@ def apply(regs: TensixRegs, word: int) -> None:
 
 
 def disassemble(word: int) -> str:
-    op = OPS[TENSIX_ISSUED[opcode_of(word)]]
-    a = args_of(word)
+    op = BY_OPCODE[opcode_of(word)]
+    a = fields(word, op.mnemonic)
     text = (f"TTI_{op.mnemonic}({', '.join(str(a[x.name]) for x in op.llk_args)});" if op.llk_args
             else f"TTI_{op.mnemonic};")
     covered = sum(((1 << x.width) - 1) << x.shift for x in op.llk_args)

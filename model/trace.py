@@ -104,6 +104,9 @@ class CycleRecord:
     issued: int | None = None
     stalled: int | None = None
     stall_reason: str | None = field(default=None, compare=False)
+    # The STALLWAIT holding the thread in this idle cycle (model.waits), with `stall_reason`. Not
+    # compared: the RTL is presented nothing in that cycle, and sees only the idle.
+    waiting: int | None = field(default=None, compare=False)
     units: dict[str, UnitActivity] = field(default_factory=dict)
     lreg_writes: list[LRegWriteRecord] = field(default_factory=list)
     dst_writes: list[DstWriteRecord] = field(default_factory=list)
@@ -123,6 +126,9 @@ class CycleRecord:
         out: dict = {"cycle": self.cycle, "issued": self.issued}
         if self.stalled is not None:
             out["stalled"] = self.stalled
+            out["stall_reason"] = self.stall_reason
+        if self.waiting is not None:
+            out["waiting"] = self.waiting
             out["stall_reason"] = self.stall_reason
         out["units"] = {name: a.to_json() for name, a in sorted(self.units.items(), key=_unit_key)}
         out["lreg_writes"] = [{"reg": w.reg, "lanes": w.lanes, "values": list(w.values)} for w in self.lreg_writes]

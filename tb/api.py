@@ -20,6 +20,8 @@ line naming the file, line or value; a hazard in a strict run raises
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +36,7 @@ from tensix_sfpu.model.run import RunResult, run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.trace import CycleRecord
 from tensix_sfpu.model import dst_io
-from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Request, compile_call, remember
+from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Op, Request, compile_call, remember
 from tensix_sfpu.tb.llk.sources import SourceError, find_header, find_tree
 
 if TYPE_CHECKING:
@@ -55,17 +57,53 @@ class NotModelledError(ApiError):
 def compile_kernel(header: str | Path, call: str, *, init: str | None = None, arch: str = "wormhole",
                    src: str | Path | None = None, defines: tuple[str, ...] | list[str] = (),
                    fp32_dest: int | None = None, srcb_format: int | None = None,
-                   setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc") -> Listing:
+                   setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc",
+                   strict_fields: bool = False) -> Listing:
     """A kernel's C++ header (a path, or a file name in `src`'s kernel folders)
     compiled for `call` (and `init`, run once before the faces) into a listing
     of the project's assembly, as `sfpu llk` writes it: `listing.text` and
     `listing.program`. `src` is a tt-metal/tt-llk tree or the unpacked ttnn
     wheel's ttnn/tt_metal (default: $SFPU_LLK_SRC); `defines` are `NAME` or
     `NAME=VALUE`; `setup` holds directives for Tensix state the caller sets up,
-    e.g. ".addr_mod 6 dst_incr=2"."""
-    request = _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode)
+    e.g. ".addr_mod 6 dst_incr=2". A `TTI_` argument with bits outside its
+    field is in `listing.field_warnings`, or with `strict_fields` an error."""
+    return compile_kernels([KernelOp(header, call, init)], arch=arch, src=src, defines=defines, fp32_dest=fp32_dest,
+                           srcb_format=srcb_format, setup=setup, vector_mode=vector_mode, strict_fields=strict_fields)
+
+
+@dataclass(frozen=True)
+class KernelOp:
+    """One op of a chain: a kernel call in a header, and its init (None: none)."""
+    header: str | Path
+    call: str
+    init: str | None = None
+
+
+def compile_kernels(ops: list[KernelOp] | list[tuple], *, arch: str = "wormhole", src: str | Path | None = None,
+                    defines: tuple[str, ...] | list[str] = (), fp32_dest: int | None = None,
+                    srcb_format: int | None = None, setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc",
+                    strict_fields: bool = False) -> Listing:
+    """Several kernel calls in order on one thread, each after its init (`KernelOp`s, or (header, call[, init])
+    tuples), compiled into one listing as `compile_kernel` does one. Each op's return is checked against
+    the state contract (docs/llk.md): what it leaves changed is `state-left-changed` when the listing runs."""
+    ops = [op if isinstance(op, KernelOp) else KernelOp(*op) for op in ops]
+    if not ops:
+        raise ApiError("the sequence of kernel calls is empty: give at least one (header, call, init)")
+    first = ops[0]
+    request = _request(first.header, first.call, first.init, arch, src, defines, fp32_dest, srcb_format, setup,
+                       vector_mode)
+    others = []
+    for op in ops[1:]:
+        try:
+            path = find_header(str(op.header), request.tree)
+        except SourceError as e:
+            raise ApiError(f"{op.call}: {e}") from None
+        if path.resolve() != request.header.resolve() and path not in others:
+            others.append(path)
+    request = dataclasses.replace(request, strict_fields=strict_fields, preincludes=request.preincludes + tuple(others),
+                                  then=tuple(Op(op.call, op.init) for op in ops[1:]))
     try:
-        listing = compile_call(request, name=f"{Path(header).name}.s")
+        listing = compile_call(request, name=f"{Path(first.header).name}.s")
     except LlkError as e:
         raise ApiError(str(e)) from None
     remember(listing)

@@ -101,6 +101,10 @@ def layout(result: RunResult, arch: Arch, first: int = 0, last: int | None = Non
             text = disassemble(rec.stalled, arch=arch)
             boxes.append(Box(THREAD, c, 1, "stall", text, _where(issued_from.get(later)), "stall",
                              note=rec.stall_reason or ""))
+        elif rec.waiting is not None:
+            # A STALLWAIT holding the thread (model.waits): an idle SFPU cycle with the wait named.
+            boxes.append(Box(THREAD, c, 1, "wait", disassemble(rec.waiting, arch=arch), "", "stall",
+                             note=rec.stall_reason or ""))
         for unit in UNIT_ORDER:
             a = rec.units.get(unit)
             if a is None:

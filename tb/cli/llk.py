@@ -15,10 +15,21 @@ from tensix_sfpu.tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
 from tensix_sfpu.tb.llk.sources import SourceError, find_tree
 
 
-def add_source_options(p) -> None:
-    """The options that name a kernel call: `sfpu llk` and anything that runs one."""
-    p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
-    p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
+def add_source_options(p, chains: bool = True) -> None:
+    """The options that name a kernel call: `sfpu llk` and anything that runs one. With `chains`, several
+    calls in order on one thread: --init/--call repeated, or --sequence FILE."""
+    if chains:
+        p.add_argument("--call", metavar="EXPR", action="append",
+                       help="the kernel call, e.g. 'calculate_exponential<true, true>()'; repeat it for a chain of "
+                            "ops on one thread, each after its --init")
+        p.add_argument("--init", metavar="EXPR", action="append",
+                       help="the kernel's init call, run once before its faces; with several --call, one --init "
+                            "each, in order ('-' for none)")
+        p.add_argument("--sequence", metavar="FILE",
+                       help="a chain of ops, one per line: HEADER | INIT | CALL (INIT '-' for none; # comments)")
+    else:
+        p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
+        p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
     add_arch_option(p, "the program's or kernel's")
     p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
                                                 "(default: $SFPU_LLK_SRC)")
@@ -30,6 +41,9 @@ def add_source_options(p) -> None:
                    help="a directive for Tensix state the caller sets up, e.g. '.addr_mod 6 dst_incr=2'")
     p.add_argument("--vector-mode", choices=list(VECTOR_MODES), default="rc",
                    help="faces the caller runs the kernel on (tt-llk's VectorMode; default rc: all four)")
+    p.add_argument("--strict-fields", action="store_true",
+                   help="a TTI_/TT_ argument with bits outside its field is an error (default: a warning)")
+    p.set_defaults(frontend_warnings=[])
 
 
 def arch_name(args) -> str:
@@ -37,16 +51,71 @@ def arch_name(args) -> str:
     return args.arch.value if args.arch is not None else "wormhole"
 
 
-def listing_for(args, header: str):
-    """Compile HEADER with the kernel options of `args` (`api.compile_kernel`)."""
-    if not args.call:
+def names_kernel(args) -> bool:
+    """Whether `args` name kernel calls to compile (--call or --sequence) rather than a listing."""
+    return bool(args.call or getattr(args, "sequence", None))
+
+
+def ops_of(args, header: str | None) -> list[api.KernelOp]:
+    """The ops `args` name, in order: HEADER's --init/--call pairs, or --sequence FILE's lines."""
+    if getattr(args, "sequence", None):
+        if args.call or args.init:
+            raise CliError("give --sequence FILE or --init/--call, not both")
+        if header:
+            raise CliError(f"--sequence names each op's header; give no HEADER ({header})")
+        try:
+            return read_sequence(args.sequence)
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    calls, inits = args.call or [], args.init or []
+    if isinstance(calls, str):                     # a command that takes one call (`sfpu perf`)
+        calls, inits = [calls], [inits] if inits else []
+    if not calls:
         raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
+    if not header:
+        raise CliError("give the kernel's HEADER before --call")
+    if len(calls) == 1 and len(inits) <= 1:
+        inits = inits or [None]
+    elif len(inits) != len(calls):
+        raise CliError(f"{len(calls)} --call and {len(inits)} --init: a chain gives each call its --init, in order "
+                       "('-' for none)")
+    return [api.KernelOp(header, call, None if init in (None, "-") else init) for call, init in zip(calls, inits)]
+
+
+def read_sequence(path: str) -> list[api.KernelOp]:
+    """A sequence file: one op a line, `HEADER | INIT | CALL`, INIT '-' for none; blank lines and # comments."""
     try:
-        return api.compile_kernel(header, args.call, init=args.init, arch=arch_name(args), src=args.src,
-                                  defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
-                                  setup=args.setup, vector_mode=args.vector_mode)
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ValueError(f"--sequence {path}: {e.strerror}") from None
+    ops = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = [f.strip() for f in line.split("|")]
+        if len(fields) != 3 or not fields[0] or not fields[2]:
+            raise ValueError(f"{path}:{number}: expected HEADER | INIT | CALL (INIT '-' for none), got {line!r}")
+        ops.append(api.KernelOp(fields[0], fields[2], None if fields[1] in ("", "-") else fields[1]))
+    if not ops:
+        raise ValueError(f"{path}: the sequence is empty (one op a line: HEADER | INIT | CALL)")
+    return ops
+
+
+def listing_for(args, header: str | None):
+    """Compile the kernel calls `args` name (`api.compile_kernels`)."""
+    ops = ops_of(args, header)
+    try:
+        listing = api.compile_kernels(ops, arch=arch_name(args), src=args.src, defines=args.defines,
+                                      fp32_dest=args.fp32_dest, srcb_format=args.srcb_format, setup=args.setup,
+                                      vector_mode=args.vector_mode, strict_fields=args.strict_fields)
     except api.ApiError as e:
         raise from_api(e) from None
+    # Said once, where the kernel is compiled; the JSON of what runs it keeps them (`frontend_warnings`).
+    for warning in listing.field_warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    args.frontend_warnings = [w.to_json() for w in listing.field_warnings]
+    return listing
 
 
 def program_from_header(args, header: str):
@@ -60,8 +129,8 @@ def cmd_llk(args) -> int:
             return _list(args)
     except LlkError as e:
         raise CliError(str(e)) from None
-    if not args.header:
-        raise CliError("give HEADER --call EXPR, or --list DIR")
+    if not args.header and not args.sequence:
+        raise CliError("give HEADER --call EXPR, --sequence FILE, or --list DIR")
     listing = listing_for(args, args.header)
     if args.output:
         Path(args.output).write_text(listing.text)

@@ -36,12 +36,15 @@ def one_tile(args, what: str, strict: bool):
     `sfpu race --perf-spacing` and `sfpu timeline --perf` (`what` names the option in errors)."""
     if not args.program or not args.call:
         raise CliError(f"{what} needs a kernel header and --call (the RISC-V side is compiled from them)")
+    if len(args.call) > 1 or args.sequence:
+        raise CliError(f"{what} times one kernel call on the perf harness: give one --call (a chain runs without it)")
+    call, init = args.call[0], (args.init or [None])[0]
     if args.thread:
         raise CliError(f"{what} times one thread's pushes; it does not take --thread")
     if args.backend != "model":
         raise CliError(f"{what} runs the issue path on the cycle model, not --backend {args.backend}")
     try:
-        return api.perf(args.program, args.call, init=args.init, arch=arch_name(args), src=args.src,
+        return api.perf(args.program, call, init=init, arch=arch_name(args), src=args.src,
                         defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
                         setup=args.setup, vector_mode=args.vector_mode, tiles=1, loop_factor=1, strict=strict,
                         allow=args.allow, keep_events=True)
@@ -106,7 +109,7 @@ def _draw(args, result) -> None:
 def register(sub) -> None:
     p = sub.add_parser("perf", help="a kernel's cycles per tile as tt-llk's perf suite measures them")
     p.add_argument("header", help="a kernel header path, or a file name found under --src")
-    add_source_options(p)
+    add_source_options(p, chains=False)    # the perf harness times one call
     p.set_defaults(vector_mode="none")     # the perf suite calls the kernel once per tile (VectorMode::None)
     p.add_argument("--harness", choices=list(HARNESSES), default="math-isolate",
                    help="; ".join(f"{k}: {v}" for k, v in HARNESSES.items()) + " (default math-isolate)")

@@ -19,7 +19,7 @@ from tensix_sfpu.model.run import result_to_json
 from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, NotModelled, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_json, write_output
-from tensix_sfpu.tb.cli.llk import add_source_options, program_from_header
+from tensix_sfpu.tb.cli.llk import add_source_options, names_kernel, program_from_header
 from tensix_sfpu.tb.llk.frontend import with_cxx_locations
 from tensix_sfpu.tb.cli.options import out_path
 
@@ -35,7 +35,7 @@ def load_program(args):
     if args.thread:
         if args.program:
             raise CliError(f"give PROGRAM ({args.program}) or --thread NAME:LISTING for each thread, not both")
-        if args.call:
+        if names_kernel(args):
             raise CliError("--call compiles one header; with --thread give each thread's listing (write them "
                            "with `sfpu llk HEADER --call ... -o THREAD.s`)")
         parts = []
@@ -49,10 +49,10 @@ def load_program(args):
             return join_threads(parts)
         except ValueError as e:
             raise CliError(f"--thread: {e}") from None
+    if names_kernel(args):           # PROGRAM is a kernel header, or --sequence names them: compile (`sfpu llk`)
+        return program_from_header(args, args.program)
     if not args.program:
         raise CliError("give a PROGRAM, or --thread NAME:LISTING for each thread")
-    if args.call:                    # PROGRAM is a kernel header: compile it (`sfpu llk`)
-        return program_from_header(args, args.program)
     return read_program(args.program, strict=not args.lenient, arch=args.arch)
 
 
@@ -81,6 +81,8 @@ def cmd_run(args) -> int:
     result = run_on_backend(args, keep_trace=args.trace)
     print_hazards(result.hazards, "warning", sys.stderr)
     record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
+    if names_kernel(args):
+        record["frontend_warnings"] = args.frontend_warnings
     if args.json is not None:
         write_json(record, args.json)
     if args.output is not None:

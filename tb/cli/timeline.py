@@ -54,8 +54,9 @@ def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORM
         row = {"cycle": str(rec.cycle)}
         if rec.issued is not None:
             row["thread"] = compact(disassemble(rec.issued, arch=arch))
-        elif rec.stalled is not None:
-            row["thread"] = "stall: " + compact(disassemble(rec.stalled, arch=arch))
+        elif rec.stalled is not None or rec.waiting is not None:
+            held = rec.stalled if rec.stalled is not None else rec.waiting
+            row["thread"] = ("stall: " if rec.stalled is not None else "wait: ") + compact(disassemble(held, arch=arch))
             if rec.stall_reason:
                 row["thread"] += f" ({rec.stall_reason})"
         else:
@@ -115,7 +116,7 @@ def cmd_timeline(args) -> int:
     if args.html or args.perfetto:
         title = args.program or " + ".join(args.thread)
         if args.call:
-            title += f": {args.call}"
+            title += f": {'; '.join(args.call) if isinstance(args.call, list) else args.call}"
         for path, text in ((args.html, lambda: to_html(result, result.state.arch, title, first, last, extra)),
                            (args.perfetto, lambda: json.dumps(to_perfetto(result, result.state.arch, title, first,
                                                                           last, extra)) + "\n")):

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tensix_sfpu.hdl.tensix import feature_fields
-from tensix_sfpu.model.asm import Directive, Program
+from tensix_sfpu.model.asm import CHECK_DIRECTIVES, Directive, Program
 from tensix_sfpu.model.cycle import CycleModel
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.run import Cycle, walk
@@ -154,7 +154,7 @@ class SfpuEnv:
         try:
             for step in walk(program, board.model):
                 if isinstance(step, Directive):
-                    if step.name in ("allow", "mark"):
+                    if step.name in CHECK_DIRECTIVES:
                         continue
                     await self._run_block(board, pending)
                     await self.driver.directive(step, board.model.state)

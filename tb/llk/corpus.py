@@ -38,13 +38,14 @@ from pathlib import Path
 import numpy as np
 
 from tensix_sfpu.model import isa
+from tensix_sfpu.model.hazards import group_hazards, rule_class
 from tensix_sfpu.model.race import explore, report_to_json
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
 
 from . import accuracy
 from .entries import Entry, Function, entries
-from .frontend import LlkError, Request, compile_call
+from .frontend import LlkError, Request, compile_call, cxx_of_message, with_cxx_locations
 from .frontend import cxx_of_message as with_cxx_location
 from .sources import SourceError, find_tree
 from .sweep_facts import dispatch_includes_before
@@ -342,8 +343,10 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, *, arch: str,
         keep.append((listing.text, _state_with(x, listing.program.arch).dst))
     if entry.name in accuracy.OPS:
         reasons += _check_accuracy(record, entry, listing, chosen, helpers)
-    if result.hazards:
-        reasons.append(f"{len(result.hazards)} hazards reported ({result.hazards[0].rule} first)")
+    record["findings"] = findings(result, listing)
+    timing = [h for h in result.hazards if rule_class(h.rule) not in FINDING_CLASSES]
+    if timing:
+        reasons.append(f"{len(timing)} hazards reported ({timing[0].rule} first)")
     uses_macro = any(isa.is_mnemonic(w, "SFPLOADMACRO", listing.program.arch) for w in listing.program.words)
     if uses_macro and race:
         reasons += _race(record, listing, x)
@@ -363,6 +366,35 @@ def run_entry(entry: Entry, tree, header_name: str, helpers=None, *, arch: str,
             reasons.append(f"fallback: {e}")
     record["reason"] = "; ".join(reasons)
     return record
+
+
+# The warnings about what a kernel does besides timing, which the corpus lists per entry point (docs/llk.md).
+FINDING_CLASSES = ("silent-effect", "state-contract")
+
+
+def findings(result, listing) -> list[dict]:
+    """The silent-effect and state-contract warnings of a run, one per rule and C++ line."""
+    out = []
+    for group in group_hazards([h for h in result.hazards if rule_class(h.rule) in FINDING_CLASSES]):
+        h = group.first
+        out.append({"rule": h.rule, "class": rule_class(h.rule), "count": group.count,
+                    "where": cxx_of_message(str(h), listing).split(": ", 1)[0],
+                    "message": with_cxx_locations(h.message)})
+    return out
+
+
+def findings_table(records: list[dict]) -> list[str]:
+    """Per architecture and rule: the findings and the entry points they come from."""
+    lines = ["| arch | rule | class | findings | entry points |", "|---|---|---|---|---|"]
+    for arch in ("wormhole", "blackhole"):
+        by_rule: dict[str, list[str]] = {}
+        for r in records:
+            if r["arch"] == arch:
+                for f in r.get("findings") or ():
+                    by_rule.setdefault(f["rule"], []).append(r["entry"])
+        for rule, entries in sorted(by_rule.items()):
+            lines.append(f"| {arch} | {rule} | {rule_class(rule)} | {len(entries)} | {len(set(entries))} |")
+    return lines
 
 
 def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | None = None,
@@ -449,7 +481,13 @@ def _arch_summary(records: list[dict], arch: str) -> str:
 
 
 def report_md(records: list[dict]) -> str:
-    lines = ["# LLK corpus run", "", summary(records), "",
+    lines = ["# LLK corpus run", "", summary(records), "", "## Silent effects and the state contract", "",
+             *findings_table(records), ""]
+    for r in records:
+        for f in r.get("findings") or ():
+            lines.append(f"- {r['arch']} {r['entry']}: `{f['rule']}` x{f['count']} at {f['where']}: "
+                         f"{f['message'][:300]}")
+    lines += ["", "## Entry points", "",
              "| arch | header | entry | front end | compiled | ran | within budget | max ULP (ours / hardware) "
              "| macro = fallback | timing | RTL lock-step | reason |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]

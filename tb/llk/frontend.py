@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.model.asm import AsmError, Directive, Instr, Program, assemble, disassemble
+from tensix_sfpu.model.asm import AsmError, Directive, Instr, Program, assemble, disassemble, dropped_arguments
 from tensix_sfpu.model.hazards import interlocks_next, stall_writes
 from tensix_sfpu.model.reads import word_reads
 
 from . import headers
 from .sources import SourceTree
+from .state_contract import contract_lines
 
 ARCHES = ("wormhole", "blackhole")
 VECTOR_MODES = {          # faces called, and SETRWC pairs after each (tt-llk's VectorMode)
@@ -67,9 +68,17 @@ class Request:
     setup: tuple[str, ...] = ()          # directives the caller sets up, e.g. ".addr_mod 6 dst_incr=2"
     vector_mode: str = "rc"
     tree: SourceTree | None = None
+    strict_fields: bool = False          # an argument with bits outside its field is an error, not a warning
     # Headers included before `header`, as the translation unit that calls it has them (a
-    # header may rely on its includer's declarations, e.g. a global `using namespace sfpi`).
+    # header may rely on its includer's declarations, e.g. a global `using namespace sfpi`),
+    # and the headers of a chain's later ops.
     preincludes: tuple[Path, ...] = ()
+    # A chain: the ops after this one, each with its init, on the same thread (`call`, `init` is the first).
+    then: tuple["Op", ...] = ()
+
+    @property
+    def ops(self) -> tuple["Op", ...]:
+        return (Op(self.call, self.init), *self.then)
 
 
 @dataclass
@@ -77,6 +86,26 @@ class Record:
     kind: str              # I T D N S X P
     text: str
     where: str             # "file:line" ("" for a phase)
+
+
+@dataclass(frozen=True)
+class Op:
+    """One kernel call of a chain, with the init run before it."""
+    call: str
+    init: str | None = None
+
+
+@dataclass(frozen=True)
+class FieldWarning:
+    """A `TTI_`/`TT_` argument with bits outside its field: the word drops them."""
+    where: str             # the C++ file:line
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.text}"
+
+    def to_json(self) -> dict:
+        return {"where": self.where, "message": self.text}
 
 
 @dataclass
@@ -89,6 +118,7 @@ class Listing:
     caller_setup: list[str] = field(default_factory=list)
     cxx_of_line: dict[int, str] = field(default_factory=dict)   # listing line -> C++ file:line
     sfpi_phases: set[str] = field(default_factory=set)          # the driver's phases in which SFPI code ran
+    field_warnings: list["FieldWarning"] = field(default_factory=list)   # TTI_ arguments the encoding cut short
 
     def kernel_words(self) -> list[int]:
         """The instruction words the kernel's own C++ issued (not the driver's caller code)."""
@@ -143,19 +173,33 @@ def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str
              "using namespace ckernel;", "using namespace ckernel::sfpu;", "using namespace sfpi;",
              "int main() {", '::llk_record::phase("caller set-up");',
              f'#line 1 "{CALLER}"', *caller_setup_lines()]
-    if request.init:
-        lines += ['::llk_record::phase("init");', '#line 1 "--init"', f"{request.init};"]
     # Wormhole's unary SFPU start moves the 2-bit AddrMod to slots 4-7; Blackhole's
     # 3-bit AddrMod names the slot, and its start leaves the base alone.
     base = "math::set_addr_mod_base();" if request.arch == "wormhole" else ""
-    lines += ['::llk_record::phase("start");', f'#line 10 "{CALLER}"', base,
-              "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::MATH);"]
-    for face in range(faces):
-        lines += [f'::llk_record::phase("face {face}");', '#line 1 "--call"', f"{request.call};",
-                  f'#line 20 "{CALLER}"'] + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs
-    lines += ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * tail
+    for k, op in enumerate(request.ops, start=1):
+        # The first op's phases and file names are those of a single call; a chain's later ops say which they are.
+        phase, init_file, call_file = ("", "--init", "--call") if k == 1 else (f"op {k}: ", f"--init {k}", f"--call {k}")
+        if op.init:
+            lines += [f'::llk_record::phase("{phase}init");', f'#line 1 "{init_file}"', f"{op.init};"]
+        entry, ret = _c_string(f".op entry {k} {op.call}"), _c_string(f".op return {k} {op.call}")
+        at = (k - 1) * 100                 # the caller's lines of op k: 10-12 start, 20 between faces, 30 return
+        # A later op works on the same tile: the one before it ended as `_llk_math_eltwise_unary_sfpu_done_`
+        # does, with the Dst counter cleared.
+        done = "math::clear_dst_reg_addr();" if k > 1 else ""
+        lines += [f'::llk_record::phase("{phase}start");', f'#line {10 + at} "{CALLER}"', done, base,
+                  "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::MATH);",
+                  f'::llk_record::directive("{entry}", "{CALLER}", {12 + at});']
+        for face in range(faces):
+            lines += [f'::llk_record::phase("{phase}face {face}");', f'#line 1 "{call_file}"', f"{op.call};",
+                      f'#line {20 + at} "{CALLER}"'] + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs
+        lines += ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * tail
+        lines.append(f'::llk_record::directive("{ret}", "{CALLER}", {30 + at});')
     lines += ["return 0;", "}"]
     return "\n".join(lines) + "\n"
+
+
+def _c_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 # `#pragma GCC unroll N` with N a template parameter: the kernels' compiler takes it, Debian's
@@ -339,7 +383,10 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
     if caller_setup:
         out.append("# Set up by the caller outside the kernel (given to sfpu llk):")
         out += caller_setup
+    out.append("# The state each op leaves for the next (tb/llk/state_contract.py):")
+    out += contract_lines()
     notes: list[str] = []
+    field_warnings: list[FieldWarning] = []
     frontend = "tti"
     sfpi_lines: set[int] = set()          # listing lines of instructions the SFPI stand-in chose
     decoded: dict[int, isa.Instruction] = {}
@@ -367,6 +414,8 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
                 sfpi_lines.add(len(out) + 1)
             word = int(r.text, 16)
             try:
+                if isa.opcode_of(word) in isa.ISA[arch].by_opcode:
+                    field_warnings += [FieldWarning(where, text) for text in dropped_arguments(word, arch)]
                 text = disassemble(word, "llk", arch=arch)
                 if isa.opcode_of(word) in isa.ISA[arch].by_opcode:
                     decoded[len(out) + 1] = isa.decode(word, arch)
@@ -395,13 +444,16 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         live = [f"{n.text[6:]} from {short(n.where, tree)}" for n in records if n.kind == "N" and
                 n.text.startswith("live: ")]
         raise LlkError(f"{short(stop.where, tree)}: {stop.text}" + (f" (live: {', '.join(live)})" if live else ""))
+    field_warnings = list(dict.fromkeys(field_warnings))      # once per C++ line, not per face or pass
+    if field_warnings and request.strict_fields:
+        raise LlkError(f"{field_warnings[0]} (--strict-fields)")
     text = "\n".join(out) + "\n"
     try:
         program = assemble(text, name)
     except AsmError as e:
         where = cxx_of_line.get(e.loc.line)
         raise LlkError(f"{where}: {e.message}" if where else str(e)) from None
-    listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line, sfpi_phases)
+    listing = Listing(request, text, program, frontend, notes, caller_setup, cxx_of_line, sfpi_phases, field_warnings)
     check_setup(listing)
     return listing
 

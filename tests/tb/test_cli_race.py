@@ -147,3 +147,19 @@ def test_perf_spacing_needs_a_header_and_a_call(capsys, tmp_path):
     listing.write_text("TTI_SFPNOP;\n")
     code, out, err = run_cli(["race", listing, "--perf-spacing"], capsys)
     assert code == 2 and "--perf-spacing needs a kernel header and --call" in err
+
+
+def test_a_stallwait_before_the_store_is_listed_waited_on_and_removes_the_race(capsys, tmp_path):
+    waited = "calculate_fixture_macro_race_waited<false, 8>()"
+    code, out, err = run_cli(["llk", MACRO_RACE, "--call", waited, "--init", "fixture_macro_race_init<false>()",
+                              "--fp32-dest", "1"],
+                             capsys)
+    wait_line = line_of(MACRO_RACE, "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::WAIT_SFPU)")
+    # p_stall::STALL_SFPU is block bit 8, WAIT_SFPU Wormhole's condition bit 14 (STALLWAIT.md).
+    assert f"TTI_STALLWAIT(256, 16384);  # {MACRO_RACE}:{wait_line}" in out
+    code, out, err = run_cli(["timeline", MACRO_RACE, "--call", waited, "--init", "fixture_macro_race_init<false>()",
+                              "--fp32-dest", "1"], capsys)
+    assert code == 0 and "wait: TTI_STALLWAIT(256, 16384);" in out
+    code, out, err, record = race_header(waited, capsys, tmp_path)
+    assert code == 0, err
+    assert record["deterministic"] is True

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tensix_sfpu.model.asm import assemble
-from tensix_sfpu.model.hazards import FIELD_RULES, GAP_RULES, RULES
+from tensix_sfpu.model.hazards import GAP_RULES, RULES, WARNING_RULES
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.run import run_program
@@ -66,7 +66,7 @@ def test_blackhole_layout_comes_from_its_table():
     assert {b for b in layout["events"][0] if b.startswith("stall")} == (
         {"stall: only SFPNOP after SFPSWAP", "stall: only SFPNOP after SFPSHFT2"}
         | {f"stall: reads a result of {mn} in flight" for mn in MAD_CLASS})
-    assert layout["hazard rules"][0] == [r for r in RULES if r not in FIELD_RULES]
+    assert layout["hazard rules"][0] == [r for r in RULES if r not in WARNING_RULES]
 
 
 @pytest.mark.parametrize("mnemonic", list(MAD_CLASS))
@@ -144,7 +144,7 @@ def test_json_keeps_the_architecture():
 
 def test_regress_on_the_blackhole_model_hits_every_hazard_rule(tmp_path, capsys):
     # Seed k's break program breaks the (k mod 22)-th documented rule, so 22 seeds break each once.
-    seeds = len(RULES) - len(FIELD_RULES)
+    seeds = len(RULES) - len(WARNING_RULES)
     code = cli.main(["regress", "--arch", "blackhole", "--backend", "model", "--kinds", "break,legal",
                      "--seeds", str(seeds), "--cycles", "30", "--jobs", "2", "--out", str(tmp_path)])
     out = capsys.readouterr().out

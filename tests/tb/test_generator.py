@@ -7,7 +7,7 @@ import pytest
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Instr
-from tensix_sfpu.model.hazards import RULES, HazardError
+from tensix_sfpu.model.hazards import RULES, HazardError, rule_class
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.tb.stimulus.generator import (BREAKABLE, KINDS, UNBREAKABLE, UNDEFINED_MODIFIERS, generate, generate_break,
                           modifier_values, program_text)
@@ -36,11 +36,17 @@ def test_unknown_kind_is_refused():
         generate("nonsense", 1, arch=WH)
 
 
+def timing_hazards(result) -> list:
+    return [h for h in result.hazards if rule_class(h.rule) != "silent-effect"]
+
+
 @pytest.mark.parametrize("kind", LEGAL_KINDS)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_legal_kinds_run_clean_on_the_strict_model(kind, seed):
     model = run_program(generate(kind, seed, 150, arch=WH), strict=True)
-    assert model.hazards == []
+    # No timing rule broken; random data flow may send a result to L8-L15 or swap a value still in
+    # use, which the silent-effect warnings report and which the generator does not avoid.
+    assert timing_hazards(model) == []
     assert 150 <= model.cycles < 150 + 40          # about the requested length
 
 
@@ -103,7 +109,7 @@ def test_break_program_reports_its_rule_and_no_other(index):
     assert rule == BREAKABLE[index]
     assert not any(item.text.startswith(".allow") for item in program.items)
     model = run_program(program, strict=False)
-    assert {h.rule for h in model.hazards} == {rule}
+    assert {h.rule for h in timing_hazards(model)} == {rule}
     with pytest.raises(HazardError) as err:
         run_program(program, strict=True)
     assert err.value.hazard.rule == rule

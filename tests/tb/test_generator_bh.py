@@ -8,7 +8,7 @@ import pytest
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Instr
-from tensix_sfpu.model.hazards import FIELD_RULES, GAP_RULES, RULES, HazardError
+from tensix_sfpu.model.hazards import GAP_RULES, RULES, WARNING_RULES, HazardError, rule_class
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.tb.stimulus.generator import (ALSO_BROKEN, UNBREAKABLES, breakable, generate, generate_break, legal_opcodes,
                           modifier_values, program_text, undefined_modifiers)
@@ -42,7 +42,8 @@ def test_the_wormhole_stream_of_a_seed_does_not_depend_on_blackhole():
 @pytest.mark.parametrize("seed", [0, 1])
 def test_legal_kinds_run_clean_on_the_strict_blackhole_model(kind, seed):
     model = run_program(generate(kind, seed, 120, arch=BH), strict=True)
-    assert model.hazards == []
+    # No timing rule broken (random data flow may break a silent-effect one, a warning).
+    assert [h for h in model.hazards if rule_class(h.rule) != "silent-effect"] == []
     assert 120 <= model.cycles < 120 + 40
 
 
@@ -107,7 +108,7 @@ def test_blackhole_modifier_values():
 
 
 def test_every_documented_blackhole_rule_is_breakable_the_gaps_included():
-    assert set(breakable(BH)) == set(RULES) - set(FIELD_RULES) and set(UNBREAKABLES[BH]) == set(FIELD_RULES)
+    assert set(breakable(BH)) == set(RULES) - WARNING_RULES and set(UNBREAKABLES[BH]) == WARNING_RULES
     assert set(GAP_RULES.values()) <= set(breakable(BH))
     # Wormhole has no stall logic, so no gap of it.
     assert not {r for r in breakable(WH) if r.startswith("stall-gap-")}
@@ -118,7 +119,8 @@ def test_blackhole_break_program_reports_its_rule(index):
     program, rule = generate_break(index, 60, arch=BH)
     assert program.arch is BH and rule == breakable(BH)[index]
     model = run_program(program, strict=False)
-    assert {h.rule for h in model.hazards} == {rule} | ({ALSO_BROKEN[rule]} if rule in ALSO_BROKEN else set())
+    assert {h.rule for h in model.hazards if rule_class(h.rule) != "silent-effect"} == \
+        {rule} | ({ALSO_BROKEN[rule]} if rule in ALSO_BROKEN else set())
     with pytest.raises(HazardError) as err:
         run_program(program, strict=True)
     assert err.value.hazard.rule == rule

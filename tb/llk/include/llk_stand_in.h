@@ -177,28 +177,11 @@ inline void init_prng_seed(const std::uint32_t seed, const char* file = __builti
     }
 }
 
-// Tensix instructions outside the model: synchronisation is a no-op with a
-// note (the model issues in order); the rest stops the run. Compiled for the
-// RISC-V (`sfpu perf`), the waits and semaphores are pushed as the hardware
-// takes them, for the issue path's wait gate (model/issue_path.py).
-#if defined(LLK_RV32)
-#define LLK_RV32_SYNC_OP(opcode, params) ::llk_record::push((std::uint32_t(opcode) << 24) + (params))
-#define TTI_STALLWAIT(stall_res, wait_res) LLK_RV32_SYNC_OP(0xA2, ((stall_res) << 15) + (wait_res))
-#define TTI_SEMWAIT(stall_res, sem_sel, wait_sem_cond) \
-    LLK_RV32_SYNC_OP(0xA6, ((stall_res) << 15) + ((sem_sel) << 2) + (wait_sem_cond))
-#define TTI_SEMPOST(sem_sel) LLK_RV32_SYNC_OP(0xA4, (sem_sel) << 2)
-#define TTI_SEMGET(sem_sel) LLK_RV32_SYNC_OP(0xA5, (sem_sel) << 2)
-#define TTI_SEMINIT(max_value, init_value, sem_sel) \
-    LLK_RV32_SYNC_OP(0xA3, ((max_value) << 20) + ((init_value) << 16) + ((sem_sel) << 2))
-#else
-#define TTI_STALLWAIT(stall_res, wait_res) \
-    ::llk_record::note("TTI_STALLWAIT: a wait for other Tensix units, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TTI_SEMWAIT(...) ::llk_record::note("TTI_SEMWAIT: a semaphore wait, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TTI_SEMPOST(...) ::llk_record::note("TTI_SEMPOST: a semaphore post, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TTI_SEMGET(...) ::llk_record::note("TTI_SEMGET: a semaphore get, a no-op for the SFPU alone", __FILE__, __LINE__)
-#define TTI_SEMINIT(...) ::llk_record::note("TTI_SEMINIT: a semaphore set-up, a no-op for the SFPU alone", __FILE__, __LINE__)
-#endif
-#define TT_STALLWAIT(stall_res, wait_res) TTI_STALLWAIT(stall_res, wait_res)
+// Tensix instructions outside the model stop the run. The waits and semaphores
+// (TTI_STALLWAIT, TTI_SEMWAIT, ...) come from the generated ckernel_ops.h: they
+// are listed as instructions, which the SFPU-alone model honours where it can
+// see the condition (model/waits.py) and the RISC-V build pushes as the
+// hardware takes them, for the issue path's wait gate (model/issue_path.py).
 // A raw instruction word pushed to the instruction buffer, as an SFPU instruction of that encoding.
 #define TT_INSN(ENCODING) ::llk_record::issue_run("INSN", static_cast<std::uint32_t>(ENCODING), {}, __FILE__, __LINE__)
 // A Tensix NOP (not SFPNOP): one cycle of the thread's issue slot, nothing for the SFPU.

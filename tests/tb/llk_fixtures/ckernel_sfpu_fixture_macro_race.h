@@ -52,5 +52,16 @@ inline void calculate_fixture_macro_race_replayed() {
     TTI_SFPNOP;
 }
 
+// The same row with a STALLWAIT on the SFPU before the store: the thread waits
+// for the macro's increment to land, whatever the spacing. Deterministic.
+template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
+inline void calculate_fixture_macro_race_waited() {
+    for (int d = 0; d < ITERATIONS; d++) {
+        TTI_SFPLOADMACRO((0 << 2) | 2, InstrModLoadStore::INT32, ADDR_MOD_3, 0);
+        TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::WAIT_SFPU);
+        TTI_SFPSTORE(p_sfpu::LREG2, InstrModLoadStore::INT32, ADDR_MOD_2, 0);
+    }
+}
+
 }  // namespace sfpu
 }  // namespace ckernel
