@@ -1,9 +1,10 @@
 """Mutants of `tb.campaigns.mutants` that pass the budget and cannot change anything
 the SFPU does, each with the reason, found by reading the netlist around the
 cell. They are keyed by the mutation (`Mutant.key`: mode, flattened cell,
-port and bits), which is valid for the RTL version it was written for: a
-change to hdl/ renames cells, and the survivors of the next run are reviewed
-again. (Two kinds need no entry, as tb.campaigns.mutants proves them: a cell that
+port and bits), which is valid for the RTL version and the Yosys version it
+was written for (these: Yosys 0.23): a change to hdl/ or another Yosys
+renames cells, and the survivors of the next run are reviewed again. (Two
+kinds need no entry, as tb.campaigns.mutants proves them: a cell that
 computes the same for every input (SAT), and an output bit nothing reads.)"""
 
 SIMPLE_STORE_ADDRESS = ("equivalent: a bit of the store address held in one of the Simple sub-unit's delay slots; "

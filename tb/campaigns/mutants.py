@@ -15,7 +15,7 @@ approach of YosysHQ's mcy).
 3. `mutate -ctrl mutsel WIDTH N` adds mutant N behind the new top input
    `mutsel`; with `mutsel` 0 the netlist is the design.
 
-Everything lives under build/mutate/<rtl version>-<seed>-<per component>/:
+Everything lives under build/mutate/<rtl version>-yosys<version>-<seed>-<per component>/:
 the RTLIL, the candidates, `mutants.json` (the catalogue) and
 `Sfpu_mutants.v`, next to which `tb.sims.runner` keeps the simulator's build.
 """
@@ -25,14 +25,13 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 import subprocess
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tensix_sfpu.model.isa import Arch
-from tensix_sfpu.tb.sims import runner
+from tensix_sfpu.tb.sims import runner, yosys
 
 MUTATE = runner.BUILD.parent / "mutate"
 SELECT = "mutsel"
@@ -81,19 +80,19 @@ class Mutant:
         return f"#{self.id} {self.component}: {self.mode} of {self.cell} port {self.port} bit {self.bit} ({where})"
 
 
-def yosys() -> str:
-    exe = shutil.which("yosys")
-    if exe is None:
-        raise MutantError("yosys is not installed (its `mutate` pass makes the mutants): "
-                          "apt-get update && apt-get install -y yosys")
-    return exe
+def _yosys() -> yosys.Yosys:
+    try:
+        return yosys.find()
+    except yosys.YosysMissing as e:
+        raise MutantError(f"{e} (its `mutate` pass makes the mutants)") from None
 
 
 def _run_yosys(script: str, folder: Path, name: str) -> None:
     path = folder / f"{name}.ys"
     path.write_text(script)
     log = folder / f"{name}.log"
-    done = subprocess.run([yosys(), "-q", "-l", str(log), "-s", str(path)], capture_output=True, text=True)
+    done = subprocess.run([*_yosys().command, "-q", "-l", str(log), "-s", str(path)], capture_output=True,
+                          text=True)
     if done.returncode:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise MutantError(f"yosys failed on {path}: {' | '.join(t[:200] for t in tail)} (see {log})")
@@ -168,7 +167,9 @@ class Netlist:
 
 
 def folder_for(seed: int, per_component: int) -> Path:
-    return MUTATE / f"{runner.rtl_version()}-{seed}-{per_component}"
+    """The netlist's folder: its name is the report's `netlist`, which shards must share to be merged. Another
+    Yosys version lists other candidates and names cells differently, so it makes another netlist."""
+    return MUTATE / f"{runner.rtl_version()}-yosys{_yosys().number}-{seed}-{per_component}"
 
 
 def load(folder: Path) -> Netlist:
@@ -206,7 +207,7 @@ def netlist(seed: int = 1, per_component: int = 16, log=print) -> Netlist:
     if (folder / "Sfpu_mutants.v").is_file() and (folder / "mutants.json").is_file():
         return load(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    log(f"mutants: listing {CANDIDATES} candidates with Yosys in {folder}")
+    log(f"mutants: listing {CANDIDATES} candidates with {_yosys().name} in {folder}")
     listed, unmutated = candidates(folder, CANDIDATES, seed)
     mutants = select(listed, module_components(runner.rtlil(arch=ARCH).read_text()), per_component, seed, unmutated)
     log(f"mutants: {len(mutants)} drawn; writing the netlist of mutants")
@@ -312,6 +313,7 @@ def locally_equivalent(folder: Path, mutants: list[Mutant]) -> dict[int, str]:
     the proof's one-line reason."""
     if not mutants:
         return {}
+    _yosys()                              # missing: an error, not a proof that fails
     flat = folder / "flat.il"
     if not flat.is_file():
         _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) + f"write_rtlil {flat}\n", folder, "flat")
