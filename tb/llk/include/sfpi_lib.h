@@ -47,9 +47,19 @@ public:
         unsigned am = addr_mode_ < 0 ? SFPLOAD_ADDR_MODE_NOINC : addr_mode_;
         return impl_::fresh([&](int d) { return TT_OP_SFPLOAD(d, fmt, am, addr_); });
     }
+    // An SFPSTORE from L12-L15 stores nothing (SFPSTORE.md: `VD < 12 || DISABLE_BACKDOOR_LOAD`), so
+    // SFPI's compiler stores those constants (vConstFloatPrgm0-2, vConstIntPrgm0-2, vConstTileId) from
+    // an LReg they are first copied into (SFPMOV Mod1 2, all lanes: its register-to-register move);
+    // L8-L11 it stores directly (its store operand takes the constants below L12).
     void store(const impl_::vVal& v, unsigned by_type) const {
         unsigned fmt = impl_::load_format(layout_, by_type);
         unsigned am = addr_mode_ < 0 ? SFPSTORE_ADDR_MODE_NOINC : addr_mode_;
+        if (v.slot()->value < 0 && v.slot()->reg >= 12) {
+            impl_::vVal moved(impl_::fresh(
+                [&](int d) { return TT_OP_SFPMOV(0, v.reg(), d, SFPMOV_MOD1_ALL_LANES_ENABLED); }));
+            emit(TT_OP_SFPSTORE(moved.reg(), fmt, am, addr_));
+            return;
+        }
         emit(TT_OP_SFPSTORE(v.reg(), fmt, am, addr_));
     }
     SFPI_OP operator vFloat() const { SFPI_ENTRY; return vFloat(load(SFPLOAD_MOD0_FMT_SRCB)); }
