@@ -131,7 +131,7 @@ def test_missing_fp32_dest_is_an_error_and_given_it_runs():
 
 
 @pytest.mark.parametrize("call, needle, message", [
-    ("calculate_fixture_sfpi<false, 8>()", "sfpi::subvec_shflror1(v)", "SFPI: sfpi::subvec_shflror1 is not modelled yet"),
+    ("calculate_fixture_sfpi<false, 8>()", "sfpi::lut2(v, table, table, table)", "SFPI: sfpi::lut2 is not modelled yet"),
     ("calculate_fixture_bad_register()", "TTI_SFPMOV(0, 17", "argument lreg_c=17 out of range 0..15"),
     ("calculate_fixture_wrcfg()", "TTI_WRCFG(0, 0, 0);", "TTI_WRCFG of a configuration register is not modelled"),
 ])

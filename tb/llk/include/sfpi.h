@@ -108,6 +108,12 @@ public:
         own();
         sfpi_record::assign_masked(from, s_, before);
     }
+    // x = r where r's register held x's value in every lane before an instruction wrote r's enabled
+    // lanes (SFPTRANSP): its disabled lanes hold x's, so x takes the register over, under v_if too.
+    void take(Raw r) {
+        sfpi_record::release(s_);
+        s_ = r.slot;
+    }
     // x op= immediate for an instruction that reads and writes VD (SFPMULI, SFPADDI): inside
     // v_if it writes x's own register, whose disabled lanes keep their value, as the compiler
     // emits it; outside, as x = x op immediate.

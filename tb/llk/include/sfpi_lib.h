@@ -645,6 +645,61 @@ SFPI_OP vMag fractional_mul(const A& a, const B& b, FractionalHalf half = Fracti
 #endif
 }
 
+// Cross-lane movement within the four rows of eight lanes of a value.
+namespace impl_ {
+// SFPTRANSP, as SFPI's compiler emits __builtin_rvtt_sfptransp: its four operands and results pinned to
+// L0-L3, each operand a copy (SFPMOV, all lanes, into its register where free) where its value is read
+// again, else its own register. Copied last to first, so that of one value in all four (block_max8's
+// `row1 = row0, ...`) the first operand keeps the value's register: three copies, as the compiler's.
+// The instruction writes only the enabled lanes, whose complement still holds each variable's value,
+// so under v_if too each variable takes its register over, with no move.
+inline void transp(vVal* const (&v)[4], const char* function) {
+    vVal work[4];
+    for (int i = 3; i >= 0; --i) work[i].take(Raw{sfpi_record::copy_of(v[i]->slot(), true, i)});
+    Placed p;
+    for (int i = 0; i < 4; ++i) p.at(i, work[i]);
+    p.settle();
+    sfpi_record::vacate_upper_bank(function);
+    emit(TT_OP_SFPTRANSP(0, 0, 0, 0));
+    for (int i = 0; i < 4; ++i) {
+        sfpi_record::written(work[i].slot());
+        v[i]->take(work[i].share());
+    }
+}
+// SFPSHFT2's shuffles within each row of eight lanes (__builtin_rvtt_sfpshft2_subvec_shfl1): VC the
+// value, VD a new register. SFPI's compiler puts an SFPNOP after each (a "static" delay: whatever
+// follows); on Blackhole the front end's interlock rule puts the same one there, on Wormhole, where
+// the next cycle's rules are SFPSHFT2.md's alone, the stand-in does.
+inline void after_shfl1() {
+    if constexpr (!sfpi_record::kBlackhole) emit(TT_OP_SFPNOP);
+}
+inline sfpu_t shfl1(const vVal& src, unsigned mod1) {
+    sfpu_t r{vVal(fresh([&](int d) { return TT_OP_SFPSHFT2(0, src.reg(), d, mod1); }))};
+    after_shfl1();
+    return r;
+}
+}  // namespace impl_
+template <class T, std::enable_if_t<std::is_base_of_v<impl_::vVal, T>, int> = 0>
+SFPI_OP void subvec_transp(T& a, T& b, T& c, T& d) {
+    SFPI_ENTRY;
+    impl_::transp({&a, &b, &c, &d}, "subvec_transp");
+}
+SFPI_OP inline impl_::sfpu_t subvec_shflror1(const impl_::vVal& src) {
+    SFPI_ENTRY;
+    return impl_::shfl1(src, SFPSHFT2_MOD1_SUBVEC_SHFLROR1);
+}
+// Wormhole's shift brings into the first lane of each row what the last rotate read, not zero
+// (SFPSHFT2.md's HardwareBug()); SFPI's compiler rotates the zero register L9 first, into L8, where
+// nothing is written.
+SFPI_OP inline impl_::sfpu_t subvec_shflshr1(const impl_::vVal& src) {
+    SFPI_ENTRY;
+    if constexpr (!sfpi_record::kBlackhole) {
+        emit(TT_OP_SFPSHFT2(0, sfpi_record::kZero, 8, SFPSHFT2_MOD1_SUBVEC_SHFLROR1));
+        impl_::after_shfl1();
+    }
+    return impl_::shfl1(src, SFPSHFT2_MOD1_SUBVEC_SHFLSHR1);
+}
+
 // Everything else SFPI offers compiles, and stops the run where it is used.
 #define SFPI_NOT_MODELLED(name, R)                                                              \
     template <class... A>                                                                       \
@@ -653,9 +708,6 @@ SFPI_OP vMag fractional_mul(const A& a, const B& b, FractionalHalf half = Fracti
         fail("sfpi::" #name " is not modelled yet");                                            \
     }
 SFPI_NOT_MODELLED(lut2, vFloat)
-SFPI_NOT_MODELLED(subvec_transp, void)
-SFPI_NOT_MODELLED(subvec_shflror1, vFloat)
-SFPI_NOT_MODELLED(subvec_shflshr1, vFloat)
 SFPI_NOT_MODELLED(reduce_bool4, vBool)
 SFPI_NOT_MODELLED(int32_to_uint8, vUInt)
 SFPI_NOT_MODELLED(int32_to_int8, vInt)

@@ -316,7 +316,8 @@ inline int merge_register() {
     return -1;
 }
 
-inline Slot* allocate() {
+// `prefer`: a register to take if it is free, as one an instruction with fixed registers reads.
+inline Slot* allocate(int prefer = -1) {
     load();
     if (state.survey) return take(0);
     int merged = merge_register();
@@ -325,7 +326,8 @@ inline Slot* allocate() {
         s->merged = true;
         return s;
     }
-    int r0 = free_register(state.values);
+    bool preferred = prefer >= 0 && state.owner[prefer] == nullptr && !state.kept[prefer];
+    int r0 = preferred ? prefer : free_register(state.values);
     if (r0 >= 0) return take(r0);
     // A register whose value the instruction being built reads for the last
     // time: the instruction reads it before it writes its result.
@@ -393,8 +395,8 @@ inline void copy(Slot* from, Slot* to, bool all_lanes) {
 // A copy of `src` as a new value (SFPMOV), except in the second run where the
 // copy would be the last instruction to name `src`: the new value takes over
 // src's register and no copy is issued. The index still counts the copy, so
-// both runs number the same instructions.
-inline Slot* copy_of(Slot* src, bool all_lanes) {
+// both runs number the same instructions. `prefer`: the register to copy into where it is free.
+inline Slot* copy_of(Slot* src, bool all_lanes, int prefer = -1) {
     load();
     int v = src->value;
     if (!state.survey && v >= 0 && src->reg >= 0 && state.named.empty() && v < (int)state.last_use.size() &&
@@ -405,9 +407,19 @@ inline Slot* copy_of(Slot* src, bool all_lanes) {
         ++state.index;
         return s;
     }
-    Slot* s = allocate();
+    Slot* s = allocate(prefer);
     copy(src, s, all_lanes);
     return s;
+}
+
+// A constant loaded by SFPLOADI in general register `reg` gives it up, to be loaded again where
+// it is next used (second run): whether it did.
+inline bool give_up_constant(int reg) {
+    Slot* s = state.owner[reg];
+    if (s == nullptr || s->loads == 0 || s->transient) return false;
+    state.owner[reg] = nullptr;
+    s->reg = kReloadable;
+    return true;
 }
 
 // Empties general register `reg` (second run only) by moving its value to a
@@ -415,18 +427,31 @@ inline Slot* copy_of(Slot* src, bool all_lanes) {
 inline void evict(int reg) {
     if (state.survey) return;
     Slot* s = state.owner[reg];
-    if (s == nullptr) return;
-    if (s->loads > 0 && !s->transient) {      // a constant: loaded again where it is next used
-        state.owner[reg] = nullptr;
-        s->reg = kReloadable;
-        return;
-    }
+    if (s == nullptr || give_up_constant(reg)) return;
     int r = free_register(s->value, reg);
     if (r < 0) fail("no free register to move a live value to, for an instruction that needs fixed registers");
     print('V', TT_OP_SFPMOV(0, reg, r, sfpi::SFPMOV_MOD1_ALL_LANES_ENABLED));
     state.owner[reg] = nullptr;
     s->reg = r;
     state.owner[r] = s;
+}
+
+// Before SFPTRANSP, which permutes L4-L7 as well as the L0-L3 it is given (second run only): a
+// constant there gives its register up; a value still to be read there would be scrambled, and no
+// allocation avoids it (L0-L3 hold the instruction's own four), so the run stops, as where a ninth
+// value needs a register.
+inline void vacate_upper_bank(const char* function) {
+    if (state.survey) return;
+    for (int r = 4; r < kGeneral; ++r) {
+        Slot* s = state.owner[r];
+        if (s == nullptr || give_up_constant(r)) continue;
+        char live[16], why[160];
+        std::snprintf(live, sizeof live, "live: L%d", r);
+        ::llk_record::emit_at('N', live, s->at);
+        std::snprintf(why, sizeof why, "a vector value is live in L%d across %s, whose SFPTRANSP permutes L4-L7 "
+                      "as well as L0-L3", r, function);
+        fail(why);
+    }
 }
 
 // A new value in general register `reg`, moving what it holds away.

@@ -51,7 +51,8 @@ template <bool APPROXIMATION_MODE, int ITERATIONS = 8>
 inline void calculate_fixture_sfpi() {
     for (int d = 0; d < ITERATIONS; d++) {
         sfpi::vFloat v = sfpi::dst_reg[0];
-        sfpi::dst_reg[0] = sfpi::subvec_shflror1(v);
+        sfpi::vUInt table = 0;
+        sfpi::dst_reg[0] = sfpi::lut2(v, table, table, table);
         sfpi::dst_reg++;
     }
 }
