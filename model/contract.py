@@ -8,7 +8,7 @@ after it, never itself. A listing states the contract with directives (the
 front end writes tt-llk's, tb/llk/state_contract.py):
 
     .contract L11 = 0xBF800000    every op returns with L11 holding this
-    .contract L12 keep            a call returns with what it found (its init's value)
+    .contract L12 keep            a call that reads it returns with what it found (its init's value)
     .op entry 1 TEXT              op 1's call starts here (TEXT names it)
     .op return 1 TEXT             ... and returns here: check the contract
 
@@ -63,6 +63,8 @@ class Contract:
     at_entry: dict[str, int | None] = field(default_factory=dict)
     last_writer: dict[str, str] = field(default_factory=dict)       # part -> the source that wrote it last
     at_return: dict[str, int | None] | None = None                  # at the last op's return
+    relied: set[str] = field(default_factory=set)       # kept parts the call read before writing them
+    rewritten: set[str] = field(default_factory=set)    # parts the call has written
 
     def add(self, name: str, value: int | None) -> None:
         check_name(name)
@@ -70,6 +72,14 @@ class Contract:
 
     def enter(self, state: SfpuState) -> None:
         self.at_entry = {name: READERS[name](state) for name, value in self.expected.items() if value is None}
+        self.relied, self.rewritten = set(), set()
+
+    def read(self, regs) -> None:
+        """The call read these LRegs: a kept part read before the call wrote it is one it relies on."""
+        for r in regs:
+            name = f"L{r}"
+            if name in self.at_entry and name not in self.rewritten:
+                self.relied.add(name)
 
     def broken(self, state: SfpuState) -> list[tuple[str, int | None, int | None, str]]:
         """(part, expected, actual, last writer) for every part the op leaves otherwise. A part an
@@ -77,6 +87,8 @@ class Contract:
         out = []
         now = {name: READERS[name](state) for name in self.expected}
         for name, value in self.expected.items():
+            if value is None and name not in self.relied:
+                continue            # the call does not read what its init set: it owns the part
             want = self.at_entry.get(name) if value is None else value
             if now[name] != want and (self.at_return is None or self.at_return[name] != now[name]):
                 out.append((name, want, now[name], self.last_writer.get(name, "before the code")))
@@ -87,6 +99,7 @@ class Contract:
         """Note who changed what, from one execution's effects (machine.Effects)."""
         for w in effects.lreg_writes:
             self.last_writer[f"L{w.reg}"] = source
+            self.rewritten.add(f"L{w.reg}")
         for w in effects.config_writes:
             if w.name == "lane_config":
                 self.last_writer["lane_config"] = source

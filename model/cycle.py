@@ -633,6 +633,8 @@ class CycleModel:
     def _report_silent(self, executions: list[Execution]) -> None:
         for e in executions:
             if self.contract is not None:
+                if self.contract.at_entry:
+                    self.contract.read(declared_reads_of(e.x.ins) if e.origin == "thread" else self._reads(e))
                 self.contract.wrote(e.effects, e.source)
             for rule, detail in e.effects.silent:
                 self._hazard(rule, e.unit.value, f"{e.label()} {detail}", e.source)

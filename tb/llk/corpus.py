@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.model.hazards import group_hazards, rule_class
+from tensix_sfpu.model.hazards import rule_class
 from tensix_sfpu.model.race import explore, report_to_json
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
@@ -374,13 +374,14 @@ FINDING_CLASSES = ("silent-effect", "state-contract")
 
 def findings(result, listing) -> list[dict]:
     """The silent-effect and state-contract warnings of a run, one per rule and C++ line."""
-    out = []
-    for group in group_hazards([h for h in result.hazards if rule_class(h.rule) in FINDING_CLASSES]):
-        h = group.first
-        out.append({"rule": h.rule, "class": rule_class(h.rule), "count": group.count,
-                    "where": cxx_of_message(str(h), listing).split(": ", 1)[0],
-                    "message": with_cxx_locations(h.message)})
-    return out
+    by_line: dict[tuple[str, str], dict] = {}
+    for h in result.hazards:
+        if rule_class(h.rule) in FINDING_CLASSES:
+            where = cxx_of_message(str(h), listing).split(": ", 1)[0]
+            found = by_line.setdefault((h.rule, where), {"rule": h.rule, "class": rule_class(h.rule), "count": 0,
+                                                         "where": where, "message": with_cxx_locations(h.message)})
+            found["count"] += 1
+    return list(by_line.values())
 
 
 def findings_table(records: list[dict]) -> list[str]:

@@ -179,10 +179,14 @@ def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str
     for k, op in enumerate(request.ops, start=1):
         # The first op's phases and file names are those of a single call; a chain's later ops say which they are.
         phase, init_file, call_file = ("", "--init", "--call") if k == 1 else (f"op {k}: ", f"--init {k}", f"--call {k}")
+        at = (k - 1) * 100                 # the caller's lines of op k: 10-12 start, 20 between faces, 30 return
+        if k > 1:
+            # Each op's init starts with `_llk_math_eltwise_unary_sfpu_init_`: LaneConfig, ADDR_MOD_7, counters.
+            lines += [f'::llk_record::phase("{phase}llk init");', f'#line {2 + at} "{CALLER}"',
+                      *caller_setup_lines()[1:]]
         if op.init:
             lines += [f'::llk_record::phase("{phase}init");', f'#line 1 "{init_file}"', f"{op.init};"]
         entry, ret = _c_string(f".op entry {k} {op.call}"), _c_string(f".op return {k} {op.call}")
-        at = (k - 1) * 100                 # the caller's lines of op k: 10-12 start, 20 between faces, 30 return
         # A later op works on the same tile: the one before it ended as `_llk_math_eltwise_unary_sfpu_done_`
         # does, with the Dst counter cleared.
         done = "math::clear_dst_reg_addr();" if k > 1 else ""
@@ -384,7 +388,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         out.append("# Set up by the caller outside the kernel (given to sfpu llk):")
         out += caller_setup
     out.append("# The state each op leaves for the next (tb/llk/state_contract.py):")
-    out += contract_lines()
+    out += contract_lines(arch)
     notes: list[str] = []
     field_warnings: list[FieldWarning] = []
     frontend = "tti"

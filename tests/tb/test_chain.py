@@ -46,11 +46,18 @@ def test_the_fixed_exp_leaves_the_contract_alone(arch):
     assert contract_findings("fixture_exp_init_fixed()", "calculate_fixture_exp_fixed()", arch) == []
 
 
-def test_a_call_that_changes_what_its_init_set_breaks_keep():
-    text = (".contract L12 keep\nsfploadi vd=0 mod0=0 imm16=0x4000\nsfpconfig vd=12\n.op entry 1 op\n"
-            "sfploadi vd=0 mod0=0 imm16=0x4040\nsfpconfig vd=12\n.op return 1 op\n")
-    [h] = run_program(assemble(text)).hazards
+KEEP = ".contract L12 keep\nsfploadi vd=0 mod0=0 imm16=0x4000\nsfpconfig vd=12\n.op entry 1 op\n"
+CHANGE_L12 = "sfploadi vd=0 mod0=0 imm16=0x4040\nsfpconfig vd=12\n"
+
+
+def test_a_call_that_reads_what_its_init_set_and_changes_it_breaks_keep():
+    # The next tile's call, after no init, reads 3.0 where the init put 2.0.
+    [h] = run_program(assemble(KEEP + "sfpmov vd=1 vc=12\n" + CHANGE_L12 + ".op return 1 op\n")).hazards
     assert h.rule == "state-left-changed" and "L12 = 0x40400000 where the op after it expects 0x40000000" in h.message
+
+
+def test_a_call_that_sets_a_constant_before_reading_it_owns_it():
+    assert run_program(assemble(KEEP + CHANGE_L12 + "sfpmov vd=1 vc=12\n.op return 1 op\n")).hazards == []
 
 
 def test_an_op_that_leaves_an_earlier_break_alone_is_not_blamed():
