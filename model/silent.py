@@ -33,9 +33,10 @@ class SilentRule:
 
 SILENT_RULES: dict[str, SilentRule] = {
     "dropped-write": SilentRule(
-        "SFPMAD.md L34-36 and every SFP* page's `if (VD < 8 || VD == 16)`; SFPLOAD.md L80; SFPLOADI.md L37",
+        "SFPMAD.md L34-36 and every SFP* page's `if (VD < 8 || VD == 16)`; SFPLOADI.md L37",
         "an instruction's result is addressed to one of L8-L15, which only SFPCONFIG writes (L11-L14): "
-        "the hardware drops the write"),
+        "the hardware drops the write (not SFPLOAD, whose load to L8-L15 only steps the counters, "
+        "an idiom)"),
     "store-from-constant": SilentRule(
         "SFPSTORE.md L84",
         "SFPSTORE from L12-L15 in lanes where LaneConfig's DISABLE_BACKDOOR_LOAD is clear stores nothing: "
@@ -58,8 +59,8 @@ SILENT_RULES: dict[str, SilentRule] = {
     "clobbered-live": SilentRule(
         "SFPTRANSP.md L27-28; SFPSWAP.md L62, L74",
         "SFPTRANSP (which permutes L4-L7 as well as L0-L3) or SFPSWAP (which writes VC as well as VD) "
-        "overwrites an LReg whose value had been read before it, and the LReg is read again before any "
-        "other write: the code treats it as still holding that value"),
+        "overwrites an LReg holding state set before the kernel's body (a coefficient, a threshold), and "
+        "the LReg is read again before any other write: the code treats it as still holding that value"),
 }
 
 # The instructions whose side writes `clobbered-live` follows.
@@ -114,24 +115,26 @@ class _Clobber:
 
 
 class LiveValues:
-    """Per LReg: whether its value is in use, who wrote it, and whether an
-    SFPTRANSP/SFPSWAP overwrote a value in use. A value is in use when an
-    instruction other than the clobbering one has read it since it was
-    written, or when it is state the code keeps: written before the kernel's
-    body began (by its init, its caller or the reset; only for code that
-    marks its body, as `sfpu llk` listings do). A value SFPTRANSP/SFPSWAP
-    wrote is exempt (transposing or swapping it again is the code's intent),
-    and a second SFPTRANSP puts back what the first permuted (SFPTRANSP.md:
-    the transpose of a transpose). `observe` takes one execution's reads and
-    writes, in the order the instructions run, and returns the
-    `clobbered-live` findings: (LReg, the clobbering instruction's label, its
-    source, its cycle, the source of the value it overwrote, why that value
-    was in use)."""
+    """Per LReg: whether it holds state the code keeps, who wrote it, and
+    whether an SFPTRANSP/SFPSWAP overwrote such state. Kept state is what was
+    written before the kernel's body began (by its init or its caller), for
+    code that marks its body (`.mark body`, as `sfpu llk` listings do);
+    otherwise the values a program starts with. Values the body
+    computes are data, which kernels transpose and swap on purpose (tt-llk's
+    cumsum, EMA and reduce store transposed data; gcd swaps to order its
+    operands), so they are not followed. A second SFPTRANSP puts back what
+    the first permuted (SFPTRANSP.md: the transpose of a transpose).
+    `observe` takes one execution's reads and writes, in the order the
+    instructions run, and returns the `clobbered-live` findings: (LReg, the
+    clobbering instruction's label, its source, its cycle, the source of the
+    value it overwrote, why that value was in use)."""
 
     def __init__(self, body_marked: bool = False):
         self.in_body = not body_marked
         self.read = 0                     # bit r: L[r]'s value has been read since it was written
-        self.kept = 0 if self.in_body else (1 << 17) - 1   # bit r: L[r] holds state from before the body
+        # bit r: L[r] holds state the init or caller wrote before the body; without a marked body, the
+        # values the code starts with (a reset register no one wrote is not state anyone set).
+        self.kept = 0 if body_marked else (1 << 17) - 1
         self.by_clobberer = 0             # bit r: L[r] was last written by SFPTRANSP/SFPSWAP
         self.writer: dict[int, str] = {}  # r -> the source line of L[r]'s value
         self.clobbered: dict[int, _Clobber] = {}
@@ -143,9 +146,9 @@ class LiveValues:
                 writes: set[int]) -> list[tuple[int, str, str, int, str, str]]:
         clobbering = mnemonic in CLOBBERING
         found = [] if clobbering else [
-            (r, c.label, c.source, c.cycle, c.writer, "had been read before" if c.read else
-             "was set before the kernel's body") for r in sorted(reads) if (c := self.clobbered.pop(r, None))]
-        in_use = (self.read | self.kept) & ~self.by_clobberer
+            (r, c.label, c.source, c.cycle, c.writer, "was set before the kernel's body")
+            for r in sorted(reads) if (c := self.clobbered.pop(r, None))]
+        in_use = self.kept & ~self.by_clobberer
         read, kept, by_clobberer = self.read | mask_of(reads), self.kept, self.by_clobberer
         for r in writes:
             bit = 1 << r
