@@ -145,7 +145,6 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     state is shared. `sfpu race` explores other interleavings (model.race)."""
     threads = ThreadRegisters(model)
     if model.live is None and wants_live_values(program.words):
-        # Without a marked body, only the values the code starts with are kept state.
         model.live = LiveValues(body_marked=any(isinstance(i, Directive) and i.name == "mark" and i.args[0] == "body"
                                                 for i in program.items))
     for item in program.items:

@@ -118,8 +118,9 @@ class LiveValues:
     """Per LReg: whether it holds state the code keeps, who wrote it, and
     whether an SFPTRANSP/SFPSWAP overwrote such state. Kept state is what was
     written before the kernel's body began (by its init or its caller), for
-    code that marks its body (`.mark body`, as `sfpu llk` listings do);
-    otherwise the values a program starts with. Values the body
+    code that marks its body (`.mark body`, as `sfpu llk` listings do). A
+    program without one has only its inputs (`.lreg`) and data, which it
+    swaps and transposes as it means to: nothing is followed. Values the body
     computes are data, which kernels transpose and swap on purpose (tt-llk's
     cumsum, EMA and reduce store transposed data; gcd swaps to order its
     operands), so they are not followed. A second SFPTRANSP puts back what
@@ -132,9 +133,9 @@ class LiveValues:
     def __init__(self, body_marked: bool = False):
         self.in_body = not body_marked
         self.read = 0                     # bit r: L[r]'s value has been read since it was written
-        # bit r: L[r] holds state the init or caller wrote before the body; without a marked body, the
-        # values the code starts with (a reset register no one wrote is not state anyone set).
-        self.kept = 0 if body_marked else (1 << 17) - 1
+        # bit r: L[r] holds state the init or caller wrote before the body (a reset register no one
+        # wrote is not state anyone set; without a marked body nothing is kept, and the rule is silent).
+        self.kept = 0
         self.by_clobberer = 0             # bit r: L[r] was last written by SFPTRANSP/SFPSWAP
         self.writer: dict[int, str] = {}  # r -> the source line of L[r]'s value
         self.clobbered: dict[int, _Clobber] = {}

@@ -42,7 +42,7 @@ from tensix_sfpu.model import isa, tensix
 from tensix_sfpu.model.cycle import MACRO_UNITS, CycleModel
 from tensix_sfpu.model.dst_format import resolve_srcb
 from tensix_sfpu.model.isa import Mod0Fmt
-from tensix_sfpu.model.hazards import FIELD_RULES, RULES, SILENT_RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
+from tensix_sfpu.model.hazards import CONTRACT_RULES, FIELD_RULES, RULES, SILENT_RULES, STALL_GAP_RULES, interlocks_next, stalls_after_mad
 from tensix_sfpu.model.state import FLAG_STACK_DEPTH, LANES
 from tensix_sfpu.model.trace import CycleRecord, lane_mask
 from tensix_sfpu.tb.stimulus.directed import MODIFIERS, modifier_field
@@ -83,6 +83,7 @@ def _rule_bins(arch: isa.Arch) -> tuple[list[str], dict[str, str]]:
                      for rule in FIELD_RULES})
     excluded.update({rule: "a silent-effect rule, broken by directed tests, not aimed at by random programs"
                      for rule in SILENT_RULES})
+    excluded.update({rule: "the state contract between ops, which needs a chain's directives" for rule in CONTRACT_RULES})
     return [rule for rule in RULES if rule not in excluded], excluded
 
 

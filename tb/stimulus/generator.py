@@ -43,7 +43,7 @@ import numpy as np
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Directive, Program, assemble, assemble_line, Loc
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.hazards import FIELD_RULES, RULES, SILENT_RULES
+from tensix_sfpu.model.hazards import CONTRACT_RULES, FIELD_RULES, RULES, SILENT_RULES
 from tensix_sfpu.model.run import apply_directive, run_program
 from tensix_sfpu.model.state import FLAG_STACK_DEPTH, SfpuState
 from tensix_sfpu.tb.stimulus.directed import (LOAD_STORE_SETUP, MACRO_TEMPLATES, MODIFIERS, PREDICATE_OFF, PREDICATE_ON, instruction,
@@ -93,7 +93,10 @@ FIELD_REPORT_REASON = ("a rule from field reports (a warning, never a stop): bro
                        "tests/model/test_race.py, not by the random generator")
 SILENT_EFFECT_REASON = ("a silent-effect rule (a warning, never a stop): broken by the directed programs of "
                         "tests/model/test_silent.py; the generator does not aim at it")
-WARNINGS = {**{rule: FIELD_REPORT_REASON for rule in FIELD_RULES}, **{rule: SILENT_EFFECT_REASON for rule in SILENT_RULES}}
+CONTRACT_REASON = ("the state contract between ops (a warning): needs the .contract and .op directives of a "
+                   "chain, which tests/tb/test_chain.py writes")
+WARNINGS = {**{rule: FIELD_REPORT_REASON for rule in FIELD_RULES}, **{rule: SILENT_EFFECT_REASON for rule in SILENT_RULES},
+            **{rule: CONTRACT_REASON for rule in CONTRACT_RULES}}
 UNBREAKABLES: dict[isa.Arch, dict[str, str]] = {
     WORMHOLE: {**{rule: "a Blackhole rule: Wormhole has no stall logic to slip past"
                   for rule in RULES if rule.startswith("stall-gap-")}, **WARNINGS},

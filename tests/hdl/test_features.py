@@ -48,7 +48,9 @@ TOP_ONLY = {"mad_negate", "swap_late_reads"}
 # Wormhole's, SFPCONFIG's L0 read depends on VD, which the stall decoder does not look at).
 TABLE_BOUND = {"round_mode_field", "mad_stall"}
 # Facts of the model alone (hazard rules, the packer around the SFPU).
-MODEL_ONLY = {"armed_macro_hazard", "pack_fp32_to_fp16_early"}
+MODEL_ONLY = {"armed_macro_hazard", "pack_fp32_to_fp16_early",
+              # STALLWAIT's condition bits: the wait gate is the issue path's (model.waits), not the SFPU's.
+              "wait_fpu_bit", "wait_sfpu_bit", "wait_srca_bit", "wait_srcb_bit"}
 
 
 def _flipped(name: str) -> Features:

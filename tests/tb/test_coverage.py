@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tensix_sfpu.model.asm import assemble
-from tensix_sfpu.model.hazards import FIELD_RULES, RULES, SILENT_RULES
+from tensix_sfpu.model.hazards import RULES, WARNING_RULES
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.campaigns.coverage import LAYOUT, Coverage, collect
 from tensix_sfpu.tb.stimulus.directed import load_l0
@@ -163,6 +163,6 @@ def test_wormhole_excludes_the_blackhole_stall_gaps():
     gaps = {"stall-gap-use-vb", "stall-gap-iadd", "stall-gap-shft", "stall-gap-config", "stall-gap-swap",
             "stall-gap-shft2", "stall-gap-lutfp32-mirror"}
     bins, excluded = LAYOUT["hazard rules"]
-    assert set(excluded) == gaps | set(FIELD_RULES) | set(SILENT_RULES)
+    assert set(excluded) == gaps | WARNING_RULES
     assert all("mad_stall" in reason for rule, reason in excluded.items() if rule in gaps)
-    assert set(bins) == set(RULES) - gaps - set(FIELD_RULES) - set(SILENT_RULES)
+    assert set(bins) == set(RULES) - gaps - WARNING_RULES
