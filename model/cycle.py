@@ -127,8 +127,8 @@ class CycleModel:
     thread: str = ""                  # the thread presenting the word (several may share the SFPU)
     tag: object = None                # the caller's name for the word presented, kept on what it schedules
     dst_read_spacing: int = DST_READ_SPACING   # cycles after a macro store in which a read is flagged
-    # What the LRegs hold, for the `clobbered-live` rule (model.silent); None: not followed. The
-    # caller sets it for code with an SFPTRANSP, SFPSWAP or SFPLOADMACRO (`wants_live_values`).
+    # What the LRegs hold, for the `clobbered-live` rule (model.silent); None: not followed. `walk`
+    # sets it for code with a marked body and an SFPTRANSP, SFPSWAP or SFPLOADMACRO (`wants_live_values`).
     live: LiveValues | None = None
     # The state contract between ops (model.contract), from the listing's `.contract` directives.
     contract: Contract | None = None
@@ -631,21 +631,24 @@ class CycleModel:
     # -- silent effects (model.silent) -------------------------------------------
 
     def _report_silent(self, executions: list[Execution]) -> None:
+        contract_reads = self.contract is not None and bool(self.contract.at_entry)
         for e in executions:
+            # What it reads, from its word when the thread issued it (cached), for the contract and `live`.
+            reads = ((declared_reads_of(e.x.ins) if e.origin == "thread" else self._reads(e))
+                     if contract_reads or self.live is not None else frozenset())
             if self.contract is not None:
-                if self.contract.at_entry:
-                    self.contract.read(declared_reads_of(e.x.ins) if e.origin == "thread" else self._reads(e))
+                if contract_reads:
+                    self.contract.read(reads)
                 self.contract.wrote(e.effects, e.source)
             for rule, detail in e.effects.silent:
                 self._hazard(rule, e.unit.value, f"{e.label()} {detail}", e.source)
             if self.live is not None:
                 writes = clobbered_by(e.x) if e.mnemonic in CLOBBERING else {w.reg for w in e.effects.lreg_writes}
-                reads = declared_reads_of(e.x.ins) if e.origin == "thread" else self._reads(e)
-                for reg, label, source, cycle, writer, why in self.live.observe(e.mnemonic, e.label(), e.source,
-                                                                               self.cycle, reads, writes):
+                for reg, label, source, cycle, writer in self.live.observe(e.mnemonic, e.label(), e.source,
+                                                                          self.cycle, reads, writes):
                     self._hazard("clobbered-live", e.unit.value, f"{e.label()} reads L{reg}, which {label} at "
                                  f"{source or '?'} overwrote in cycle {cycle}; the value it held (from {writer}) "
-                                 f"{why}, so the code treats it as still there", e.source)
+                                 "was set before the kernel's body, so the code treats it as still there", e.source)
 
     def op_boundary(self, where: str, index: int, name: str, source: str) -> None:
         """`.op entry|return N NAME`: at an entry, what the call found; at a

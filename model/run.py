@@ -137,16 +137,17 @@ def walk(program: Program, model: CycleModel) -> Iterator[Directive | Cycle]:
     yielded after the model has stepped it. Draining stops, with the
     macro-left-pending report, when only instruction-kind waits remain.
 
-    Code with an SFPTRANSP, SFPSWAP or SFPLOADMACRO has its LRegs followed
-    for `clobbered-live` (model.silent) unless the caller set `model.live`.
+    Code with a marked body (`.mark body`) and an SFPTRANSP, SFPSWAP or
+    SFPLOADMACRO has its LRegs followed for `clobbered-live` (model.silent),
+    unless the caller set `model.live`; other code cannot break that rule.
 
     `.thread` sections run one after another, each thread with Tensix
     registers of its own (RWCs, ADDR_MODs, ...: `ThreadRegisters`); the SFPU
     state is shared. `sfpu race` explores other interleavings (model.race)."""
     threads = ThreadRegisters(model)
-    if model.live is None and wants_live_values(program.words):
-        model.live = LiveValues(body_marked=any(isinstance(i, Directive) and i.name == "mark" and i.args[0] == "body"
-                                                for i in program.items))
+    if model.live is None and wants_live_values(program.words) and any(
+            isinstance(i, Directive) and i.name == "mark" and i.args[0] == "body" for i in program.items):
+        model.live = LiveValues()
     for item in program.items:
         if isinstance(item, Directive):
             if item.name == "thread":

@@ -71,8 +71,9 @@ _CLOBBERING_OPCODES = frozenset(op.opcode for arch in isa.Arch for op in isa.ISA
 
 
 def wants_live_values(words) -> bool:
-    """Whether code of these words can break `clobbered-live`: following the
-    LRegs costs a little on every instruction, so only such code pays."""
+    """Whether code of these words can break `clobbered-live` (with a marked
+    body): following the LRegs costs a little on every instruction, so only
+    such code pays."""
     return any(isa.opcode_of(w) in _CLOBBERING_OPCODES for w in words)
 
 
@@ -108,33 +109,30 @@ class _Clobber:
     label: str          # the clobbering instruction, its source and cycle
     source: str
     cycle: int
-    writer: str         # the source of the value it overwrote
+    writer: str         # the source of the kept value it overwrote
     mnemonic: str
-    kept: bool          # what was known of that value, for when a second SFPTRANSP puts it back
-    read: bool
 
 
 class LiveValues:
     """Per LReg: whether it holds state the code keeps, who wrote it, and
     whether an SFPTRANSP/SFPSWAP overwrote such state. Kept state is what was
-    written before the kernel's body began (by its init or its caller), for
-    code that marks its body (`.mark body`, as `sfpu llk` listings do). A
-    program without one has only its inputs (`.lreg`) and data, which it
-    swaps and transposes as it means to: nothing is followed. Values the body
-    computes are data, which kernels transpose and swap on purpose (tt-llk's
-    cumsum, EMA and reduce store transposed data; gcd swaps to order its
-    operands), so they are not followed. A second SFPTRANSP puts back what
-    the first permuted (SFPTRANSP.md: the transpose of a transpose).
-    `observe` takes one execution's reads and writes, in the order the
-    instructions run, and returns the `clobbered-live` findings: (LReg, the
-    clobbering instruction's label, its source, its cycle, the source of the
-    value it overwrote, why that value was in use)."""
+    written before the kernel's body began (by its init or its caller): only
+    code that marks its body (`.mark body`, as `sfpu llk` listings do) is
+    followed (`model.run.walk`); a program without one has only its inputs
+    and data, which it swaps and transposes as it means to. Values the body
+    computes are data too, which kernels transpose and swap on purpose
+    (tt-llk's cumsum, EMA and reduce store transposed data; gcd swaps to
+    order its operands), so they are not followed. A second SFPTRANSP puts
+    back what the first permuted (SFPTRANSP.md: the transpose of a
+    transpose). `observe` takes one execution's reads and writes, in the
+    order the instructions run, and returns the `clobbered-live` findings:
+    (LReg, the clobbering instruction's label, its source, its cycle, the
+    source of the kept value it overwrote)."""
 
-    def __init__(self, body_marked: bool = False):
-        self.in_body = not body_marked
-        self.read = 0                     # bit r: L[r]'s value has been read since it was written
+    def __init__(self):
+        self.in_body = False
         # bit r: L[r] holds state the init or caller wrote before the body (a reset register no one
-        # wrote is not state anyone set; without a marked body nothing is kept, and the rule is silent).
+        # wrote is not state anyone set).
         self.kept = 0
         self.by_clobberer = 0             # bit r: L[r] was last written by SFPTRANSP/SFPSWAP
         self.writer: dict[int, str] = {}  # r -> the source line of L[r]'s value
@@ -144,29 +142,25 @@ class LiveValues:
         self.in_body = True
 
     def observe(self, mnemonic: str, label: str, source: str, cycle: int, reads: frozenset[int],
-                writes: set[int]) -> list[tuple[int, str, str, int, str, str]]:
+                writes: set[int]) -> list[tuple[int, str, str, int, str]]:
         clobbering = mnemonic in CLOBBERING
         found = [] if clobbering else [
-            (r, c.label, c.source, c.cycle, c.writer, "was set before the kernel's body")
-            for r in sorted(reads) if (c := self.clobbered.pop(r, None))]
+            (r, c.label, c.source, c.cycle, c.writer) for r in sorted(reads) if (c := self.clobbered.pop(r, None))]
         in_use = self.kept & ~self.by_clobberer
-        read, kept, by_clobberer = self.read | mask_of(reads), self.kept, self.by_clobberer
+        kept, by_clobberer = self.kept, self.by_clobberer
         for r in writes:
             bit = 1 << r
             prior = self.clobbered.pop(r, None)
             if clobbering and prior is not None and prior.mnemonic == mnemonic == "SFPTRANSP":
-                # Transposed back: the value is the one the first SFPTRANSP took away.
+                # Transposed back: the kept value the first SFPTRANSP took away.
                 self.writer[r] = prior.writer
-                read = read | bit if prior.read else read & ~bit
-                kept = kept | bit if prior.kept else kept & ~bit
+                kept |= bit
                 by_clobberer &= ~bit
                 continue
             if clobbering and in_use & bit:
-                self.clobbered[r] = _Clobber(label, source, cycle, self.writer.get(r) or "the state before the code",
-                                             mnemonic, bool(self.kept & bit), bool(self.read & bit))
+                self.clobbered[r] = _Clobber(label, source, cycle, self.writer[r], mnemonic)
             self.writer[r] = source
-            read &= ~bit
             kept = kept & ~bit if self.in_body else kept | bit
             by_clobberer = by_clobberer | bit if clobbering else by_clobberer & ~bit
-        self.read, self.kept, self.by_clobberer = read, kept, by_clobberer
+        self.kept, self.by_clobberer = kept, by_clobberer
         return found

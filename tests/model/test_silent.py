@@ -129,10 +129,9 @@ def test_sfpswap_writes_vc_as_well(arch):
 
 
 def test_live_values_follow_the_writer_of_the_overwritten_value():
-    live = LiveValues(body_marked=True)
+    live = LiveValues()
     assert live.observe("SFPLOADI", "load", "a.s:1", 0, frozenset(), {4}) == []       # the init's
     live.body_begins()
     assert live.observe("SFPTRANSP", "transp", "a.s:3", 2, frozenset(range(8)), set(range(8))) == []
-    assert live.observe("SFPMOV", "mov", "a.s:4", 3, frozenset({4}), {2}) == [
-        (4, "transp", "a.s:3", 2, "a.s:1", "was set before the kernel's body")]
+    assert live.observe("SFPMOV", "mov", "a.s:4", 3, frozenset({4}), {2}) == [(4, "transp", "a.s:3", 2, "a.s:1")]
     assert live.observe("SFPMOV", "mov", "a.s:5", 4, frozenset({4}), {3}) == []       # reported once
