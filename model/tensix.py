@@ -73,12 +73,12 @@ def args_of(word: int) -> dict[str, int]:
     return fields(word, TENSIX_ISSUED[opcode_of(word)])
 
 
+SYNC_LISTED = frozenset({STALLWAIT, SEMWAIT, SEMPOST, SEMGET, SEMINIT})
+
+
 def is_listed(word: int) -> bool:
     """A Tensix instruction a listing keeps as an instruction: the issued ones and the waits."""
     return is_issued(word) or opcode_of(word) in SYNC_LISTED
-
-
-SYNC_LISTED = frozenset({STALLWAIT, SEMWAIT, SEMPOST, SEMGET, SEMINIT})
 
 
 def fields(word: int, mnemonic: str) -> dict[str, int]:

@@ -16,13 +16,11 @@ import enum
 
 from . import isa
 from .isa import Arch
+from .tensix import SYNC_LISTED
 
 # STALLWAIT.md: the block mask's bits (the same on both architectures).
 BLOCK_SYNC, BLOCK_FPU, BLOCK_CONFIG, BLOCK_SFPU = 1 << 1, 1 << 6, 1 << 7, 1 << 8
 BLOCK_ALL = 0x1FF
-
-# The synchronisation instructions a kernel and its caller push (ckernel_ops.h's TT_OP values).
-SYNC_OPS = frozenset({isa.STALLWAIT, isa.SEMINIT, isa.SEMPOST, isa.SEMGET, isa.SEMWAIT})
 
 
 class Condition(enum.Enum):
@@ -47,7 +45,8 @@ WAIT_RELEASE_LAG = 1
 
 
 def is_sync(word: int) -> bool:
-    return isa.opcode_of(word) in SYNC_OPS
+    """A synchronisation instruction a kernel and its caller push (model.tensix lists them)."""
+    return isa.opcode_of(word) in SYNC_LISTED
 
 
 def block_mask(word: int) -> int:
