@@ -53,12 +53,12 @@ def arch_name(args) -> str:
 
 def names_kernel(args) -> bool:
     """Whether `args` name kernel calls to compile (--call or --sequence) rather than a listing."""
-    return bool(args.call or getattr(args, "sequence", None))
+    return bool(args.call or args.sequence)
 
 
 def ops_of(args, header: str | None) -> list[api.KernelOp]:
     """The ops `args` name, in order: HEADER's --init/--call pairs, or --sequence FILE's lines."""
-    if getattr(args, "sequence", None):
+    if args.sequence:
         if args.call or args.init:
             raise CliError("give --sequence FILE or --init/--call, not both")
         if header:
@@ -68,8 +68,6 @@ def ops_of(args, header: str | None) -> list[api.KernelOp]:
         except ValueError as e:
             raise CliError(str(e)) from None
     calls, inits = args.call or [], args.init or []
-    if isinstance(calls, str):                     # a command that takes one call (`sfpu perf`)
-        calls, inits = [calls], [inits] if inits else []
     if not calls:
         raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false>()')")
     if not header:
