@@ -86,6 +86,19 @@ def compile_kernels(ops: list[KernelOp] | list[tuple], *, arch: str = "wormhole"
     """Several kernel calls in order on one thread, each after its init (`KernelOp`s, or (header, call[, init])
     tuples), compiled into one listing as `compile_kernel` does one. Each op's return is checked against
     the state contract (docs/llk.md): what it leaves changed is `state-left-changed` when the listing runs."""
+    request = dataclasses.replace(_chain_request(ops, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode),
+                                  strict_fields=strict_fields)
+    try:
+        listing = compile_call(request, name=f"{request.header.name}.s")
+    except LlkError as e:
+        raise ApiError(str(e)) from None
+    remember(listing)
+    return listing
+
+
+def _chain_request(ops, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode) -> Request:
+    """The front end's request for `ops` (`KernelOp`s or (header, call[, init]) tuples) in order on one
+    thread: the first op's, with the others' headers included and their calls to follow."""
     ops = [op if isinstance(op, KernelOp) else KernelOp(*op) for op in ops]
     if not ops:
         raise ApiError("the sequence of kernel calls is empty: give at least one (header, call, init)")
@@ -100,14 +113,8 @@ def compile_kernels(ops: list[KernelOp] | list[tuple], *, arch: str = "wormhole"
             raise ApiError(f"{op.call}: {e}") from None
         if path.resolve() != request.header.resolve() and path not in others:
             others.append(path)
-    request = dataclasses.replace(request, strict_fields=strict_fields, preincludes=request.preincludes + tuple(others),
-                                  then=tuple(Op(op.call, op.init) for op in ops[1:]))
-    try:
-        listing = compile_call(request, name=f"{Path(first.header).name}.s")
-    except LlkError as e:
-        raise ApiError(str(e)) from None
-    remember(listing)
-    return listing
+    return dataclasses.replace(request, preincludes=request.preincludes + tuple(others),
+                               then=tuple(Op(op.call, op.init) for op in ops[1:]))
 
 
 def _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode) -> Request:
@@ -124,26 +131,36 @@ def _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, set
                    setup=tuple(setup), vector_mode=vector_mode, tree=tree)
 
 
-def perf(header: str | Path, call: str, *, init: str | None = None, arch: str = "wormhole",
-         src: str | Path | None = None, defines: tuple[str, ...] | list[str] = (), fp32_dest: int | None = None,
-         srcb_format: int | None = None, setup: tuple[str, ...] | list[str] = (), vector_mode: str = "none",
-         harness: str = "math-isolate", tiles: int = 8, loop_factor: int = 16, unpack_to_dest: bool = False,
-         strict: bool = True, allow: tuple[str, ...] | list[str] = (), max_cycles: int = 2_000_000,
-         keep_events: bool = False):
+def perf(header: str | Path, call: str, *, init: str | None = None, **options):
     """A kernel's cycles per tile as tt-llk's perf suite measures them on silicon
-    (docs/perf.md): `call` (once per tile, `vector_mode` "none" as the suite
-    calls it) under `harness` ("math-isolate": the datacopy into Dst, then the
-    call; "tile-loop": the call alone) for `tiles` x `loop_factor` tiles, its
-    math thread compiled for the baby RISC-V and timed through the issue path.
-    Returns a `tb.perf.measure.PerfResult`: `.cycles_per_tile`, `.breakdown`,
-    `.to_json()`."""
+    (docs/perf.md): `call` once per tile after `init` once, as `perf_kernels`
+    times a sequence of one. Returns a `tb.perf.measure.PerfResult`:
+    `.cycles_per_tile`, `.breakdown`, `.to_json()`."""
+    return perf_kernels([KernelOp(header, call, init)], **options)
+
+
+def perf_kernels(ops: list[KernelOp] | list[tuple], *, arch: str = "wormhole", src: str | Path | None = None,
+                 defines: tuple[str, ...] | list[str] = (), fp32_dest: int | None = None,
+                 srcb_format: int | None = None, setup: tuple[str, ...] | list[str] = (), vector_mode: str = "none",
+                 harness: str = "math-isolate", tiles: int = 8, loop_factor: int = 16, unpack_to_dest: bool = False,
+                 build: str = "default", strict: bool = True, allow: tuple[str, ...] | list[str] = (),
+                 max_cycles: int = 2_000_000, keep_events: bool = False):
+    """Cycles per tile of kernel calls under tt-llk's perf harness
+    (docs/perf.md): `ops` as for `compile_kernels`, each call once per tile
+    (`vector_mode` "none" as the suite calls it). One op's init runs once
+    before the zone; a chain's inits run before their calls on every tile.
+    `harness` "math-isolate" puts the datacopy into Dst first, "tile-loop"
+    leaves it out; `tiles` x `loop_factor` tiles; the math thread compiled
+    for the baby RISC-V as the suite's `build` makes it ("default": loop
+    counts read at run time; "speed-of-light": fixed) and timed through the
+    issue path. Returns a `tb.perf.measure.PerfResult`."""
     from tensix_sfpu.tb.perf import harness as perf_harness
     from tensix_sfpu.tb.perf.measure import PerfError
     from tensix_sfpu.tb.perf.measure import perf as measure_perf
     _check_rules(allow)
-    request = _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode)
+    request = _chain_request(ops, arch, src, defines, fp32_dest, srcb_format, setup, vector_mode)
     try:
-        result = measure_perf(request, perf_harness.Settings(harness, tiles, loop_factor, unpack_to_dest),
+        result = measure_perf(request, perf_harness.Settings(harness, tiles, loop_factor, unpack_to_dest, build),
                               strict=strict, allow=frozenset(allow), max_cycles=max_cycles, keep_events=keep_events)
     except (LlkError, PerfError) as e:
         raise ApiError(str(e)) from None
@@ -388,4 +405,5 @@ def _random_values(fmt: dst_io.Format, rng: np.random.Generator, count: int = 10
 
 
 __all__ = ["ApiError", "BACKENDS", "FORMATS", "NotModelledError", "Result", "assemble_program",
-           "compile_kernel", "execute", "initial_state", "kernel_names", "measure_kernel", "measure_kernels", "race", "run"]
+           "compile_kernel", "execute", "initial_state", "kernel_names", "measure_kernel", "measure_kernels", "perf",
+           "perf_kernels", "race", "run"]

@@ -15,21 +15,17 @@ from tensix_sfpu.tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
 from tensix_sfpu.tb.llk.sources import SourceError, find_tree
 
 
-def add_source_options(p, chains: bool = True) -> None:
-    """The options that name a kernel call: `sfpu llk` and anything that runs one. With `chains`, several
-    calls in order on one thread: --init/--call repeated, or --sequence FILE."""
-    if chains:
-        p.add_argument("--call", metavar="EXPR", action="append",
-                       help="the kernel call, e.g. 'calculate_exponential<true, true>()'; repeat it for a chain of "
-                            "ops on one thread, each after its --init")
-        p.add_argument("--init", metavar="EXPR", action="append",
-                       help="the kernel's init call, run once before its faces; with several --call, one --init "
-                            "each, in order ('-' for none)")
-        p.add_argument("--sequence", metavar="FILE",
-                       help="a chain of ops, one per line: HEADER | INIT | CALL (INIT '-' for none; # comments)")
-    else:
-        p.add_argument("--call", metavar="EXPR", help="the kernel call, e.g. 'calculate_exponential<true, true>()'")
-        p.add_argument("--init", metavar="EXPR", help="the kernel's init call, run once before the faces")
+def add_source_options(p) -> None:
+    """The options that name kernel calls: `sfpu llk` and anything that runs them. Several calls run in order
+    on one thread: --init/--call repeated, or --sequence FILE."""
+    p.add_argument("--call", metavar="EXPR", action="append",
+                   help="the kernel call, e.g. 'calculate_exponential<true, true>()'; repeat it for a chain of "
+                        "ops on one thread, each after its --init")
+    p.add_argument("--init", metavar="EXPR", action="append",
+                   help="the kernel's init call, run once before its faces; with several --call, one --init "
+                        "each, in order ('-' for none)")
+    p.add_argument("--sequence", metavar="FILE",
+                   help="a chain of ops, one per line: HEADER | INIT | CALL (INIT '-' for none; # comments)")
     add_arch_option(p, "the program's or kernel's")
     p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
                                                 "(default: $SFPU_LLK_SRC)")

@@ -8,9 +8,9 @@ import argparse
 from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.files import write_json, write_output
-from tensix_sfpu.tb.cli.llk import add_source_options, arch_name
+from tensix_sfpu.tb.cli.llk import add_source_options, arch_name, ops_of
 from tensix_sfpu.tb.cli.options import cycle_range, out_path
-from tensix_sfpu.tb.perf.harness import HARNESSES
+from tensix_sfpu.tb.perf.harness import BUILDS, HARNESSES
 
 
 def _positive(text: str) -> int:
@@ -34,17 +34,15 @@ BREAKDOWN = (("sfpu_issue", "SFPU busy (an instruction issued)"),
 def one_tile(args, what: str, strict: bool):
     """The header and --call of `args` under one tile of the perf harness, with the run's events kept:
     `sfpu race --perf-spacing` and `sfpu timeline --perf` (`what` names the option in errors)."""
-    if not args.program or not args.call:
+    if not args.call and not args.sequence:
         raise CliError(f"{what} needs a kernel header and --call (the RISC-V side is compiled from them)")
-    if len(args.call) > 1 or args.sequence:
-        raise CliError(f"{what} times one kernel call on the perf harness: give one --call (a chain runs without it)")
-    call, init = args.call[0], (args.init or [None])[0]
+    ops = ops_of(args, args.program)
     if args.thread:
         raise CliError(f"{what} times one thread's pushes; it does not take --thread")
     if args.backend != "model":
         raise CliError(f"{what} runs the issue path on the cycle model, not --backend {args.backend}")
     try:
-        return api.perf(args.program, call, init=init, arch=arch_name(args), src=args.src,
+        return api.perf_kernels(ops, arch=arch_name(args), src=args.src,
                         defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
                         setup=args.setup, vector_mode=args.vector_mode, tiles=1, loop_factor=1, strict=strict,
                         allow=args.allow, keep_events=True)
@@ -53,13 +51,12 @@ def one_tile(args, what: str, strict: bool):
 
 
 def cmd_perf(args) -> int:
-    if not args.call:
-        raise CliError("--call EXPR is required (the kernel call, e.g. 'calculate_abs<false, 32>()')")
+    ops = ops_of(args, args.header)
     try:
-        result = api.perf(args.header, args.call, init=args.init, arch=arch_name(args), src=args.src,
+        result = api.perf_kernels(ops, arch=arch_name(args), src=args.src,
                           defines=args.defines, fp32_dest=args.fp32_dest, srcb_format=args.srcb_format,
                           setup=args.setup, vector_mode=args.vector_mode, harness=args.harness, tiles=args.tiles,
-                          loop_factor=args.loop_factor, unpack_to_dest=args.unpack_to_dest,
+                          loop_factor=args.loop_factor, unpack_to_dest=args.unpack_to_dest, build=args.build,
                           strict=not args.lenient, allow=args.allow, max_cycles=args.max_cycles,
                           keep_events=bool(args.html or args.perfetto))
     except api.ApiError as e:
@@ -67,7 +64,7 @@ def cmd_perf(args) -> int:
     s = result.settings
     label = " (estimate)" if result.estimate else ""
     print(f"{result.cycles_per_tile:.2f} cycles per tile{label}: TILE_LOOP zone {result.zone_cycles} cycles over "
-          f"{s.total_tiles} tiles ({s.tiles} tiles x loop factor {s.loop_factor}), {s.harness}, "
+          f"{s.total_tiles} tiles ({s.tiles} tiles x loop factor {s.loop_factor}), {s.harness}, {s.build} build, "
           f"{result.request.arch}")
     total = sum(result.breakdown.to_json()[k] for k, _ in BREAKDOWN[:5]) or 1
     print(f"where the cycles went (whole run, {total} cycles of the SFPU's issue slot; per tile):")
@@ -98,7 +95,8 @@ def _draw(args, result) -> None:
         first = result.zone_start
         last = first + int(3 * result.cycles_per_tile)
     arch = isa.Arch(result.request.arch)
-    title = f"{result.request.header.name}: {result.request.call} (sfpu perf, {result.settings.harness})"
+    calls = " then ".join(op.call for op in result.request.ops)
+    title = f"{result.request.header.name}: {calls} (sfpu perf, {result.settings.harness})"
     if args.html:
         write_output(args.html, timeline_view.to_html(result.run, arch, title, first, last, result.path_boxes))
     if args.perfetto:
@@ -108,13 +106,16 @@ def _draw(args, result) -> None:
 
 def register(sub) -> None:
     p = sub.add_parser("perf", help="a kernel's cycles per tile as tt-llk's perf suite measures them")
-    p.add_argument("header", help="a kernel header path, or a file name found under --src")
-    add_source_options(p, chains=False)    # the perf harness times one call
+    p.add_argument("header", nargs="?",
+                   help="a kernel header path, or a file name found under --src (none with --sequence)")
+    add_source_options(p)      # one op's init runs before the zone; a chain's inits run on every tile
     p.set_defaults(vector_mode="none")     # the perf suite calls the kernel once per tile (VectorMode::None)
     p.add_argument("--harness", choices=list(HARNESSES), default="math-isolate",
                    help="; ".join(f"{k}: {v}" for k, v in HARNESSES.items()) + " (default math-isolate)")
     p.add_argument("--tiles", type=_positive, default=8, help="TILE_CNT (default 8, the suite's)")
     p.add_argument("--loop-factor", type=_positive, default=16, help="LOOP_FACTOR (default 16, the suite's)")
+    p.add_argument("--build", choices=list(BUILDS), default="default",
+                   help="; ".join(f"{k}: {v}" for k, v in BUILDS.items()) + " (default: default)")
     p.add_argument("--unpack-to-dest", action="store_true",
                    help="the unpacker writes Dst: no datacopy on the math thread")
     p.add_argument("--lenient", action="store_true",

@@ -71,8 +71,8 @@ class PerfResult:
     def to_json(self) -> dict:
         s = self.settings
         return {"arch": self.request.arch, "header": str(self.request.header), "call": self.request.call,
-                "init": self.request.init, "harness": s.harness, "tiles": s.tiles, "loop_factor": s.loop_factor,
-                "unpack_to_dest": s.unpack_to_dest, "fp32_dest": self.request.fp32_dest,
+                "init": self.request.init, "ops": [{"call": op.call, "init": op.init} for op in self.request.ops], "harness": s.harness, "tiles": s.tiles, "loop_factor": s.loop_factor,
+                "unpack_to_dest": s.unpack_to_dest, "build": s.build, "fp32_dest": self.request.fp32_dest,
                 "cycles_per_tile": round(self.cycles_per_tile, 2), "zone_cycles": self.zone_cycles,
                 "breakdown": self.breakdown.to_json(), "riscv_instructions": self.riscv_instructions,
                 "riscv_mispredicts": self.path.mispredicts, "estimate": self.estimate,
@@ -83,6 +83,8 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
          max_cycles: int = 2_000_000, keep_events: bool = False) -> PerfResult:
     if settings.harness not in harness.HARNESSES:
         raise PerfError(f"--harness {settings.harness}: expected one of {', '.join(harness.HARNESSES)}")
+    if settings.build not in harness.BUILDS:
+        raise PerfError(f"--build {settings.build}: expected one of {', '.join(harness.BUILDS)}")
     if settings.tiles < 1 or settings.loop_factor < 1:
         raise PerfError("--tiles and --loop-factor must be at least 1")
     if request.fp32_dest is None:
@@ -90,10 +92,10 @@ def perf(request: Request, settings: harness.Settings, strict: bool = True, allo
     arch = isa.Arch(request.arch)
     driver = harness.driver(settings, bool(request.fp32_dest))
     listing = compile_call(request, f"{request.header.name}.perf.s", driver=driver)
-    spliced = tuple(p for p in SPLICED_PHASES if p in listing.sfpi_phases)
-    sfpi = "call" in spliced
+    spliced = tuple(p for p in harness.splice_phases(request) if p in listing.sfpi_phases)
+    sfpi = any(p.endswith("call") for p in spliced)
     with tempfile.TemporaryDirectory(prefix="sfpu-perf-") as tmp:
-        elf, _ = rv32.build(request, Path(tmp), driver, defines=tuple(f"LLK_RV32_SPLICE_{p.upper()}" for p in spliced))
+        elf, _ = rv32.build(request, Path(tmp), driver, defines=tuple(harness.splice_macro(p) for p in spliced))
         try:
             rv = iss.run(elf)
         except iss.IssError as e:
@@ -125,7 +127,6 @@ SFPI_ESTIMATE = ("SFPI code: the instructions are the stand-in's selection (docs
                  ".ttinsn of one RISC-V cycle, with a counter step and a predicted branch per dst_reg++ "
                  "(a loop iteration, whose code each iteration reuses); the harness around the call is compiled "
                  "and timed as for TTI_ code")
-SPLICED_PHASES = ("init", "call")
 SPLICE_PC = 0x7F000000          # the synthetic pushes' addresses (outside the simulated memory)
 
 
@@ -136,7 +137,7 @@ def phase_names(listing: Listing) -> list[str]:
 
 def splice(instrs: list[RvInstr], phases: list[str], listing: Listing, spliced: tuple[str, ...]) -> list[RvInstr]:
     """SFPI code's pushes put into the RISC-V's run at the markers of the phases the RISC-V build left
-    out (`spliced`: the init, each call), as SFPI_ESTIMATE says they cost."""
+    out (`spliced`: an op's init, its calls), as SFPI_ESTIMATE says they cost."""
     arch = listing.program.arch
     regions: list[list[int]] = []
     current: list[int] | None = None

@@ -76,10 +76,14 @@ class Outcome:
         return None if self.predicted is None else (self.predicted - self.row.silicon) / self.row.silicon
 
 
-def run_row(row: Row, tree: Path) -> Outcome:
+def run_row(row: Row, tree: Path, build: str | None = None) -> Outcome:
+    """`row` run on `tree`, under the build its flags name (the suite's default build without one), or
+    under `build` if given."""
     from tensix_sfpu.tb import api
     header = tree / row.header
     flags = _flags(row.flags)
+    if build:
+        flags["build"] = build
     try:
         result = api.perf(header, row.call, init=row.init, arch=row.arch, src=tree, fp32_dest=row.fp32_dest, **flags)
         outcome = Outcome(row, result.cycles_per_tile, estimate=result.estimate is not None)
@@ -101,6 +105,9 @@ def _flags(flags: list[str]) -> dict:
         elif flags[i] == "--lenient":
             out["strict"] = False
             i += 1
+        elif flags[i] == "--build":
+            out["build"] = flags[i + 1]
+            i += 2
         elif flags[i] == "--unpack-to-dest":
             out["unpack_to_dest"] = True
             i += 1
@@ -161,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--wheel", help="the unpacked ttnn wheel's ttnn/tt_metal (default: downloaded into the cache)")
     p.add_argument("--only", nargs="*", default=[], help="run only these row ids")
     p.add_argument("--markdown", help="write the table here")
+    p.add_argument("--build", choices=("default", "speed-of-light"),
+                   help="run every row under this build instead of the one its source measured")
     args = p.parse_args(argv)
     trees = Path(args.trees)
     if not trees.is_dir():
@@ -177,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             tree = wheel
         else:
             tree = trees / row.tree
-        outcome = run_row(row, tree) if tree.is_dir() else Outcome(row, error=f"no tree {tree}")
+        outcome = run_row(row, tree, args.build) if tree.is_dir() else Outcome(row, error=f"no tree {tree}")
         outcomes.append(outcome)
         shown = f"{outcome.predicted:.2f}" if outcome.predicted is not None else outcome.error
         print(f"{row.id:24} {row.arch:10} silicon {row.silicon:8.2f}  predicted {shown}", flush=True)

@@ -53,10 +53,10 @@ def build(request: Request, work: Path, driver, defines: tuple[str, ...] = ()) -
     stubs.mkdir(parents=True, exist_ok=True)
     (stubs / "stubs-ilp32.h").write_text("/* rv32 ilp32: no stubs */\n")
     elf = work / "driver.elf"
-    command = [COMPILER, *FLAGS, f"-DLLK_RV32_INSTRN_BUF=0x{INSTRN_BUF_BASE:08X}u", "-DLLK_RV32",
+    command = [COMPILER, *FLAGS, "-DLLK_RV32",
                *(f"-D{d}" for d in defines), *flags,
                "-isystem", str(CXX_HEADERS), "-isystem", str(CXX_HEADERS / "riscv64-linux-gnu"),
                "-isystem", str(work / "rv32-stubs"), "-isystem", str(C_HEADERS),
-               f"-Wl,-Ttext=0x{TEXT_BASE:X}", "-Wl,-e,_start", str(source), str(RUNTIME), "-lgcc", "-o", str(elf)]
+               f"-Wl,-Ttext=0x{TEXT_BASE:X}", f"-Wl,--defsym=llk_rv32_instrn_buffer=0x{INSTRN_BUF_BASE:08X}", "-Wl,-e,_start", str(source), str(RUNTIME), "-lgcc", "-o", str(elf)]
     compile_with(command, str(request.header), work, shadows, target="RV32, for the math thread's RISC-V")
     return elf, shadows

@@ -172,3 +172,68 @@ def test_sfpu_timeline_perf_draws_the_issue_paths_lanes(tmp_path):
     assert "<div>riscv</div><div>fifo</div><div>frontend</div><div>thread</div>" in text
     # One tile: the kernel's 8 iterations of 4 pushes each reach the thread's lane.
     assert text.count("lane-thread") >= 32 and "lane-riscv" in text
+
+
+# --- the suite's two builds ---------------------------------------------------------------------------------
+
+def test_the_default_build_reads_the_loop_counts_at_run_time(tmp_path):
+    # Its loops run on values the RISC-V loads (trisc.cpp's RuntimeParams), so the tile count is nowhere an
+    # immediate of the loop; the speed-of-light build's is. Both time the same pushes.
+    source = {}
+    for build in harness.BUILDS:
+        write = harness.driver(harness.Settings(tiles=3, loop_factor=5, build=build), fp32_dest=True)
+        request = Request(PERF, "calculate_fixture_perf_pushed<8>()", "fixture_perf_init()", arch="wormhole")
+        source[build] = write(request, PERF, [])
+    assert "params.TILE_CNT" in source["default"] and "3u, 4u" not in source["default"].split("perf_run_kernel")[1]
+    assert "loop < 5u" in source["speed-of-light"] and "params." not in source["speed-of-light"]
+    default = perf("calculate_fixture_perf_pushed<8>()")
+    fixed = perf("calculate_fixture_perf_pushed<8>()", build="speed-of-light")
+    assert default.breakdown.sfpu_issue == fixed.breakdown.sfpu_issue
+    assert default.to_json()["build"] == "default" and fixed.to_json()["build"] == "speed-of-light"
+
+
+def test_a_build_that_does_not_exist_is_named():
+    with pytest.raises(api.ApiError, match="default, speed-of-light"):
+        perf("calculate_fixture_perf_pushed<8>()", build="fast")
+
+
+# --- chains: several ops per tile ---------------------------------------------------------------------------
+
+def test_a_chain_runs_each_op_after_its_init_on_every_tile():
+    one = perf("calculate_fixture_perf_pushed<32>()")
+    chain = api.perf_kernels([(PERF, "calculate_fixture_perf_pushed<32>()", "fixture_perf_init()"),
+                              (PERF, "calculate_fixture_perf_pushed<32>()", "fixture_perf_init()")],
+                             fp32_dest=1, **SMALL)
+    # The second op pushes its 32 iterations of 4 .ttinsn and 2 loop instructions again (192 RISC-V cycles on
+    # Wormhole), after its init, on each tile; the datacopy is not repeated.
+    assert chain.cycles_per_tile >= one.cycles_per_tile + 192
+    tiles = chain.settings.total_tiles
+    assert chain.breakdown.sfpu_issue >= 2 * 128 * tiles             # 128 SFPU instructions an op a tile
+    phases = [line for line in chain.listing.text.splitlines() if line.startswith("# --- ")]
+    assert phases.count("# --- init ---") == tiles and phases.count("# --- op 2: init ---") == tiles
+    assert phases.count("# --- op 2: call ---") == tiles
+
+
+def test_a_chain_with_an_sfpi_op_splices_only_that_op():
+    tti = (PERF, "calculate_fixture_perf_pushed<8>()", "fixture_perf_init()")
+    sfpi = (SFPI, "calculate_fixture_axpb<false, 8>()", None)
+    chain = api.perf_kernels([tti, sfpi], fp32_dest=1, **SMALL)
+    assert chain.estimate and "SFPI" in chain.estimate
+    alone = api.perf_kernels([tti], fp32_dest=1, **SMALL)
+    assert alone.estimate is None
+    assert chain.cycles_per_tile > alone.cycles_per_tile + 8 * 2     # the SFPI op's iterations, 2 cycles of loop each
+    assert harness.splice_macro("op 2: call") == "LLK_RV32_SPLICE_OP_2_CALL"
+
+
+def test_sfpu_perf_takes_a_sequence_file(tmp_path, capsys):
+    sequence = tmp_path / "ops.txt"
+    sequence.write_text(f"# two ops on one thread\n{PERF} | fixture_perf_init() | calculate_fixture_perf_pushed<8>()\n"
+                        f"{PERF} | - | calculate_fixture_perf_identity<8>()\n")
+    out = tmp_path / "perf.json"
+    assert main(["perf", "--sequence", str(sequence), "--fp32-dest", "1", "--tiles", "2", "--loop-factor", "1",
+                 "--json", str(out)]) == 0
+    import json
+    record = json.loads(out.read_text())
+    assert [op["call"] for op in record["ops"]] == ["calculate_fixture_perf_pushed<8>()",
+                                                     "calculate_fixture_perf_identity<8>()"]
+    assert record["ops"][1]["init"] is None

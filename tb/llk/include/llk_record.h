@@ -34,10 +34,16 @@ struct Arg {
     int width;
 };
 
-#define LLK_RV32_MARK(offset) __asm__ __volatile__("sw zero, %0(zero)" ::"i"(offset) : "memory")
+// No "memory" clobber: like a pushed .ttinsn, a marker keeps its place among the pushes (volatile asm and
+// volatile stores stay in order) without making the compiler reload the kernel's variables around it, which
+// tt-llk's code, having no markers, does not do.
+#define LLK_RV32_MARK(offset) __asm__ __volatile__("sw zero, %0(zero)" ::"i"(offset))
 constexpr int MARK_PHASE = -4, MARK_DIRECTIVE = -8, MARK_STOP = -12;
 
-inline volatile std::uint32_t* const instrn_buffer = reinterpret_cast<volatile std::uint32_t*>(LLK_RV32_INSTRN_BUF);
+// A declared object, as tt-llk's __instrn_buffer is (its address given to the linker), so that the compiler
+// knows a push does not write the kernel's own variables, as it does for tt-llk's code.
+extern "C" volatile std::uint32_t llk_rv32_instrn_buffer[];
+inline volatile std::uint32_t* const instrn_buffer = llk_rv32_instrn_buffer;
 
 __attribute__((always_inline)) inline void push(std::uint32_t word) {
     if (__builtin_constant_p(word)) {
