@@ -120,6 +120,12 @@ class Program:
         return [] if first is None else list(self.items[:first])
 
     @property
+    def allowed_rules(self) -> frozenset[str]:
+        """The hazard rules its `.allow` directives let through."""
+        return frozenset(rule for item in self.items if isinstance(item, Directive) and item.name == "allow"
+                         for rule in item.args)
+
+    @property
     def is_threaded(self) -> bool:
         return self._first_thread() is not None
 

@@ -45,7 +45,7 @@ def cmd_race(args) -> int:
     if args.json is not None:
         write_json(record, args.json)
     if args.json != "-":
-        print_report(report, record)
+        print_report(report, record, given=args.allow, in_program=program.allowed_rules)
     return 0 if report.deterministic else 1
 
 
@@ -71,13 +71,15 @@ def with_cxx(record):
     return record
 
 
-def print_report(report: RaceReport, record: dict) -> None:
+def print_report(report: RaceReport, record: dict, given=(), in_program=frozenset()) -> None:
+    """The report as text; `given` and `in_program` are the rules allowed by `--allow` and by the
+    program's `.allow` (`print_hazards`)."""
     threads = f", threads {', '.join(report.threads)}" if len(report.threads) > 1 else ""
     print(f"{report.program} on {report.arch}{threads}: {report.gap_points} instructions a gap may precede "
           f"({report.gaps_pruned} with nothing in flight, so no gap there can matter), gaps of 1-{report.max_gap} "
           f"cycles, {report.seeds} random schedules: {report.schedules_run} schedules run; the baseline takes "
           f"{report.baseline_cycles} cycles")
-    print_hazards(report.baseline_hazards, "baseline", sys.stdout)
+    print_hazards(report.baseline_hazards, "baseline", sys.stdout, given=given, in_program=in_program)
     if not report.explored:
         print("nothing to explore: no instruction may be preceded by a gap (each is the first or inside a "
               "REPLAY or .issue back_to_back run) and there is one thread")

@@ -56,12 +56,11 @@ def load_program(args):
     return read_program(args.program, strict=not args.lenient, arch=args.arch)
 
 
-def run_on_backend(args, keep_trace: bool = True):
-    """The program run on the chosen backend, as a `model.run.RunResult`
+def run_on_backend(args, program, keep_trace: bool = True):
+    """`program` (`load_program`) run on the chosen backend, as a `model.run.RunResult`
     (`api.execute`): on an RTL backend its trace and final state come from the
     RTL, with the model in lock-step (tb.sims.rtl_run), elaborated for the
     program's architecture. The model keeps its trace only if asked."""
-    program = load_program(args)
     dst = load_dst(args.dst) if args.dst is not None else None
     inputs = load_input(args.input, dst_io.FORMATS[args.format]) if args.input is not None else None
     try:
@@ -78,8 +77,9 @@ DST_ROWS_SHOWN = 16
 
 
 def cmd_run(args) -> int:
-    result = run_on_backend(args, keep_trace=args.trace)
-    print_hazards(result.hazards, "warning", sys.stderr)
+    program = load_program(args)
+    result = run_on_backend(args, program, keep_trace=args.trace)
+    print_hazards(result.hazards, "warning", sys.stderr, given=args.allow, in_program=program.allowed_rules)
     record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
     if names_kernel(args):
         record["frontend_warnings"] = args.frontend_warnings
@@ -119,17 +119,29 @@ def print_dst_written(result) -> None:
         print(f"  ... {len(rows) - DST_ROWS_SHOWN} more rows (--json or --output for all)")
 
 
-def print_hazards(hazards, label: str, out, width: int | None = None) -> None:
+def print_hazards(hazards, label: str, out, width: int | None = None, given=(), in_program=frozenset()) -> None:
     """The hazards a lenient run let through (and the field-report warnings
     of any run), one entry per rule and program line with a count, wrapped at
-    `width` if given, then a count per rule of those the program allowed."""
+    `width` if given, then a count per rule of those allowed, by where the
+    permission came from: `given` (the rules of `--allow`), `in_program`
+    (those of the program's `.allow` directives) or both."""
     for group in group_hazards([h for h in hazards if not h.allowed]):
         text = f"{label}: {with_cxx_locations(str(group))}"
         print(textwrap.fill(text, width, subsequent_indent="    ", break_on_hyphens=False) if width else text,
               file=out)
-    allowed = Counter(h.rule for h in hazards if h.allowed)
-    if allowed:
-        print("allowed by the program: " + ", ".join(f"{rule} x{n}" for rule, n in allowed.items()), file=out)
+    allowed: dict[str, Counter] = {}
+    for h in hazards:
+        if h.allowed:
+            allowed.setdefault(_allowed_by(h.rule, given, in_program), Counter())[h.rule] += 1
+    for source, counts in allowed.items():
+        print(f"allowed by {source}: " + ", ".join(f"{rule} x{n}" for rule, n in counts.items()), file=out)
+
+
+def _allowed_by(rule: str, given, in_program) -> str:
+    """Who let `rule` through: `--allow`, the program's `.allow`, or both (the model is told
+    only the union, so the sources are told apart here)."""
+    return " and ".join(source for source, rules in (("--allow", given), ("the program's .allow", in_program))
+                        if rule in rules)
 
 
 def ranges(cycles: list[int]) -> str:

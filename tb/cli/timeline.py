@@ -23,7 +23,7 @@ from tensix_sfpu.tb.cli import table
 from tensix_sfpu.tb.cli.files import write_json, write_output
 from tensix_sfpu.tb.cli.options import WIDE_HELP, cycle_range, out_path
 from tensix_sfpu.tb.cli.perf import one_tile
-from tensix_sfpu.tb.cli.run import add_run_options, print_hazards, ranges, run_on_backend
+from tensix_sfpu.tb.cli.run import add_run_options, load_program, print_hazards, ranges, run_on_backend
 from tensix_sfpu.tb.timeline_view import to_html, to_perfetto, two_cycles
 
 COLUMNS = ("cycle", "thread") + UNIT_ORDER + ("hazards",)
@@ -109,9 +109,11 @@ def cmd_timeline(args) -> int:
     extra = []
     if args.perf:        # the RISC-V, its FIFO and the wait gate as lanes too
         perf = one_tile(args, "--perf", strict=not args.lenient)
-        result, extra = perf.run, perf.path_boxes
+        result, extra, program = perf.run, perf.path_boxes, perf.listing.program
     else:
-        result = run_on_backend(args)
+        program = load_program(args)
+        result = run_on_backend(args, program)
+    allowed = {"given": args.allow, "in_program": program.allowed_rules}
     first, last = args.cycles or (0, None)
     if args.html or args.perfetto:
         title = args.program or " + ".join(args.thread)
@@ -124,7 +126,7 @@ def cmd_timeline(args) -> int:
                 write_output(path, text())
                 print(f"wrote {path}", file=sys.stderr)
         if args.json is None and not args.csv:
-            print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH)
+            print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH, **allowed)
             return 0
     if args.json is not None:
         write_json([r.to_json() for r in result.trace], args.json)
@@ -140,7 +142,7 @@ def cmd_timeline(args) -> int:
     full = full_cycles(result.trace)
     if full:
         print(f"all five sub-units busy in {len(full)} cycles ({ranges(full)})")
-    print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH)
+    print_hazards(result.hazards, "hazard", sys.stdout, width=None if args.wide else table.WIDTH, **allowed)
     return 0
 
 

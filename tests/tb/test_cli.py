@@ -376,7 +376,7 @@ def test_timeline_table_shows_pipeline(capsys):
         for part in ("@", "shft vd=16", "mad vd=", "stochrnd", "store vd=16"):
             assert part in row, (part, row)
     assert "all five sub-units busy in 3 cycles (43-45)" in out
-    assert "allowed by the program: swap-mad-nop x8" in out
+    assert "allowed by the program's .allow: swap-mad-nop x8" in out     # exp_fast_macro.s's own directive
 
 
 def test_timeline_fits_120_columns_unless_wide(capsys):
@@ -432,7 +432,22 @@ def test_a_hazard_repeated_by_a_loop_is_reported_once_per_line(tmp_path, capsys)
     [hazard] = json.loads(out)["hazards"]
     assert (hazard["rule"], hazard["cycle"], hazard["count"], hazard["last_cycle"]) == ("read-in-flight", 1, 6, 11)
     code, out, err = run_cli(["run", src, "--allow", "read-in-flight"], capsys)
-    assert code == 0 and "allowed by the program: read-in-flight x6" in err
+    assert code == 0 and "allowed by --allow: read-in-flight x6" in err
+
+
+def test_allowed_hazards_say_who_allowed_them(tmp_path, capsys):
+    # The program allows `undefined` (a pop of the empty flag stack) and the command line
+    # read-in-flight (SFPMOV reads L1 the cycle after the SFPMAD that writes it): each once.
+    two = write(tmp_path / "two.s", ".allow undefined\nsfppopc\n" + MAD_THEN_READ)
+    for command, stream in (("run", 2), ("timeline", 1), ("race", 1)):
+        outcome = run_cli([command, two, "--allow", "read-in-flight"], capsys)
+        lines = outcome[stream].splitlines()
+        assert "allowed by the program's .allow: undefined x1" in lines, (command, lines)
+        assert "allowed by --allow: read-in-flight x1" in lines, (command, lines)
+    # Both sources for one rule: said as both.
+    both = write(tmp_path / "both.s", ".allow read-in-flight\n" + MAD_THEN_READ)
+    code, out, err = run_cli(["run", both, "--allow", "read-in-flight"], capsys)
+    assert code == 0 and "allowed by --allow and the program's .allow: read-in-flight x1" in err.splitlines()
 
 
 def test_version_names_the_installed_package(capsys):
