@@ -35,6 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def how_to_go_on(error: UndefinedBehaviour, args) -> str | None:
+    """What lets a run that stopped at a hazard go on, for the commands that
+    have the options: `--allow` of the rule that stopped it, or `--lenient`."""
+    if not (hasattr(args, "allow") and hasattr(args, "lenient")):
+        return None
+    hazard = getattr(error, "hazard", None)          # a HazardError's; always one from the cycle model
+    if hazard is None:
+        return "to go on past it, --lenient reports it without stopping"
+    return f"to go on past it, --allow {hazard.rule} reports this rule without stopping; --lenient, every rule"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if hasattr(args, "format_given"):          # `--format` of run, timeline and race: given, or fp32
@@ -51,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     except UndefinedBehaviour as e:
         from tensix_sfpu.tb.llk.frontend import with_cxx_location
         print(f"sfpu: stopped: {with_cxx_location(str(e))}", file=sys.stderr)
+        hint = how_to_go_on(e, args)
+        if hint:
+            print(f"sfpu: {hint}", file=sys.stderr)
         return 3
     except NotModelled as e:
         print(f"sfpu: stopped: {e}", file=sys.stderr)

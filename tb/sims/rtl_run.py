@@ -35,6 +35,7 @@ import numpy as np
 
 from tensix_sfpu.model.asm import Program
 from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.hazards import Hazard, HazardError
 from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.run import RunResult
 from tensix_sfpu.model.state import DST_COLS, DST_ROWS, LANES, FlagStackEntry, SfpuState
@@ -56,6 +57,7 @@ class JobResult:
     name: str
     result: RunResult | None = None
     stopped: str | None = None      # the model's checker stopped a strict run (hazard or undefined behaviour)
+    hazard: Hazard | None = None    # ... at this hazard (the rule `sfpu run` then suggests to --allow)
     mismatch: str | None = None     # the RTL and the model differ: the scoreboard's report
     error: str | None = None        # the run failed otherwise (a value with X bits, a runaway program)
 
@@ -134,7 +136,7 @@ async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
         except Mismatch as e:
             out.mismatch = str(e)
         except UndefinedBehaviour as e:
-            out.stopped = str(e)
+            out.stopped, out.hazard = str(e), getattr(e, "hazard", None)
         except Exception as e:         # reported with the job's name; the next job starts from reset
             out.error = f"{type(e).__name__}: {e}"
         results.append(out)
@@ -182,7 +184,7 @@ def run_program(backend: str, program: Program, dst: np.ndarray | None = None, s
     from tensix_sfpu.tb.sims import runner
     out, = run_batch(backend, [Job(program.name, program, dst, strict, frozenset(allow))])
     if out.stopped is not None:
-        raise UndefinedBehaviour(out.stopped)
+        raise HazardError(out.hazard) if out.hazard is not None else UndefinedBehaviour(out.stopped)
     if out.mismatch is not None:
         raise RtlMismatch(out.mismatch)
     if out.error is not None:

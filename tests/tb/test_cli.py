@@ -407,6 +407,21 @@ def test_hazard_stops_strict_run_with_cycle_and_rule(tmp_path, capsys):
     code, out, err = run_cli(["run", src], capsys)
     assert code == 3
     assert f"{src}:2:1" in err and "cycle 1" in err and "read-in-flight" in err
+    # The stop says how to go on: allow the rule that stopped it, or be lenient.
+    for command in ("run", "timeline"):
+        code, out, err = run_cli([command, src], capsys)
+        stop, hint = err.splitlines()
+        assert code == 3 and stop.startswith("sfpu: stopped:")
+        assert hint.startswith("sfpu: to go on") and "--allow read-in-flight " in hint and "--lenient" in hint
+
+
+def test_only_commands_with_the_options_suggest_them():
+    import argparse
+    from tensix_sfpu.model.hazards import Hazard, HazardError
+    from tensix_sfpu.tb.cli.main import how_to_go_on
+    stop = HazardError(Hazard("swap-mad-nop", 29, "mad", "SFPSWAP without SFPNOP"))
+    assert "--allow swap-mad-nop " in how_to_go_on(stop, argparse.Namespace(allow=[], lenient=False))
+    assert how_to_go_on(stop, argparse.Namespace(wide=False)) is None      # e.g. `sfpu kernels`: neither option
 
 
 def test_hazard_lenient_and_allow(tmp_path, capsys):

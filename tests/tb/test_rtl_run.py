@@ -159,6 +159,19 @@ def test_run_exit_statuses_on_verilator(tmp_path, capsys):
     assert "none.npy" in capsys.readouterr().err
 
 
+def test_a_hazard_that_stops_the_rtl_run_is_raised_as_the_models(monkeypatch):
+    # The simulation reports the stop through a pickle; the hazard comes back whole, so that
+    # `sfpu run --backend ...` names the rule to --allow as the model's run does.
+    from tensix_sfpu.model.hazards import Hazard, HazardError
+    hazard = Hazard("read-in-flight", 1, "simple", "reads L1 in flight", source="h.s:2:1")
+    stopped = rtl_run.JobResult("h.s", stopped=str(hazard), hazard=hazard)
+    monkeypatch.setattr(rtl_run, "run_batch", lambda backend, jobs: [stopped])
+    program = assemble_file(EXAMPLE_A)
+    with pytest.raises(HazardError) as raised:
+        rtl_run.run_program("verilator", program)
+    assert raised.value.hazard == hazard and str(raised.value) == str(hazard)
+
+
 def test_timeline_from_the_rtl_trace_on_verilator(capsys):
     tables = {}
     for backend in ("model", "verilator"):
