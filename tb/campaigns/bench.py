@@ -323,10 +323,10 @@ def table(results: dict) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backends", default="amaranth,icarus,verilator", help="comma-separated (default: all three)")
+    p.add_argument("--backends", default="amaranth,icarus,verilator", help="comma-separated (default %(default)s)")
     p.add_argument("--no-build", action="store_true", help="skip the from-scratch build timings")
     p.add_argument("--no-verilog", action="store_true", help="skip the Verilog generation timings")
-    p.add_argument("-o", "--output", default=str(RESULTS), help="the JSON results (default bench/results.json)")
+    p.add_argument("-o", "--output", default=str(RESULTS), help="the JSON results (default %(default)s)")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -287,7 +287,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the candidates and the draw (default 1)")
     p.add_argument("--per-component", type=int, default=16, help="mutants drawn per component (default 16)")
     p.add_argument("--mutants", default="", help="ids to run, e.g. 3,7-9 (default all)")
-    p.add_argument("--shard", default="0/1", help="i/n: this machine's share of the mutants")
+    p.add_argument("--shard", default="0/1", help="i/n: this machine's share of the mutants (default %(default)s: all)")
     p.add_argument("--jobs", type=int, default=1, help="parallel simulations (default 1)")
     p.add_argument("--chunk", type=int, default=10, help="mutants per simulation (default 10)")
     p.add_argument("--out", default=None, help="report folder (default build/mutate/<netlist>/<shard>)")

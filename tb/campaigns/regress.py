@@ -310,16 +310,18 @@ def summary(report: dict) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="verilator",
-                   help="an RTL simulator with the model in lock-step, or the model alone")
+                   help="an RTL simulator with the model in lock-step, or the model alone (default %(default)s)")
     p.add_argument("--seeds", type=int, default=8, help="how many seeds (default 8)")
-    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--first-seed", type=int, default=1,
+                   help="the first seed; --seeds N runs it and the N-1 after it (default %(default)s)")
     p.add_argument("--cycles", type=int, default=200, help="cycles per program, about (default 200)")
     p.add_argument("--kinds", default=",".join(KINDS), help=f"program kinds (default {','.join(KINDS)})")
     p.add_argument("--shard", default=None,
                    help="i/n: this machine's share of the seeds (default: from a Slurm job array, GitLab's "
                         "CI_NODE_INDEX/CI_NODE_TOTAL or SFPU_SHARD=i/n in the environment, else 0/1)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulations (default: cores)")
-    p.add_argument("--chunk", type=int, default=0, help="seeds per simulation (default: spread over the jobs)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="parallel simulations (default: the cores, %(default)s here)")
+    p.add_argument("--chunk", type=int, default=None, help="seeds per simulation (default: spread over the jobs)")
     p.add_argument("--out", default=None, help="report folder (default build/regress/<backend>-<shard>)")
     p.add_argument("--merge", nargs="+", metavar="REPORT",
                    help="add shard reports (report.json) and print them; with --out, also write the sum there")

@@ -16,7 +16,7 @@ def cmd_asm(args) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("asm", help="assemble a program to hexadecimal instruction words")
-    p.add_argument("file")
+    p.add_argument("file", help="the assembly program (docs/commands.md, \"Assembly\")")
     p.add_argument("-o", "--output", type=out_path, help="write the words here instead of standard output")
     add_arch_option(p)
     p.set_defaults(func=cmd_asm)

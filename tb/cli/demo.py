@@ -144,5 +144,5 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="DIR", type=out_path,
                    help="where the waveform and save file go (default build/demo)")
     p.add_argument("--wide", action="store_true", help=WIDE_HELP)
-    add_arch_option(p, "the kernel's and the RTL's")
+    add_arch_option(p, "the kernel's and the RTL's", programs=False)
     p.set_defaults(func=cmd_demo)

@@ -20,5 +20,5 @@ def register(sub) -> None:
     p.add_argument("words", nargs="*", help="hexadecimal words, e.g. 840C0DD0")
     p.add_argument("-f", "--file", help="a text file of hexadecimal words (as `sfpu asm` writes)")
     p.add_argument("--llk", action="store_true", help="print the TTI_ form instead of named fields")
-    add_arch_option(p, "the words'")
+    add_arch_option(p, "the words'", programs=False)
     p.set_defaults(func=cmd_disasm)

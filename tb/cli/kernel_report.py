@@ -210,5 +210,6 @@ def register(sub) -> None:
                                                 "DIR (sfpu llk) instead of their hand listings")
     s.add_argument("--wide", action="store_true",
                    help=f"print the table in full, however wide (default: fit {table.WIDTH} columns)")
-    add_arch_option(s, "the kernels' (Blackhole's are generated from tt-llk's Blackhole headers, kernels/blackhole/)")
+    add_arch_option(s, "the kernels' (Blackhole's are generated from tt-llk's Blackhole headers, kernels/blackhole/)",
+                    programs=False)
     s.set_defaults(func=cmd_kernels)

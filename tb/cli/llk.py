@@ -15,9 +15,10 @@ from tensix_sfpu.tb.llk.frontend import SFPI_NOTE, VECTOR_MODES, LlkError
 from tensix_sfpu.tb.llk.sources import SourceError, find_tree
 
 
-def add_source_options(p) -> None:
+def add_source_options(p, listings: bool = True) -> None:
     """The options that name kernel calls: `sfpu llk` and anything that runs them. Several calls run in order
-    on one thread: --init/--call repeated, or --sequence FILE."""
+    on one thread: --init/--call repeated, or --sequence FILE. With `listings`, the command also takes a
+    listing instead, whose `.arch` then decides the architecture."""
     p.add_argument("--call", metavar="EXPR", action="append",
                    help="the kernel call, e.g. 'calculate_exponential<true, true>()'; repeat it for a chain of "
                         "ops on one thread, each after its --init")
@@ -26,7 +27,7 @@ def add_source_options(p) -> None:
                         "each, in order ('-' for none)")
     p.add_argument("--sequence", metavar="FILE",
                    help="a chain of ops, one per line: HEADER | INIT | CALL (INIT '-' for none; # comments)")
-    add_arch_option(p, "the program's or kernel's")
+    add_arch_option(p, "the program's or kernel's" if listings else "the kernel's", programs=listings)
     p.add_argument("--src", metavar="DIR", help="a tt-metal/tt-llk tree or the unpacked wheel's ttnn/tt_metal "
                                                 "(default: $SFPU_LLK_SRC)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
@@ -36,7 +37,9 @@ def add_source_options(p) -> None:
     p.add_argument("--setup", action="append", default=[], metavar="DIRECTIVE",
                    help="a directive for Tensix state the caller sets up, e.g. '.addr_mod 6 dst_incr=2'")
     p.add_argument("--vector-mode", choices=list(VECTOR_MODES), default="rc",
-                   help="faces the caller runs the kernel on (tt-llk's VectorMode; default rc: all four)")
+                   help="faces the caller runs the kernel on (tt-llk's VectorMode, with the faces each runs: " +
+                        ", ".join(f"{mode} {faces}" for mode, (faces, _, _) in VECTOR_MODES.items()) +
+                        "; default %(default)s)")
     p.add_argument("--strict-fields", action="store_true",
                    help="a TTI_/TT_ argument with bits outside its field is an error (default: a warning)")
     p.set_defaults(frontend_warnings=[])
@@ -165,7 +168,7 @@ def _list(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("llk", help="compile a kernel's C++ header into a listing (C++ file:line on each line)")
     p.add_argument("header", nargs="?", help="a header path, or a file name found under --src")
-    add_source_options(p)
+    add_source_options(p, listings=False)
     p.add_argument("--list", metavar="DIR", help="list the SFPU entry points of the headers under DIR")
     p.add_argument("-o", "--output", metavar="OUT.s", help="write the listing here instead of standard output")
     p.set_defaults(func=cmd_llk)

@@ -6,6 +6,7 @@ import argparse
 import re
 
 from tensix_sfpu.model import isa
+from tensix_sfpu.model.hazards import RULES, rule_class
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.table import WIDTH
 
@@ -35,11 +36,38 @@ def take_arch(argv: list[str]) -> tuple[isa.Arch | None, list[str]]:
         raise CliError(f"--arch: {e}") from None
 
 
-def add_arch_option(p, what: str = "the program's") -> None:
-    """`--arch`: None when not given, so that a program's `.arch` decides."""
+def add_arch_option(p, what: str = "the program's", programs: bool = True) -> None:
+    """`--arch`: None when not given, so that a program's `.arch` decides; a
+    command that reads no program (`programs` False: it compiles C++, decodes
+    words or makes its own programs) runs Wormhole then."""
+    default = "the program's .arch directive, else wormhole" if programs else "wormhole"
+    contradiction = "; an .arch that contradicts it is an error" if programs else ""
     p.add_argument("--arch", type=arch_type, default=None, metavar="{wormhole,blackhole}",
-                   help=f"{what} architecture (default: the program's .arch directive, else wormhole); "
-                        "an .arch that contradicts it is an error")
+                   help=f"{what} architecture (default: {default}){contradiction}")
+
+
+class _ListRules(argparse.Action):
+    """`--list-rules`: every hazard rule with its class and meaning, then stop (as --version does)."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        width = max(map(len, RULES))
+        for rule, meaning in RULES.items():
+            print(f"{rule:<{width}}  {rule_class(rule):<14}  {meaning}")
+        parser.exit()
+
+
+def add_hazard_options(p) -> None:
+    """What a run does at a hazard: stop (the default), `--lenient`, `--allow RULE`; and `--list-rules`."""
+    p.add_argument("--lenient", action="store_true",
+                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
+    p.add_argument("--allow", action="append", default=[], metavar="RULE",
+                   help=f"report this hazard rule without stopping (repeatable); RULE is one of the {len(RULES)} "
+                        "rules --list-rules prints")
+    p.add_argument("--list-rules", action=_ListRules,
+                   help="print every hazard rule --allow takes, its class and what it means, then stop")
 
 
 def one_arch(given: isa.Arch | None, programs: list[tuple[str, isa.Arch]]) -> isa.Arch:

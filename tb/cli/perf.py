@@ -9,7 +9,7 @@ from tensix_sfpu.tb import api
 from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.files import write_json, write_output
 from tensix_sfpu.tb.cli.llk import add_source_options, arch_name, ops_of
-from tensix_sfpu.tb.cli.options import cycle_range, out_path
+from tensix_sfpu.tb.cli.options import add_hazard_options, cycle_range, out_path
 from tensix_sfpu.tb.perf.harness import BUILDS, HARNESSES
 
 
@@ -108,7 +108,7 @@ def register(sub) -> None:
     p = sub.add_parser("perf", help="a kernel's cycles per tile as tt-llk's perf suite measures them")
     p.add_argument("header", nargs="?",
                    help="a kernel header path, or a file name found under --src (none with --sequence)")
-    add_source_options(p)      # one op's init runs before the zone; a chain's inits run on every tile
+    add_source_options(p, listings=False)      # one op's init runs before the zone; a chain's on every tile
     p.set_defaults(vector_mode="none")     # the perf suite calls the kernel once per tile (VectorMode::None)
     p.add_argument("--harness", choices=list(HARNESSES), default="math-isolate",
                    help="; ".join(f"{k}: {v}" for k, v in HARNESSES.items()) + " (default math-isolate)")
@@ -118,10 +118,7 @@ def register(sub) -> None:
                    help="; ".join(f"{k}: {v}" for k, v in BUILDS.items()) + " (default: default)")
     p.add_argument("--unpack-to-dest", action="store_true",
                    help="the unpacker writes Dst: no datacopy on the math thread")
-    p.add_argument("--lenient", action="store_true",
-                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
-    p.add_argument("--allow", action="append", default=[], metavar="RULE",
-                   help="report this hazard rule without stopping (repeatable)")
+    add_hazard_options(p)
     p.add_argument("--max-cycles", type=_positive, default=2_000_000,
                    help="stop a run still going after this many cycles (default 2,000,000)")
     p.add_argument("--json", metavar="OUT", type=out_path, help="write the result as JSON ('-' for standard output)")

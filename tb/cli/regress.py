@@ -18,5 +18,5 @@ def cmd_regress(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("regress", help="lock-step regression of random programs on an RTL backend (or the model alone)")
     regress.add_arguments(p)
-    add_arch_option(p, "the programs' and the RTL's")
+    add_arch_option(p, "the programs' and the RTL's", programs=False)
     p.set_defaults(func=cmd_regress)

@@ -21,7 +21,7 @@ from tensix_sfpu.tb.cli.errors import CliError, NotModelled, from_api
 from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_json, write_output
 from tensix_sfpu.tb.cli.llk import add_source_options, names_kernel, program_from_header
 from tensix_sfpu.tb.llk.frontend import with_cxx_locations
-from tensix_sfpu.tb.cli.options import out_path
+from tensix_sfpu.tb.cli.options import add_hazard_options, out_path
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 
@@ -170,10 +170,7 @@ def add_run_options(p: argparse.ArgumentParser, program_optional: bool = True) -
                    help="the values' format for --input and --output: " +
                         "; ".join(f"{f.name}: {f.note}" for f in dst_io.FORMATS.values()) + " (default fp32)")
     p.set_defaults(format_given=False)
-    p.add_argument("--lenient", action="store_true",
-                   help="report hazards and undefined behaviour instead of stopping (see docs/timing.md)")
-    p.add_argument("--allow", action="append", default=[], metavar="RULE",
-                   help="report this hazard rule without stopping (repeatable)")
+    add_hazard_options(p)
     add_source_options(p.add_argument_group("a kernel's C++ header as PROGRAM (sfpu llk)"))
 
 

@@ -92,7 +92,8 @@ def register(sub) -> None:
     s = sub.add_parser("sim", help="run programs on the RTL in lock-step with the model, optionally with waveforms")
     s.add_argument("specs", nargs="+", metavar="SPEC",
                    help="a program spec (example:FILE, file:PATH, directed:NAME, random:KIND:SEEDS) or a .s file")
-    s.add_argument("--backend", choices=runner.BACKENDS, default="amaranth")
+    s.add_argument("--backend", choices=runner.BACKENDS, default="amaranth",
+                   help="the simulator the RTL runs on (default %(default)s)")
     s.add_argument("--waves", action="store_true",
                    help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
