@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import contract, isa, tensix
-from .hazards import RULES
+from .hazards import RULES, unknown_rule
 from .llk_symbols import symbols
 
 
@@ -602,7 +602,7 @@ def _allow_directive(rest: str, rest_col: int, loc: Loc, text: str) -> Directive
         rule = token_match.group(0)
         if rule not in RULES:
             raise AsmError(Loc(loc.file, loc.line, rest_col + token_match.start()),
-                           f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
+                           f"{rule!r}: {unknown_rule(rule)}")
         rules.append(rule)
     if not rules:
         raise AsmError(loc, ".allow expects one or more hazard rule names")

@@ -37,7 +37,7 @@ import numpy as np
 
 from . import isa, tensix
 from .hazards import (DST_READ_SPACING, RULES, TEN_2932_EXEMPT, WARNING_RULES, Hazard, HazardError,
-                      gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad)
+                      gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad, unknown_rule)
 from .isa import Arch, Instruction, LaneConfigBit, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
@@ -151,7 +151,7 @@ class CycleModel:
         self._macro_store_rows: dict[int, int] = {}      # 16-bit Dst row -> cycle a macro SFPSTORE last wrote it
         for rule in self.allow:
             if rule not in RULES:
-                raise ValueError(f"unknown hazard rule {rule!r} (rules: {', '.join(RULES)})")
+                raise ValueError(f"{rule!r}: {unknown_rule(rule)}")
 
     # -- public ---------------------------------------------------------------
 

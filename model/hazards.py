@@ -26,6 +26,7 @@ from .isa import ISA, VD_INDEX, Arch, Instruction, Read, Unit, decode
 from .machine import UndefinedBehaviour, regular_operands
 from .reads import EVERY_LREG, word_reads
 from .silent import SILENT_RULES
+from .spelling import did_you_mean
 
 RULES: dict[str, str] = {
     "read-in-flight":
@@ -148,6 +149,11 @@ RULES.update(CONTRACT_RULES)
 
 # Rules that warn and never stop a strict run: the field reports, the silent effects, the contract.
 WARNING_RULES = frozenset({*FIELD_RULES, *SILENT_RULES, *CONTRACT_RULES})
+
+
+def unknown_rule(rule: str) -> str:
+    """What to say of a name that is not a rule's (after the name): the closest rule, and where they are."""
+    return f"unknown hazard rule{did_you_mean(rule, RULES)}; `sfpu run --list-rules` lists all {len(RULES)}"
 
 
 def rule_class(rule: str) -> str:

@@ -30,7 +30,7 @@ import numpy as np
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import AsmError, Program, assemble
-from tensix_sfpu.model.hazards import RULES, Hazard
+from tensix_sfpu.model.hazards import RULES, Hazard, unknown_rule
 from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, RaceInputError, RaceReport, explore
 from tensix_sfpu.model.run import RunResult, run_program
 from tensix_sfpu.model.state import SfpuState
@@ -284,7 +284,7 @@ def _check_backend(backend: str) -> None:
 def _check_rules(allow) -> None:
     unknown = [r for r in allow if r not in RULES]
     if unknown:
-        raise ApiError(f"allow {unknown[0]}: unknown hazard rule (rules: {', '.join(RULES)})")
+        raise ApiError(f"allow {unknown[0]}: {unknown_rule(unknown[0])}")
 
 
 def run(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = None, format: str = "fp32",

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tensix_sfpu.model.spelling import did_you_mean
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.llk import sweep as sw
 from tensix_sfpu.tb.llk.sources import SourceError, find_tree
@@ -104,10 +105,8 @@ def sweep(args) -> list[dict]:
     ops = known if args.all else args.ops
     for op in ops:
         if op not in known:
-            close = [k for k in known if k.lower() == op.lower()]
-            hint = f" (did you mean {close[0]}?)" if close else ""
             raise CliError(f"{op}: not a unary op of {facts.tests}/python_tests/helpers/sfpu_accuracy_budget.yaml"
-                           f"{hint}")
+                           f"{did_you_mean(op, known)}")
     jobs = [(arch, op) for arch in arches for op in ops]
     jobs = [job for n, job in enumerate(jobs) if n % shard[1] == shard[0]]
     cells = {job: sw.sweep_cells(facts, job[1], job[0], in_fmt, out_fmt, approx, dest) for job in jobs}

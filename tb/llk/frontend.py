@@ -33,8 +33,10 @@ from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import AsmError, Directive, Instr, Program, assemble, disassemble, dropped_arguments
 from tensix_sfpu.model.hazards import interlocks_next, stall_writes
 from tensix_sfpu.model.reads import word_reads
+from tensix_sfpu.model.spelling import did_you_mean
 
 from . import headers
+from .entries import functions
 from .sources import SourceTree
 from .state_contract import contract_lines
 
@@ -144,7 +146,10 @@ def compile_call(request: Request, name: str = "<llk>",
         raise LlkError("g++ is not installed (Debian: apt-get install g++)")
     with tempfile.TemporaryDirectory(prefix="sfpu-llk-") as tmp:
         work = Path(tmp)
-        exe, shadows = _build(request, work, compiler, driver)
+        try:
+            exe, shadows = _build(request, work, compiler, driver)
+        except LlkError as e:
+            raise LlkError(_with_closest_function(str(e), request)) from None
         survey = work / "sfpi-survey"
         records = _run(exe, {"SFPI_SURVEY": str(survey)})
         if any(r.kind == "V" for r in records):
@@ -317,6 +322,23 @@ def _compile_error(stderr: str, work: Path) -> str:
     if m.group("file").startswith(str(work)):
         where = f"<driver>:{m.group('line')}"
     return f"{where}: C++ compile error: {m.group('msg')}"
+
+
+# g++'s words for a name it does not know (quoted ‘so’ in a UTF-8 locale, 'so' in C), and its own
+# guess, which looks at every name in scope (`explicit` for `exp_innit`).
+_UNKNOWN_NAME = re.compile(r"[‘'](?P<name>[A-Za-z_]\w*)[’'] (?:was not declared in this scope|is not a member of)")
+_GCC_GUESS = re.compile(r"; did you mean [‘'][^’']*[’']\?")
+
+
+def _with_closest_function(error: str, request: Request) -> str:
+    """A compile error in --call or --init over a name g++ does not know, with the headers' function
+    closest to it (`did_you_mean`) in place of g++'s guess; any other error as it is."""
+    m = _UNKNOWN_NAME.search(error)
+    if m is None or not error.startswith(("--call", "--init")):
+        return error
+    known = {f.name for header in (request.header, *request.preincludes) for f in functions(header)}
+    hint = did_you_mean(m.group("name"), known)
+    return _GCC_GUESS.sub("", error) + hint if hint else error
 
 
 def _run(exe: Path, env: dict[str, str]) -> list[Record]:

@@ -14,6 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tensix_sfpu.model.spelling import did_you_mean
+
 ENV = "SFPU_LLK_SRC"
 ARCH_DIRS = {"wormhole": ("tt_llk_wormhole_b0", "wormhole_b0"), "blackhole": ("tt_llk_blackhole", "blackhole")}
 _MAX_DEPTH = 6
@@ -90,5 +92,7 @@ def find_header(name: str, tree: SourceTree | None) -> Path:
         for folder in tree.kernel_dirs:
             if (folder / name).is_file():
                 return folder / name
-    where = f" or under {tree.root}" if tree is not None else " (give --src DIR to look it up by name)"
-    raise SourceError(f"{name}: no such header{where}")
+    if tree is None:
+        raise SourceError(f"{name}: no such header (give --src DIR to look it up by name)")
+    headers = {h.name for folder in tree.kernel_dirs for h in folder.glob("*.h")}
+    raise SourceError(f"{name}: no such header or under {tree.root}{did_you_mean(path.name, headers)}")

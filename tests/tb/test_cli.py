@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tensix_sfpu.model.asm import assemble
+from tensix_sfpu.model.hazards import RULES
 from tensix_sfpu.tb.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -432,6 +433,20 @@ def test_hazard_lenient_and_allow(tmp_path, capsys):
     assert code == 0 and "allowed" in err
     code, out, err = run_cli(["run", src, "--allow", "no-such-rule"], capsys)
     assert code == 2 and "unknown hazard rule" in err
+
+
+def test_a_misspelt_rule_gets_the_closest(tmp_path, capsys):
+    src = write(tmp_path / "h.s", MAD_THEN_READ)
+    code, out, err = run_cli(["run", src, "--allow", "read-in-flite"], capsys)
+    assert code == 2 and err.splitlines() == [
+        "sfpu: error: --allow read-in-flite: unknown hazard rule (did you mean read-in-flight?); "
+        f"`sfpu run --list-rules` lists all {len(RULES)}"]
+    # The same words for the program's own .allow, at its line and column.
+    src = write(tmp_path / "a.s", ".allow swap-mad-nopp\n" + MAD_THEN_READ)
+    code, out, err = run_cli(["run", src], capsys)
+    assert code == 2 and err.splitlines() == [
+        f"sfpu: error: {src}:1:8: 'swap-mad-nopp': unknown hazard rule (did you mean swap-mad-nop?); "
+        f"`sfpu run --list-rules` lists all {len(RULES)}"]
 
 
 def test_a_hazard_repeated_by_a_loop_is_reported_once_per_line(tmp_path, capsys):

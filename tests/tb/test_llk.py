@@ -154,6 +154,29 @@ def test_error_in_the_call_expression_names_it():
     assert str(e.value).startswith("--call:1: C++ compile error")
 
 
+def test_a_misspelt_function_gets_the_headers_closest(capsys):
+    # g++ names the unknown name; the header's functions (those `sfpu llk --list` reads) hold the
+    # right spelling, offered in place of g++'s own guess from every name in scope.
+    for call, init, hint in (("calculate_fixture_add_onr<false>()", None, "calculate_fixture_add_one"),
+                             ("calculate_fixture_add_one<false>()", "fixture_add_one_innit<false>()",
+                              "fixture_add_one_init")):
+        args = ["llk", str(ADD_ONE), "--call", call] + (["--init", init] if init else [])
+        assert main(args) == 2
+        [line] = capsys.readouterr().err.splitlines()
+        assert line.endswith(f"was not declared in this scope (did you mean {hint}?)"), line
+    # An unknown name inside the header is the header's bug, not a misspelt call: no guess.
+    assert main(["llk", str(BROKEN), "--call", "calculate_fixture_broken()"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_a_misspelt_header_gets_the_trees_closest(capsys):
+    tree = Path(__file__).resolve().parent / "llk_tree"      # its headers: ckernel_sfpu_typecast.h, _reduce.h
+    assert main(["llk", "ckernel_sfpu_typecastt.h", "--src", str(tree), "--call", "f()"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == (f"sfpu: error: ckernel_sfpu_typecastt.h: no such header or under {tree} "
+                    "(did you mean ckernel_sfpu_typecast.h?)")
+
+
 SQUARE_LOW = FIXTURES / "ckernel_sfpu_fixture_bh_square_low.h"
 
 

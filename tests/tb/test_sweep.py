@@ -211,6 +211,7 @@ def test_cli_runs_the_model_with_worker_processes(tmp_path, capsys, monkeypatch)
 
 @pytest.mark.parametrize("args, message", [
     (("Nope",), "Nope: not a unary op of"),
+    (("FixtureScal",), "sfpu_accuracy_budget.yaml (did you mean FixtureScale?)"),
     (("FixtureScale", "--in", "Bfp8_b"), "--in Bfp8_b: not a format"),
     (("FixtureScale", "--out", "Float32"), "no cell with a step budget"),
     (("FixtureScale", "--all"), "give OP names or --all"),
