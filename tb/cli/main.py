@@ -72,3 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:          # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")
         return 0
+
+
+if __name__ == "__main__":        # `python -m tensix_sfpu.tb.cli.main`, the module pyproject.toml names
+    sys.exit(main())

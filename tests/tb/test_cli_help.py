@@ -2,6 +2,8 @@
 is, and each option with a default says which (issue 41)."""
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 
@@ -66,6 +68,13 @@ def test_version_exists(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("sfpu (tensix-sfpu) ")
+
+
+def test_the_entry_module_runs_as_a_script():
+    # `python -m` of the module pyproject.toml's `sfpu` names ran nothing and exited 0.
+    done = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.cli.main", "--version"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("sfpu (tensix-sfpu) ")
 
 
 @pytest.mark.parametrize("command", ["llk", "disasm", "perf", "regress", "demo"])
