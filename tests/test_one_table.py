@@ -102,6 +102,42 @@ def test_no_modifier_value_is_defined_twice():
     assert not found, f"import the modifier from model.isa: {found}"
 
 
+# Names of modifiers the table keeps as plain numbers whose spelling ends like an enum member of another
+# instruction's: SFPIADD's and SFPSETEXP/SETMAN/SETSGN's ARG_IMM, SFPLUT's and SFPLUTFP32's INDIRECT_VD.
+NOT_TABLE_ENUMS = {"SFPIADD_MOD1_ARG_IMM", "SFPSETEXP_MOD1_ARG_IMM", "SFPSETMAN_MOD1_ARG_IMM",
+                   "SFPSETSGN_MOD1_ARG_IMM", "SFPLUT_MOD0_INDIRECT_VD", "SFPLUTFP32_MOD1_INDIRECT_VD"}
+
+
+def _restated_entries(tree: ast.AST) -> list[tuple[int, str]]:
+    """Dictionary entries `"..._MEMBER": n` giving a table enum member's own value as a number."""
+    values = {m.name: {int(x) for e in MODIFIER_ENUMS for x in e if x.name == m.name}
+              for e in MODIFIER_ENUMS for m in e}
+    pattern = re.compile(r"(?:^|_)(" + "|".join(MODIFIER_NAMES) + r")$")
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and _literal(value)):
+                continue
+            match = pattern.search(key.value.split("::")[-1])
+            if match and key.value not in NOT_TABLE_ENUMS and isinstance(value, ast.Constant) \
+                    and value.value in values[match.group(1)]:
+                out.append((key.lineno, key.value))
+    return out
+
+
+def test_no_dictionary_restates_a_modifier_value():
+    """model/llk_symbols.py's names (and any other table of names) take enum members' values from the table."""
+    found = [f"{_where(p, line)} {name}" for p in SOURCES for line, name in _restated_entries(ast.parse(p.read_text()))]
+    assert not found, f"take the value from the model.isa enum: {found}"
+
+
+def test_the_dictionary_check_fires_on_a_restated_value():
+    code = 'NAMES = {"SFPMAD_MOD1_INDIRECT_VD": 8, "SFPIADD_MOD1_ARG_IMM": 1, "SFPMAD_MOD1_INDIRECT_VA": 5}'
+    assert [name for _, name in _restated_entries(ast.parse(code))] == ["SFPMAD_MOD1_INDIRECT_VD"]
+
+
 @pytest.mark.parametrize("code, fires", [
     ("m.d.comb += d.opcode.eq(word[24:32])", True),
     ("op = table[word >> 24]", True),
