@@ -72,46 +72,77 @@ WORMHOLE, BLACKHOLE = Arch.WORMHOLE, Arch.BLACKHOLE
 DEFAULT_ARCH = Arch.WORMHOLE
 
 
+# The instructions whose results every FMA-path feature below changes (docs/blackhole.md).
+_FMA_CLASS = ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32")
+_DST_ACCESS = ("SFPLOAD", "SFPSTORE", "SFPLOADMACRO")
+
+
+def _feature(meaning: str, *instructions: str):
+    """A feature's declaration: what it means, and the instructions whose
+    encoding or behaviour it changes (none: it acts around the SFPU's
+    instructions). `sfpu isa` prints both in docs/isa.md."""
+    return dataclasses.field(metadata={"meaning": meaning, "instructions": instructions})
+
+
 @dataclass(frozen=True)
 class Features:
     """One architecture's variations, each named for what it is, so that code
     branches on a feature and never on the chip's name. Each is documented in
     docs/blackhole.md ("Encoding differences", "Behaviour differences") and
     in the spec's Appendix A; `tests/model/test_features.py` checks the ones
-    the table also states (the new opcodes, the AddrMod width) against it."""
+    the table also states (the new opcodes, the AddrMod width) against it.
+    Each field's metadata says what it means and which instructions it
+    changes (`_feature`)."""
     # -- encodings ---------------------------------------------------------------------------
-    addr_mod_bits: int          # width of SFPLOAD/SFPSTORE/SFPLOADMACRO's AddrMod (3: it names the ADDR_MOD slot)
-    mul24: bool                 # SFPMUL24: a 23-bit integer product on the MAD sub-unit's multipliers
-    compare: bool               # SFPLE, SFPGT: comparisons to the flags, VD or the flag stack's top
-    arecip: bool                # SFPARECIP: approximate reciprocal or exponential on the Simple sub-unit
-    pushc_mod1: bool            # SFPPUSHC's Mod1 1-15 change the flag stack's top instead of pushing
-    round_mode_field: bool      # SFPSTOCHRND's 2-bit rnd_mode (nearest, stochastic, toward zero) replaces `stochastic`
+    addr_mod_bits: int = _feature("width of AddrMod (3: it names the ADDR_MOD slot)", *_DST_ACCESS)
+    mul24: bool = _feature("SFPMUL24: a 23-bit integer product on the MAD sub-unit's multipliers", "SFPMUL24")
+    compare: bool = _feature("SFPLE, SFPGT: comparisons to the flags, VD or the flag stack's top", "SFPLE", "SFPGT")
+    arecip: bool = _feature("SFPARECIP: approximate reciprocal or exponential on the Simple sub-unit", "SFPARECIP")
+    pushc_mod1: bool = _feature("SFPPUSHC's Mod1 1-15 change the flag stack's top instead of pushing", "SFPPUSHC")
+    round_mode_field: bool = _feature("SFPSTOCHRND's 2-bit rnd_mode (nearest, stochastic, toward zero) "
+                                      "replaces `stochastic`", "SFPSTOCHRND")
     # -- behaviour of the same words -----------------------------------------------------------
-    mad_negate: bool            # SFPMAD family's Mod1 NEGATE_VB / NEGATE_VC flip their operands' signs
-    canonical_nan: bool         # MAD-class results are fma_bh's: every NaN 0x7FC00000, IEEE-signed zeros
-    flush_after_round: bool     # MAD-class results below 2**-126 are rounded at exponent 0, then flushed
-    sticky_keeps_bit1: bool     # the FMA's 2-place right normalisation ORs the sum's bit 1 into the sticky bit
-    product_overflow_inf: bool  # an FMA product overflowing to exponent 255 counts as Inf against an Inf addend
-    shft_arithmetic: bool       # SFPSHFT's ARITHMETIC (sign-filling right shift) and ARG_IMM_USE_VC
-    cast_int_modes: bool        # SFPCAST Mod1 & 3 = 2, 3 are INT32_ABS and INT32_SM32, not rounding modes
-    popc_full_flaw: bool        # SFPPOPC Mod1 != 0 on a full stack also copies the top over the bottom
-    shft2_captured_vc: bool     # SFPSHFT2 modes 2/3 capture VC, which mode 4 moves into lanes 0, 8, 16, 24
-    dst_int8_bits: int          # magnitude bits SFPLOAD's INT8 takes (7: +-127, 8: +-255)
-    dst_signmag_convert: bool   # SFPLOAD/SFPSTORE's INT32_SM, INT8_COMP convert sign-magnitude <-> two's complement
-    store_fp32_flush: bool      # SFPSTORE's FP32 flushes denormals to signed zero
-    stack_pointer: bool         # RWC Sp, SFPU_STACK_Incr, DEST_SP_BASE join Dst addresses (INT32_ALL: a stack in Dst)
-    dst_remap: bool             # DEST_ACCESS_CFG remap_addrs / swizzle_32b remap Dst rows
+    mad_negate: bool = _feature("SFPMAD family's Mod1 NEGATE_VB / NEGATE_VC flip their operands' signs",
+                                "SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI")
+    canonical_nan: bool = _feature("MAD-class results are fma_bh's: every NaN 0x7FC00000, IEEE-signed zeros",
+                                   *_FMA_CLASS)
+    flush_after_round: bool = _feature("MAD-class results below 2**-126 are rounded at exponent 0, then flushed",
+                                       *_FMA_CLASS)
+    sticky_keeps_bit1: bool = _feature("the FMA's 2-place right normalisation ORs the sum's bit 1 into the "
+                                       "sticky bit", *_FMA_CLASS)
+    product_overflow_inf: bool = _feature("an FMA product overflowing to exponent 255 counts as Inf against an "
+                                          "Inf addend", *_FMA_CLASS)
+    shft_arithmetic: bool = _feature("SFPSHFT's ARITHMETIC (sign-filling right shift) and ARG_IMM_USE_VC",
+                                     "SFPSHFT")
+    cast_int_modes: bool = _feature("SFPCAST Mod1 & 3 = 2, 3 are INT32_ABS and INT32_SM32, not rounding modes",
+                                    "SFPCAST")
+    popc_full_flaw: bool = _feature("SFPPOPC Mod1 != 0 on a full stack also copies the top over the bottom",
+                                    "SFPPOPC")
+    shft2_captured_vc: bool = _feature("SFPSHFT2 modes 2/3 capture VC, which mode 4 moves into lanes 0, 8, 16, 24",
+                                       "SFPSHFT2")
+    dst_int8_bits: int = _feature("magnitude bits SFPLOAD's INT8 takes (7: +-127, 8: +-255)",
+                                  "SFPLOAD", "SFPLOADMACRO")
+    dst_signmag_convert: bool = _feature("SFPLOAD/SFPSTORE's INT32_SM, INT8_COMP convert sign-magnitude <-> "
+                                         "two's complement", *_DST_ACCESS)
+    store_fp32_flush: bool = _feature("SFPSTORE's FP32 flushes denormals to signed zero", "SFPSTORE")
+    stack_pointer: bool = _feature("RWC Sp, SFPU_STACK_Incr, DEST_SP_BASE join Dst addresses (INT32_ALL: a "
+                                   "stack in Dst)", *_DST_ACCESS)
+    dst_remap: bool = _feature("DEST_ACCESS_CFG remap_addrs / swizzle_32b remap Dst rows", *_DST_ACCESS)
     # -- timing (docs/timing.md) ---------------------------------------------------------------
-    mad_stall: bool             # the thread stalls on a read of a thread MAD-class result in flight, but for the gaps
-    swap_late_reads: bool       # SFPSWAP's SWAP mode reads VC, VD in its second cycle (what lands at the first's end)
-    armed_macro_hazard: bool    # a UnitDelayKind left armed in LoadMacroConfig.Misc hangs later instructions (field report)
+    mad_stall: bool = _feature("the thread stalls on a read of a thread MAD-class result in flight, but for "
+                               "the gaps", *_FMA_CLASS, "SFPMUL24")
+    swap_late_reads: bool = _feature("SFPSWAP's SWAP mode reads VC, VD in its second cycle (what lands at the "
+                                     "first's end)", "SFPSWAP")
+    armed_macro_hazard: bool = _feature("a UnitDelayKind left armed in LoadMacroConfig.Misc hangs later "
+                                        "instructions (field report)", "SFPLOADMACRO", "SFPCONFIG")
     # STALLWAIT's condition bits, numbered differently on each (STALLWAIT.md: WH L171-203, BH L182-213):
-    wait_fpu_bit: int           # keep waiting while an instruction of this thread is in the FPU
-    wait_sfpu_bit: int          # ... while one is in the SFPU
-    wait_srca_bit: int          # ... while SrcA is not yet handed to the FPU
-    wait_srcb_bit: int          # ... while SrcB is not yet handed to the FPU
+    wait_fpu_bit: int = _feature("STALLWAIT keeps waiting while an instruction of this thread is in the FPU")
+    wait_sfpu_bit: int = _feature("STALLWAIT keeps waiting while an instruction of this thread is in the SFPU")
+    wait_srca_bit: int = _feature("STALLWAIT keeps waiting while SrcA is not yet handed to the FPU")
+    wait_srcb_bit: int = _feature("STALLWAIT keeps waiting while SrcB is not yet handed to the FPU")
     # -- around the SFPU (the tt-llk sweep's formats, docs/llk.md) -----------------------------
-    pack_fp32_to_fp16_early: bool   # the packer's early stage converts a 32-bit Dst to Float16 (else via Float32)
+    pack_fp32_to_fp16_early: bool = _feature("the packer's early stage converts a 32-bit Dst to Float16 (else "
+                                             "via Float32)")
 
     @property
     def addr_mod_names_slot(self) -> bool:
