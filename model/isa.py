@@ -533,6 +533,9 @@ _SHFT2_READS = (_shft2_mode(Shft2Mod1.COPY4, 1, 2, 3) + _shft2_mode(Shft2Mod1.CH
                 + _shft2_mode(Shft2Mod1.SHFLROR1_AND_COPY4, 1, 2, 3, "vc") + _shft2_mode(Shft2Mod1.SHFLROR1, "vc")
                 + _shft2_mode(Shft2Mod1.SHFLSHR1, "vc") + _shft2_mode(Shft2Mod1.SHFT_LREG, "vb", "vc")
                 + _shft2_mode(Shft2Mod1.SHFT_IMM, "vb"))
+_MAD_MODIFIERS = (("mod1", MadMod1),)
+# SFPADDI, SFPMULI: no VA, no VB field; NEGATE_VC negates VD's value.
+_IMM_MAD_MODIFIERS = (("mod1", (MadMod1.NEGATE_VC, MadMod1.INDIRECT_VD)),)
 _SHFT2_TWO_CYCLE = frozenset({Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1, Shft2Mod1.SHFLSHR1})
 _SWAP_READS = _reads("vc", "vd", "vb", "swap payload")
 # Lanes 0-7 of L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
@@ -566,6 +569,8 @@ class Opcode:
     derived: tuple[Composite, ...] = ()           # operands the hardware reads across fields, not shown
     backdoor: bool = True                         # VD 12-15 writes the word into a macro template
     undefined_values: tuple[tuple[str, frozenset[int]], ...] = ()   # (modifier field, values its pages leave undefined)
+    # (modifier field, the enum naming its values or bits, or the members of one that apply)
+    modifiers: tuple[tuple[str, type[enum.IntEnum] | tuple[enum.IntEnum, ...]], ...] = ()
     two_cycle_mod1: frozenset[int] = frozenset()  # Mod1 values that make it latency 2 and two_cycles
     # The LRegs its functional model reads (model.reads narrows them to those whose values can
     # matter on a state); with `reads_for_vd`, its only effect is the VD write (and flags that
@@ -691,20 +696,22 @@ def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
 
 _WORMHOLE = [
     # LO16_ONLY (14) and HI16_ONLY (15) keep half of the old VD.
-    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
+    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, modifiers=(("mod0", Mod0Fmt),), reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
            doc="Dst -> LReg with format conversion"),
     # UPPER (8) and LOWER (10) keep half of the old VD.
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
-           undefined_values=(("mod0", frozenset(range(16)) - set(LoadiMod0)),),
+           undefined_values=(("mod0", frozenset(range(16)) - set(LoadiMod0)),), modifiers=(("mod0", LoadiMod0),),
            reads=_reads("vd", when=(("mod0", 0xD, LoadiMod0.UPPER),)), reads_for_vd=True, doc="immediate -> LReg"),
-    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), reads=_reads("vd"), narrow=Narrowing.STORE,
+    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), modifiers=(("mod0", Mod0Fmt),), reads=_reads("vd"), narrow=Narrowing.STORE,
            doc="LReg -> Dst with format conversion"),
     # |L3| picks a row of L0-L2; L3's sign is SGN_RETAIN's; Mod0 bit 3 is INDIRECT_VD.
     _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)),
-         reads=_reads(3, "lut") + _indirect_vd("mod0"), doc="3-entry fp8 table on |L3|"),
+         reads=_reads(3, "lut") + _indirect_vd("mod0"),
+         modifiers=(("mod0", LutMod), ("mod0", (MadMod1.INDIRECT_VD,))), doc="3-entry fp8 table on |L3|"),
     # bf16(Imm16) * VC + 0 and bf16(Imm16) * L10 + VC, VC being VD.
-    _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), reads=_reads("vc") + _indirect_vd(), doc="VD = bf16(imm16) * VD"),
-    _mad("SFPADDI", 0x75, (MOD1, VD, IMM16_HI), reads=_reads(10, "vc") + _indirect_vd(),
+    _mad("SFPMULI", 0x74, (MOD1, VD, IMM16_HI), reads=_reads("vc") + _indirect_vd(), modifiers=_IMM_MAD_MODIFIERS,
+         doc="VD = bf16(imm16) * VD"),
+    _mad("SFPADDI", 0x75, (MOD1, VD, IMM16_HI), reads=_reads(10, "vc") + _indirect_vd(), modifiers=_IMM_MAD_MODIFIERS,
          doc="VD = bf16(imm16) + VD"),
     _simple("SFPDIVP2", 0x76, (MOD1, VD, VC, IMM8), reads=_reads("vc"), reads_for_vd=True,
             doc="set or add to the exponent"),
@@ -713,14 +720,14 @@ _WORMHOLE = [
     _simple("SFPIADD", 0x79, (MOD1, VD, VC, IMM12S), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
             reads_for_vd=True, narrow=Narrowing.SELF_SUB, doc="integer add/sub, sets flags"),
     _simple("SFPSHFT", 0x7A, (MOD1, VD, VC, IMM12S), reads=_reads("vb") + _reads("vc", when=(_MOD1_IMM,)),
-            reads_for_vd=True, doc="logical shift"),
+            reads_for_vd=True, modifiers=(("mod1", ShftMod1),), doc="logical shift"),
     # Mod1 bit 0 (from Imm1) and bit 3 (clear) ignore VC.
     _simple("SFPSETCC", 0x7B, (MOD1, VD, VC, IMM1), reads=_reads("vc", when=(("mod1", 9, 0),)),
             narrow=Narrowing.PREDICATED,
             doc="set LaneFlags from a test"),
     # FROM_SPECIAL (Mod1 bit 3) reads configuration or the PRNG, not an LReg.
     _simple("SFPMOV", 0x7C, (MOD1, VD, VC), reads=_reads("vc", when=(("mod1", MovMod1.FROM_SPECIAL, 0),)),
-            reads_for_vd=True,
+            reads_for_vd=True, modifiers=(("mod1", MovMod1),),
             doc="move, negate, or read configuration/PRNG"),
     _simple("SFPABS", 0x7D, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
             doc="absolute value, float or int"),
@@ -733,10 +740,10 @@ _WORMHOLE = [
             reads_for_vd=True, doc="replace exponent"),
     _simple("SFPSETMAN", 0x83, (MOD1, VD, VC, IMM12U), reads=_reads("vc") + _reads("vb", when=(_MOD1_IMM,)),
             reads_for_vd=True, doc="replace mantissa"),
-    _mad("SFPMAD", 0x84, (MOD1, VD, VC, VB, VA), reads=_MAD_READS, doc="VD = VA * VB + VC"),
-    _mad("SFPADD", 0x85, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+    _mad("SFPMAD", 0x84, (MOD1, VD, VC, VB, VA), reads=_MAD_READS, modifiers=_MAD_MODIFIERS, doc="VD = VA * VB + VC"),
+    _mad("SFPADD", 0x85, (MOD1, VD, VC, VB, VA), reads=_MAD_READS, modifiers=_MAD_MODIFIERS,
          doc="VD = VA * VB + VC (VA = 1.0 by convention)"),
-    _mad("SFPMUL", 0x86, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+    _mad("SFPMUL", 0x86, (MOD1, VD, VC, VB, VA), reads=_MAD_READS, modifiers=_MAD_MODIFIERS,
          doc="VD = VA * VB + VC (VC = 0.0 by convention)"),
     _simple("SFPPUSHC", 0x87, (VD,), must_be_zero=0xF, doc="push flags onto the stack"),
     _simple("SFPPOPC", 0x88, (MOD1, VD), doc="pop or combine with the stack top"),
@@ -752,22 +759,23 @@ _WORMHOLE = [
            (Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
             Field("imm5", 16, 5), Field("stochastic", 21, 1, Kind.MOD)),
            R, macro_units=frozenset({R}), reads=_reads("vc") + _reads("vb", when=(("mod1", 6, 4), ("use_imm5", 1, 0))),
-           reads_for_vd=True, doc="round FP32 or integers, nearest-away or stochastic"),
+           reads_for_vd=True, modifiers=(("mod1", StochRndMode), ("stochastic", RoundMode)),
+           doc="round FP32 or integers, nearest-away or stochastic"),
     Opcode("SFPNOP", 0x8F, (), L, macro_units=frozenset({S, M, R}), must_be_zero=0x80,
            doc="occupy a sub-unit for one cycle"),
-    _simple("SFPCAST", 0x90, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True,
+    _simple("SFPCAST", 0x90, (MOD1, VD, VC), reads=_reads("vc"), reads_for_vd=True, modifiers=(("mod1", CastMod1),),
             doc="sign-magnitude int32 -> FP32"),
     # SFPCONFIG writes at the end of T; only a DISABLE_BACKDOOR_LOAD change may be seen late (a hazard rule).
     # Its VD names a configuration target, so it never writes a template by the backdoor.
     _simple("SFPCONFIG", 0x91, (MOD1, VD, IMM16_HI), backdoor=False, reads=_CONFIG_READS,
-            narrow=Narrowing.CONFIG_TARGET,
+            narrow=Narrowing.CONFIG_TARGET, modifiers=(("mod1", ConfigMod1),),
             doc="write LoadMacroConfig, constants, LaneConfig"),
     # VC and VD (under a macro, VD's value through the VB port); with ENABLE_DEST_INDEX the
     # index payload of L[4 + (VC & 3)] or L[4 + (VD & 3)].
     _simple("SFPSWAP", 0x92, (MOD1, VD, VC), latency=2, two_cycles=True, interlock=True,
             reads=_SWAP_READS, narrow=Narrowing.SWAP, doc="swap or min/max, two cycles with interlock"),
     Opcode("SFPLOADMACRO", 0x93, _loadmacro_fields(MEM_FIELDS[1]), L, doc="SFPLOAD, then schedule up to four instructions",
-           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
+           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE, modifiers=(("mod0", Mod0Fmt),),
            # Imm10 = (Imm9 << 1) | VDHi: the VD bit lands in address bit 0, which addressing ignores.
            composites=(Composite("vd", (("vd_lo", 0, 2), ("vd_hi", 2, 1)), 3, Kind.REG),
                        Composite("offset", (("imm9", 1, 9),), 10)),
@@ -778,9 +786,9 @@ _WORMHOLE = [
            aliases=(Alias("vb", "imm12", 4),),
            two_cycle_mod1=_SHFT2_TWO_CYCLE,
            undefined_values=(("mod1", frozenset(range(16)) - set(Shft2Mod1)),),
-           reads=_SHFT2_READS, narrow=Narrowing.SHFT2,
+           reads=_SHFT2_READS, narrow=Narrowing.SHFT2, modifiers=(("mod1", Shft2Mod1),),
            doc="cross-lane shuffles and shifts"),
-    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS,
+    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS, modifiers=(("mod1", LutFp32Table), ("mod1", LutMod), ("mod1", (MadMod1.INDIRECT_VD,))),
          doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]
 
@@ -790,7 +798,8 @@ _WORMHOLE = [
 # Blackhole: Wormhole's table with these differences (BlackholeA0/ pages)
 # ---------------------------------------------------------------------------
 
-_STALL_USE_VB_GAP = dict(stall_unseen=_reads("vb"), stall_believed=_reads("vd"), stall_gap="stall-gap-use-vb")
+_STALL_USE_VB_GAP = dict(stall_unseen=_reads("vb"), stall_believed=_reads("vd"), stall_gap="stall-gap-use-vb",
+                         modifiers=(("mod1", AndOrMod1),))
 
 # Changed entries: mnemonic -> the Opcode attributes that differ.
 _BLACKHOLE_CHANGES: dict[str, dict] = {
@@ -825,6 +834,7 @@ _BLACKHOLE_CHANGES: dict[str, dict] = {
     # read in every mode (a false dependency).
     "SFPSTOCHRND": dict(fields=(Field("mod1", 0, 3, Kind.MOD), Field("use_imm5", 3, 1, Kind.MOD), VD, VC, VB,
                                 Field("imm5", 16, 5), Field("rnd_mode", 21, 2, Kind.MOD)),
+                        modifiers=(("mod1", StochRndMode), ("rnd_mode", RoundMode)),
                         stall_believed=_reads("vb")),
     # Mod1 is mirrored into bits [19:16]. The stall logic believes every LReg read but L7, and takes
     # INDIRECT_VD (L7 read, every LReg written) from Mod1Mirror (SFPLUTFP32.md).
@@ -836,15 +846,18 @@ _BLACKHOLE_CHANGES: dict[str, dict] = {
 # Instructions new in Blackhole.
 _BLACKHOLE_NEW = [
     _simple("SFPLE", 0x96, (MOD1, VD, VC), reads=_reads("vb", "vc"), narrow=Narrowing.COMPARE,
+            modifiers=(("mod1", CmpMod1),),
             doc="VD <= VC (sign-magnitude or total order) to flags, VD or stack"),
     _simple("SFPGT", 0x97, (MOD1, VD, VC), reads=_reads("vb", "vc"), narrow=Narrowing.COMPARE,
+            modifiers=(("mod1", CmpMod1),),
             doc="VD > VC (sign-magnitude or total order) to flags, VD or stack"),
     _mad("SFPMUL24", 0x98, (MOD1, VD, VC, VB, VA), reads=_MAD_READS,
+         modifiers=(("mod1", Mul24Mod1), ("mod1", (MadMod1.INDIRECT_VA, MadMod1.INDIRECT_VD))),
          doc="low or high 23 bits of a 23-bit integer product"),
     # COND_RECIP (Mod1 1) tests VB's sign.
     _simple("SFPARECIP", 0x99, (MOD1, VD, VC, VB),
             reads=_reads("vc") + _reads("vb", when=(("mod1", 0xF, ArecipMod1.COND_RECIP),)),
-            reads_for_vd=True, doc="approximate reciprocal or exponential"),
+            reads_for_vd=True, modifiers=(("mod1", ArecipMod1),), doc="approximate reciprocal or exponential"),
 ]
 
 

@@ -372,3 +372,13 @@ def test_sfploadmacro_composites():
         encode("SFPLOADMACRO", WH, offset=1024)
     with pytest.raises(ValueError):
         encode("SFPLOADMACRO", WH, vd=4, vd_hi=1)                # both the composite and its part
+
+
+@pytest.mark.parametrize("arch", list(isa.Arch), ids=lambda a: a.value)
+def test_modifier_enums_name_a_modifier_field_and_fit_it(arch):
+    # The ISA reference (`sfpu isa`) lists each modifier's defined values from these.
+    for op in isa.ISA[arch].table:
+        for name, values in op.modifiers:
+            field = op.field_map.get(name)
+            assert field is not None and field.kind is Kind.MOD, f"{arch.value} {op.mnemonic}: {name} is no modifier"
+            assert any(0 <= int(v) <= field.max for v in values), f"{op.mnemonic}: no value of {values} fits {name}"
