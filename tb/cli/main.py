@@ -9,13 +9,14 @@ import sys
 
 from tensix_sfpu.model.asm import AsmError
 from tensix_sfpu.model.machine import UndefinedBehaviour
-from tensix_sfpu.tb.cli import asm, bench, demo, disasm, kernel_report, llk, mutate, perf, race, regress, run, sim, sweep, timeline, verilog
+from tensix_sfpu.tb.cli import (asm, bench, demo, disasm, isa, kernel_report, llk, mutate, perf, race, regress, run, sim,
+                                sweep, timeline, verilog)
 from tensix_sfpu.tb.cli.errors import CliError, NotModelled
 from tensix_sfpu.tb.sims.rtl_run import RtlMismatch
 
 # In the order `sfpu --help` lists them.
 SUBCOMMANDS = (asm, disasm, run, timeline, race, perf, demo, verilog, kernel_report, sim, llk, sweep, regress, mutate,
-               bench)
+               bench, isa)
 
 
 def _version() -> str:
