@@ -237,18 +237,25 @@ def _stall_view(op: Opcode, features: Features) -> str:
 
 
 def _reads(reads: tuple[Read, ...]) -> str:
-    """Registers grouped by the condition they are read under, unconditional first."""
-    groups: dict[tuple, list[str]] = {}
+    """Registers grouped by the condition they are read under, unconditional first; registers read
+    under several conditions list them joined by "or"."""
+    by_when: dict[tuple, list[str]] = {}
     for read in reads:
-        groups.setdefault(read.when, []).append(_reg(read.reg))
-    always = set(groups.get((), ()))
-    parts = []
-    for when, regs in sorted(groups.items(), key=lambda item: (len(item[0]), item[0])):
+        by_when.setdefault(read.when, []).append(_reg(read.reg))
+    always = set(by_when.get((), ()))
+    by_names: dict[str, list[str]] = {}
+    for when, regs in sorted(by_when.items(), key=lambda item: (len(item[0]), item[0])):
         names = ", ".join(dict.fromkeys(r for r in regs if not when or r not in always))
-        if not names:
-            continue
-        parts.append(names if not when else f"{names} if {' and '.join(_condition(c) for c in when)}")
+        if names:
+            by_names.setdefault(names, []).append(" and ".join(_condition(c) for c in when))
+    parts = [names if conditions == [""] else f"{names} if {' or '.join(_grouped(c, conditions) for c in conditions)}"
+             for names, conditions in by_names.items()]
     return "; ".join(parts) or "none"
+
+
+def _grouped(condition: str, alternatives: list[str]) -> str:
+    """A condition of several parts in parentheses when it is one of several alternatives."""
+    return f"({condition})" if len(alternatives) > 1 and " and " in condition else condition
 
 
 def _reg(reg: int | str) -> str:
