@@ -37,6 +37,10 @@ be read; *sub-unit cycles* how long it holds its sub-unit; *interlock* that the 
 only SFPNOP in the cycle after it. *Reads* are the LRegs its functional model reads, each under
 the modifier values given (`field & mask = value`); `model/reads.py` narrows them further on a
 state by the named narrowing. What the read names mean (`model.isa.Read`): {read_doc}
+
+What an instruction writes is not declared in the table (the semantics write it), so this page
+does not list it. *Features that change it* are the feature records' fields that name the
+instruction; the last section lists them all.
 """
 
 
@@ -115,8 +119,8 @@ def _availability(ops, archs) -> str:
     absent = [a.title for a, op in zip(archs, ops) if not op]
     if not absent:
         changed = _changed_attributes(ops)
-        return (f"Differs on {present[-1]} in: {', '.join(f'`{c}`' for c in changed)}." if changed
-                else "The same on every architecture.")
+        return (f"Its {present[-1]} table entry differs in: {', '.join(f'`{c}`' for c in changed)}." if changed
+                else "Its table entry is the same on every architecture.")
     return f"Only on {', '.join(present)}."
 
 

@@ -46,7 +46,7 @@ def test_a_change_of_the_table_changes_the_page():
     changed = reference(_with(Arch.BLACKHOLE, "SFPMAD", latency=3))
     assert changed != fresh
     assert "| latency | 2 | 3 |" in _section(changed, "SFPMAD")
-    assert "Differs on Blackhole A0 in: `latency`." in _section(changed, "SFPMAD")
+    assert "Its Blackhole A0 table entry differs in: `latency`." in _section(changed, "SFPMAD")
     assert first_difference(fresh, changed) is not None
 
 
