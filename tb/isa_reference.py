@@ -15,7 +15,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 
 from tensix_sfpu.model.isa import (FEATURES, IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, ISA, MACRO_UNITS, OPCODE, Arch,
-                                   Features, Field, Isa, Kind, Opcode, Read, readable_field_names)
+                                   Features, Field, Instruction, Isa, Kind, Opcode, Read, readable_field_names)
 
 ABSENT = "—"
 _KIND = {Kind.REG: "LReg index", Kind.MOD: "modifier", Kind.IMM: "immediate"}
@@ -203,15 +203,24 @@ def _timing_rows(ops, features, archs) -> list[list[str]]:
     return rows
 
 
+def _by_mod1(op: Opcode, value_of) -> str:
+    """`value_of(instruction)` for the entry, and where its two-cycle Mod1 values change it
+    (`Instruction.latency` and `.two_cycles` are the rule)."""
+    plain = value_of(Instruction(op, (), 0))
+    changed: dict[int, list[int]] = {}
+    for mod1 in sorted(op.two_cycle_mod1):
+        value = value_of(Instruction(op, (("mod1", mod1),), 0))
+        if value != plain:
+            changed.setdefault(value, []).append(mod1)
+    return "; ".join([str(plain)] + [f"{v} with `mod1` in {_values(m)}" for v, m in changed.items()])
+
+
 def _latency(op: Opcode) -> str:
-    text = f"{op.latency}"
-    return text + (f"; 2 with `mod1` in {_values(op.two_cycle_mod1)}" if op.two_cycle_mod1 else "")
+    return _by_mod1(op, lambda ins: ins.latency)
 
 
 def _sub_unit_cycles(op: Opcode) -> str:
-    if op.two_cycles:
-        return "2 (T and T+1)"
-    return "1" + (f"; 2 with `mod1` in {_values(op.two_cycle_mod1)}" if op.two_cycle_mod1 else "")
+    return _by_mod1(op, lambda ins: 2 if ins.two_cycles else 1)
 
 
 def _interlock(op: Opcode) -> str:
