@@ -696,13 +696,15 @@ def _loadmacro_fields(addr_mod: Field) -> tuple[Field, ...]:
 
 _WORMHOLE = [
     # LO16_ONLY (14) and HI16_ONLY (15) keep half of the old VD.
-    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, modifiers=(("mod0", Mod0Fmt),), reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
+    Opcode("SFPLOAD", 0x70, MEM_FIELDS, L, modifiers=(("mod0", Mod0Fmt),),
+           reads=_reads("vd", when=(("mod0", 0xE, 0xE),)), narrow=Narrowing.MERGE,
            doc="Dst -> LReg with format conversion"),
     # UPPER (8) and LOWER (10) keep half of the old VD.
     Opcode("SFPLOADI", 0x71, (Field("imm16", 0, 16), Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)), L,
            undefined_values=(("mod0", frozenset(range(16)) - set(LoadiMod0)),), modifiers=(("mod0", LoadiMod0),),
            reads=_reads("vd", when=(("mod0", 0xD, LoadiMod0.UPPER),)), reads_for_vd=True, doc="immediate -> LReg"),
-    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), modifiers=(("mod0", Mod0Fmt),), reads=_reads("vd"), narrow=Narrowing.STORE,
+    Opcode("SFPSTORE", 0x72, MEM_FIELDS, St, macro_units=frozenset({St}), modifiers=(("mod0", Mod0Fmt),),
+           reads=_reads("vd"), narrow=Narrowing.STORE,
            doc="LReg -> Dst with format conversion"),
     # |L3| picks a row of L0-L2; L3's sign is SGN_RETAIN's; Mod0 bit 3 is INDIRECT_VD.
     _mad("SFPLUT", 0x73, (Field("mod0", 16, 4, Kind.MOD), _reg("vd", 20)),
@@ -788,7 +790,8 @@ _WORMHOLE = [
            undefined_values=(("mod1", frozenset(range(16)) - set(Shft2Mod1)),),
            reads=_SHFT2_READS, narrow=Narrowing.SHFT2, modifiers=(("mod1", Shft2Mod1),),
            doc="cross-lane shuffles and shifts"),
-    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS, modifiers=(("mod1", LutFp32Table), ("mod1", LutMod), ("mod1", (MadMod1.INDIRECT_VD,))),
+    _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS,
+         modifiers=(("mod1", LutFp32Table), ("mod1", LutMod), ("mod1", (MadMod1.INDIRECT_VD,))),
          doc="3- or 6-entry fp32/fp16 table on |L3|"),
 ]
 
