@@ -16,6 +16,10 @@ architecture as SFPU_ARCH.
 With `waves` a run leaves its waveform in its work folder (`wave_file`):
 a VCD from Amaranth's simulator, an FST from Icarus and Verilator (whose
 builds with tracing are separate, as tracing slows every run down).
+
+A build's slow stages (elaborating the RTL, Yosys's Verilog, the simulator's
+compile) each say on standard error what they do and, when done, how long
+they took: a first Verilator build takes minutes. A cached build says nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,6 +57,26 @@ VERILATOR_ARGS = ["-O2", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fata
 
 class RunnerError(RuntimeError):
     """A backend could not build or run; the message says what and how to fix it."""
+
+
+def duration(seconds: float) -> str:
+    """`12 s`, `3 min 10 s`."""
+    seconds = round(seconds)
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
+
+
+@contextmanager
+def stage(title: str, what: str):
+    """Say on stderr that a slow build stage starts, then how long it took
+    (one line, finished when the stage is)."""
+    print(f"{title}: {what}...", end="", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    ended = "failed after "
+    try:
+        yield
+        ended = ""
+    finally:
+        print(f" {ended}{duration(time.monotonic() - started)}", file=sys.stderr, flush=True)
 
 
 def wave_file(backend: str, work: Path) -> Path:
@@ -101,8 +126,10 @@ def verilog(backend: str = "icarus", *, arch: Arch) -> Path:
     path = BUILD / f"{SIM_TOP}{_arch_suffix(arch)}-{rtl_version()}-{flow}.v"
     with _locked("verilog"):
         if not path.is_file():
+            rtlil(SIM_TOP, arch=arch)           # its own stage
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(simulation_verilog(backend, arch=arch))
+            with stage(f"building the {arch.title} RTL for {backend}", "writing its Verilog with Yosys"):
+                tmp.write_text(simulation_verilog(backend, arch=arch))
             tmp.replace(path)
     return path
 
@@ -145,7 +172,8 @@ def rtlil(top: str = TOP, *, arch: Arch) -> Path:
             else:
                 from tensix_sfpu.hdl.sfpu import Sfpu as Top
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(amaranth_rtlil.convert(Top(arch=arch), name=top))
+            with stage(f"building the {arch.title} RTL", f"elaborating {top} in Amaranth"):
+                tmp.write_text(amaranth_rtlil.convert(Top(arch=arch), name=top))
             tmp.replace(path)
     return path
 
@@ -232,7 +260,23 @@ def _toplevel(source: Path) -> str:
     return SIM_TOP if source.name.startswith(SIM_TOP) else TOP
 
 
-def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path):
+# What each command of a simulator's build does, as its stage says it.
+BUILD_STAGES = {"iverilog": "compiling with iverilog", "verilator": "verilating", "make": "compiling its C++"}
+
+
+def _stages_said(runner, title: str) -> None:
+    """Each command of the runner's build run as a stage of its own (`stage`)."""
+    execute_cmds = runner._execute_cmds
+
+    def each_a_stage(cmds, cwd, stdout=None):
+        for cmd in cmds:
+            name = Path(cmd[0]).name
+            with stage(title, BUILD_STAGES.get(name, f"running {name}")):
+                execute_cmds([cmd], cwd, stdout)
+    runner._execute_cmds = each_a_stage
+
+
+def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path, arch: Arch):
     """A cocotb runner configured for the Verilog `source`. With `execute`
     false the build steps are skipped (the folder's build is current): cocotb's
     runner only learns its sources through `build()`."""
@@ -241,14 +285,17 @@ def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path
     runner = get_runner(backend)
     if backend == "verilator":
         _public_ports_only(runner, source, _toplevel(source), folder)
-    if not execute:
+    if execute:
+        of = f"the {arch.title} RTL" if _toplevel(source) == SIM_TOP else source.name
+        _stages_said(runner, f"building {of} for {backend}{' with waves' if waves else ''}")
+    else:
         runner._execute = lambda cmds, cwd: None
     # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
     # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
     runner.build(sources=[source], hdl_toplevel=_toplevel(source), build_dir=folder, timescale=TIMESCALE, build_args=args,
                  waves=waves, always=True, clean=execute, log_file=folder / "build.log")
-    if not execute:
-        del runner._execute          # tests do run
+    for patched in ("_execute", "_execute_cmds"):          # tests run quietly
+        runner.__dict__.pop(patched, None)
     return runner
 
 
@@ -281,7 +328,7 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None, *, arc
         recipe = _recipe(backend, waves, source)
         current = stamp.is_file() and stamp.read_text() == recipe
         try:
-            runner = _runner(backend, waves, not current, source, folder)
+            runner = _runner(backend, waves, not current, source, folder, arch)
         except (SystemExit, RuntimeError) as e:      # cocotb's runner exits or raises on a failed build
             raise RunnerError(f"{backend} build of {source.name} failed ({e}); see {folder / 'build.log'}") from None
         if not current:

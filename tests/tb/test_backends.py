@@ -7,6 +7,7 @@ The simulators' builds are cached under build/cocotb (`make test` builds
 them first); Amaranth's simulator needs no build but elaborates the SFPU
 for about 20 s."""
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -59,3 +60,24 @@ def test_verilator_builds_make_only_the_tops_ports_public(tmp_path):
     runner._public_ports_only(fake, source, "Missing", tmp_path)
     with pytest.raises(runner.RunnerError, match="netlist.v: no module Missing"):
         fake._build_command()
+
+
+def test_a_build_says_each_stage_and_its_time_and_a_cached_one_nothing(tmp_path, capfd):
+    """A first build of a netlist (a one-line Verilog with the top's name, so
+    that iverilog compiles it at once) says its one stage on stderr, finished
+    with its time; the second finds the build current and says nothing."""
+    netlist = tmp_path / "tiny.v"
+    netlist.write_text(f"module {runner.TOP}(input clk);\nendmodule\n")
+    runner.build("icarus", netlist=netlist, arch=Arch.WORMHOLE)
+    err = capfd.readouterr().err
+    assert re.fullmatch(r"building tiny.v for icarus: compiling with iverilog[.][.][.] \d+ s\n", err), err
+    runner.build("icarus", netlist=netlist, arch=Arch.WORMHOLE)
+    assert capfd.readouterr().err == ""
+
+
+def test_a_failed_stage_says_so(capsys):
+    with pytest.raises(RuntimeError):
+        with runner.stage("building X", "compiling"):
+            raise RuntimeError("no")
+    assert capsys.readouterr().err == "building X: compiling... failed after 0 s\n"
+    assert runner.duration(59.4) == "59 s" and runner.duration(190) == "3 min 10 s"
