@@ -22,6 +22,7 @@ from tensix_sfpu.tb.cli.files import load_dst, load_input, read_program, write_j
 from tensix_sfpu.tb.cli.llk import add_source_options, names_kernel, program_from_header
 from tensix_sfpu.tb.llk.frontend import with_cxx_locations
 from tensix_sfpu.tb.cli.options import add_hazard_options, out_path
+from tensix_sfpu.tb.sims.rtl_run import RtlRunResult
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 
@@ -81,6 +82,7 @@ def cmd_run(args) -> int:
     result = run_on_backend(args, program, keep_trace=args.trace)
     print_hazards(result.hazards, "warning", sys.stderr, given=args.allow, in_program=program.allowed_rules)
     record = result_to_json(result, trace=args.trace)       # names the architecture ("arch")
+    record = {"arch": record["arch"], **backend_fields(result), **record}
     if names_kernel(args):
         record["frontend_warnings"] = args.frontend_warnings
     if args.json is not None:
@@ -95,6 +97,9 @@ def cmd_run(args) -> int:
         accepted = f" (the last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
         on = f" on {result.state.arch.title}" if result.state.arch is not isa.Arch.WORMHOLE else ""
         print(f"{result.instructions} instructions, {result.cycles} cycles{on}{accepted}")
+        if isinstance(result, RtlRunResult):
+            print(f"backend: {result.backend} (the RTL), lock-step with the model: PASS "
+                  f"({result.cycles_compared} cycles compared, then the final state)")
         for reg in range(8):
             lanes = result.state.lregs[reg]
             if lanes.any():
@@ -104,6 +109,15 @@ def cmd_run(args) -> int:
             print(f"wrote {args.output}: {args.format} values read back from where --input put them"
                   if args.input is not None else f"wrote {args.output}: one 32 x 32 tile of {args.format}")
     return 0
+
+
+def backend_fields(result) -> dict:
+    """`backend` and `lockstep` of `sfpu run --json`. A run on the RTL that
+    gets this far kept in lock-step with the model (a difference stops it
+    with status 1 and no JSON); the model's own run has no check (null)."""
+    if isinstance(result, RtlRunResult):
+        return {"backend": result.backend, "lockstep": {"passed": True, "cycles_compared": result.cycles_compared}}
+    return {"backend": "model", "lockstep": None}
 
 
 def print_dst_written(result) -> None:

@@ -66,6 +66,15 @@ class RtlMismatch(AssertionError):
     """The RTL and the model differ; the message is the scoreboard's report."""
 
 
+@dataclass
+class RtlRunResult(RunResult):
+    """A run on the RTL that kept in lock-step with the model to its end (a
+    difference raises RtlMismatch instead): on which backend, and how many
+    cycles the scoreboard compared before the final states were."""
+    backend: str = ""
+    cycles_compared: int = 0
+
+
 # -- inside the simulation ------------------------------------------------------------------------
 
 def _lane_bools(mask: int) -> np.ndarray:
@@ -118,8 +127,10 @@ def rtl_result(run, state: SfpuState) -> RunResult:
     issued = [record.cycle for record in run.rtl_trace if record.issued is not None]
     cycles = run.rtl_trace[-1].cycle + 1 if run.rtl_trace else 0
     # The lock-step check has matched every issue cycle, so the model's source lines name the RTL's too.
-    return RunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
-                     list(run.model.hazards), issued_from=dict(run.issued_from), dst_rows_written={w.row for r in run.rtl_trace for w in r.dst_writes})
+    return RtlRunResult(state, cycles, issued[-1] + 1 if issued else 0, len(issued), run.rtl_trace,
+                        list(run.model.hazards), issued_from=dict(run.issued_from),
+                        dst_rows_written={w.row for r in run.rtl_trace for w in r.dst_writes},
+                        cycles_compared=run.cycles)
 
 
 async def run_jobs(dut, jobs: list[Job]) -> list[JobResult]:
@@ -177,7 +188,7 @@ def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
 
 
 def run_program(backend: str, program: Program, dst: np.ndarray | None = None, strict: bool = True,
-                allow: set[str] | frozenset[str] = frozenset()) -> RunResult:
+                allow: set[str] | frozenset[str] = frozenset()) -> RtlRunResult:
     """One program on `backend`, as `model.run.run_program` runs it on the
     model: raises UndefinedBehaviour where a strict run stops, RtlMismatch
     where the RTL and the model differ."""
@@ -189,7 +200,8 @@ def run_program(backend: str, program: Program, dst: np.ndarray | None = None, s
         raise RtlMismatch(out.mismatch)
     if out.error is not None:
         raise runner.RunnerError(f"{backend} run of {program.name} failed: {out.error}")
+    out.result.backend = backend
     return out.result
 
 
-__all__ = ["Job", "JobResult", "RtlMismatch", "read_state", "rtl_result", "run_jobs", "run_batch", "run_program"]
+__all__ = ["Job", "JobResult", "RtlMismatch", "RtlRunResult", "read_state", "rtl_result", "run_jobs", "run_batch", "run_program"]

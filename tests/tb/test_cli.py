@@ -189,6 +189,8 @@ def expected_run_state():
         dst[lane // 8][(lane & 7) * 2] = 0x1230
     return {
         "arch": "wormhole",                                  # the architecture the program ran on
+        "backend": "model",                                  # the default
+        "lockstep": None,                                    # only an RTL run has a lock-step check
         "lregs": lregs,
         "lane_flags": [i < 16 for i in range(32)],            # SETCC LT0 on L4, all lanes enabled
         "flag_enable": [True] * 32,                          # ENCC EI with Imm2 bit 0 = 1

@@ -135,8 +135,31 @@ def test_run_json_equals_the_models_from_another_folder(backend, tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert "7 instructions" in proc.stdout
     want, have = (json.loads((tmp_path / f"{which}.json").read_text()) for which in ("model", backend))
+    assert (want.pop("backend"), have.pop("backend")) == ("model", backend)
+    assert (want.pop("lockstep"), have.pop("lockstep")) == (None, {"passed": True, "cycles_compared": len(want["trace"])})
     assert first_difference(want, have) is None, first_difference(want, have)
     assert want["dst"][0][1] == int(dst[0, 0])      # the program did move Dst data
+
+
+def test_a_run_says_its_backend_and_its_lockstep_verdict(tmp_path, capsys):
+    """The text and the JSON say where the program ran: the model alone
+    (no lock-step check: null), or the RTL in lock-step with the model,
+    every cycle of the model's trace compared."""
+    src = tmp_path / "p.s"
+    src.write_text(DST_PROGRAM)
+    assert main(["run", str(src), "--json", str(tmp_path / "model.json"), "--trace"]) == 0
+    model_text = capsys.readouterr().out
+    model = json.loads((tmp_path / "model.json").read_text())
+    assert (model["backend"], model["lockstep"]) == ("model", None)
+    assert "backend" not in model_text and "lock-step" not in model_text
+    assert main(["run", str(src), "--backend", "amaranth", "--json", str(tmp_path / "rtl.json")]) == 0
+    rtl_text = capsys.readouterr().out
+    rtl = json.loads((tmp_path / "rtl.json").read_text())
+    cycles = len(model["trace"])
+    assert rtl["backend"] == "amaranth" and rtl["lockstep"] == {"passed": True, "cycles_compared": cycles}
+    assert (f"backend: amaranth (the RTL), lock-step with the model: PASS ({cycles} cycles compared, then the "
+            "final state)") in rtl_text.splitlines()
+    assert rtl_text.splitlines()[0] == model_text.splitlines()[0]       # the same run
 
 
 def test_run_exit_statuses_on_verilator(tmp_path, capsys):
