@@ -31,12 +31,14 @@ import numpy as np
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import AsmError, Program, assemble
 from tensix_sfpu.model.hazards import RULES, Hazard, unknown_rule
+from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.race import DEFAULT_MAX_GAP, DEFAULT_SEEDS, RaceInputError, RaceReport, explore
 from tensix_sfpu.model.run import RunResult, run_program
 from tensix_sfpu.model.state import SfpuState
 from tensix_sfpu.model.trace import CycleRecord
 from tensix_sfpu.model import dst_io
-from tensix_sfpu.tb.llk.frontend import Listing, LlkError, Op, Request, compile_call, remember
+from tensix_sfpu.tb.llk.frontend import (Listing, LlkError, Op, Request, compile_call, cxx_of_message, remember,
+                                         with_cxx_locations)
 from tensix_sfpu.tb.llk.sources import SourceError, find_header, find_tree
 
 if TYPE_CHECKING:
@@ -295,16 +297,35 @@ def run(program: Listing | Program | str | Path, *, inputs: np.ndarray | None = 
     Dst in `format` (see `FORMATS`: fp32, int32, uint32, fp16b, fp16,
     uint16); `result.output` has what the kernel stored there, in the same
     format and shape. With `strict` (the default) a hazard or undefined
-    behaviour stops the run; `allow` names hazard rules that only report."""
+    behaviour stops the run; `allow` names hazard rules that only report.
+    The stop's message (and an RTL backend's report of a difference) names
+    the C++ file and line of a compiled kernel's instruction, as `sfpu run` does."""
+    from tensix_sfpu.tb.sims.rtl_run import RtlMismatch
     prog = _program(program)
     state = initial_state(prog, inputs, format, dst)
-    result = execute(prog, state, backend=backend, strict=strict, allow=tuple(allow), trace=trace,
-                     dst_given=inputs is not None or dst is not None)
+    try:
+        result = execute(prog, state, backend=backend, strict=strict, allow=tuple(allow), trace=trace,
+                         dst_given=inputs is not None or dst is not None)
+    except (UndefinedBehaviour, RtlMismatch) as e:
+        _name_cxx_lines(e, program)
+        raise
     output = None
     if inputs is not None:
         output = dst_io.get_array(result.state, _format(format), np.shape(inputs))
     return Result(prog.arch, output, result.state.dst.copy(), result.state.lregs.copy(), result.cycles,
                   result.instructions, list(result.hazards), list(result.trace), result)
+
+
+def _name_cxx_lines(error: Exception, program) -> None:
+    """Put the C++ file:line of each listing line `error` names before it, as
+    `sfpu run` says a stop: from `program` itself if it is a Listing (two
+    listings compiled from one header share a name), else from the listing
+    compiled or written under the name the message gives (tb.llk.frontend)."""
+    message = str(error)
+    if isinstance(program, Listing) and isinstance(error, UndefinedBehaviour):
+        error.args = (cxx_of_message(message, program),)
+    else:
+        error.args = (with_cxx_locations(message),)
 
 
 def kernel_names(arch: str = "wormhole") -> list[str]:

@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sfpu: error: {e}", file=sys.stderr)
         return 2
     except RtlMismatch as e:
-        print(f"sfpu: {e}", file=sys.stderr)
+        from tensix_sfpu.tb.llk.frontend import with_cxx_locations
+        print(f"sfpu: {with_cxx_locations(str(e))}", file=sys.stderr)
         return 1
     except UndefinedBehaviour as e:
         from tensix_sfpu.tb.llk.frontend import with_cxx_location

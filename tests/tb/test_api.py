@@ -14,6 +14,7 @@ import pytest
 from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.race import report_to_json
 from tensix_sfpu import api
+from tensix_sfpu.tb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 AFFINE = ROOT / "examples" / "ckernel_sfpu_affine.h"
@@ -55,6 +56,24 @@ def test_a_hazard_stops_a_strict_run_and_is_reported_in_a_lenient_one():
         api.run(listing, inputs=X, format="fp32")
     lenient = api.run(listing, inputs=X, format="fp32", strict=False)
     assert lenient.hazards and all(h.rule for h in lenient.hazards)
+
+
+def test_a_stop_names_the_cxx_line_as_the_command_line_does(capsys):
+    """The listing exists only in memory, so the stop names the C++ line
+    first, as `sfpu run HEADER --call` does: line 35 of the fixture is the
+    SFPSTORE that reads the SFPADD result in flight. A second listing compiled
+    from the same header (the same listing name) does not change which line
+    the first one's stop names."""
+    header = FIXTURES / "ckernel_sfpu_fixture_add_one.h"
+    call, init = "calculate_fixture_add_one_hazard<false, 2>()", "fixture_add_one_init<false>()"
+    hazard = api.compile_kernel(header, call, init=init)
+    api.compile_kernel(header, "calculate_fixture_add_one<false, 2>()", init=init)
+    with pytest.raises(UndefinedBehaviour) as stop:
+        api.run(hazard, inputs=X, format="fp32")
+    assert str(stop.value).startswith(f"{header}:35: ckernel_sfpu_fixture_add_one.h.s:")
+    assert stop.value.hazard.rule == "read-in-flight"
+    assert main(["run", str(header), "--call", call, "--init", init]) == 3
+    assert capsys.readouterr().err == f"sfpu: stopped: {stop.value}\n"
 
 
 def test_the_rtl_gives_the_models_result(affine):
