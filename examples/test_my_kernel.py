@@ -3,15 +3,16 @@ C++ header, run it on random inputs on the cycle-exact model, check it against
 numpy within a ULP budget, and check that its SFPLOADMACRO path and its plain
 path (-D DISABLE_SFPLOADMACRO) give the same bits.
 
-    pytest examples/test_my_kernel.py
-    KERNEL_SRC=/path/to/tt_metal pytest examples/test_my_kernel.py    # headers looked up by name there
+    cp test_my_kernel.py ~/my_tests/ && cd ~/my_tests && pytest test_my_kernel.py
+    KERNEL_SRC=/path/to/tt_metal pytest test_my_kernel.py    # headers named without a path looked up there
 
-As it stands it tests examples/ckernel_sfpu_affine.h (y = 2x + 1); change
-HEADER, CALL, INIT, reference() and BUDGET_ULP for your kernel.
+As it stands it tests the package's example kernel, `example:ckernel_sfpu_affine.h`
+(y = 2x + 1), which is found wherever this file is copied; change HEADER (a
+path, or a file name under KERNEL_SRC), CALL, INIT, reference() and
+BUDGET_ULP for your kernel.
 """
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from tensix_sfpu import api
 from tensix_sfpu.tb.llk.sweep import ulp_steps       # tt-llk's ULP count (SFPU_ULP.md)
 
-HEADER = Path(__file__).resolve().parent / "ckernel_sfpu_affine.h"
+HEADER = "example:ckernel_sfpu_affine.h"     # yours: a path (Path(__file__).parent / "ckernel_sfpu_mine.h") or a name under KERNEL_SRC
 CALL = "calculate_affine<false>()"
 INIT = "affine_init<false>()"
 SRC = os.environ.get("KERNEL_SRC")           # a tt-metal tree, for headers named without a path

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 BACKENDS = ("model", "amaranth", "icarus", "verilator")
 FORMATS = tuple(dst_io.FORMATS)
+SRC = "src="              # the kernel tree, as errors name it (the command line says --src)
 
 
 class ApiError(ValueError):
@@ -61,8 +62,8 @@ def compile_kernel(header: str | Path, call: str, *, init: str | None = None, ar
                    fp32_dest: int | None = None, srcb_format: int | None = None,
                    setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc",
                    strict_fields: bool = False) -> Listing:
-    """A kernel's C++ header (a path, or a file name in `src`'s kernel folders)
-    compiled for `call` (and `init`, run once before the faces) into a listing
+    """A kernel's C++ header (a path, a file name in `src`'s kernel folders,
+    or `example:NAME` for a header of the package's examples) compiled for `call` (and `init`, run once before the faces) into a listing
     of the project's assembly, as `sfpu llk` writes it: `listing.text` and
     `listing.program`. `src` is a tt-metal/tt-llk tree or the unpacked ttnn
     wheel's ttnn/tt_metal (default: $SFPU_LLK_SRC); `defines` are `NAME` or
@@ -110,7 +111,7 @@ def _chain_request(ops, arch, src, defines, fp32_dest, srcb_format, setup, vecto
     others = []
     for op in ops[1:]:
         try:
-            path = find_header(str(op.header), request.tree)
+            path = find_header(str(op.header), request.tree, SRC)
         except SourceError as e:
             raise ApiError(f"{op.call}: {e}") from None
         if path.resolve() != request.header.resolve() and path not in others:
@@ -125,8 +126,8 @@ def _request(header, call, init, arch, src, defines, fp32_dest, srcb_format, set
         if not line.strip().startswith("."):
             raise ApiError(f"setup {line!r}: expected a directive such as '.addr_mod 6 dst_incr=2'")
     try:
-        tree = find_tree(src, arch)
-        path = find_header(str(header), tree)
+        tree = find_tree(src, arch, SRC)
+        path = find_header(str(header), tree, SRC)
     except SourceError as e:
         raise ApiError(str(e)) from None
     return Request(path, call, init, arch=arch, defines=tuple(defines), fp32_dest=fp32_dest, srcb_format=srcb_format,
@@ -361,7 +362,7 @@ def measure_kernels(names: list[str] | None = None, *, arch: str = "wormhole", s
     if src is not None:
         from tensix_sfpu.tb.llk.regenerate import programs_from_source
         try:
-            programs = programs_from_source(str(src), list(names or defined), chosen)
+            programs = programs_from_source(str(src), list(names or defined), chosen, SRC)
         except ValueError as e:
             raise ApiError(str(e)) from None
     measured = measure(list(names) if names else None, programs, arch=chosen)

@@ -3,8 +3,9 @@ environment of each Python (3.10 and 3.13 by default), and a smoke set run
 from that install, outside the checkout:
 
 - only the namespace is installed (`import model` fails, `import tensix_sfpu` works);
-- `sfpu llk` compiles the wheel's example header, `sfpu run` runs the listing;
-- examples/test_my_kernel.py (the Python API) passes from the installed package;
+- `sfpu llk` compiles the wheel's example header (`example:NAME`), `sfpu run` runs the listing;
+- examples/test_my_kernel.py (the Python API) passes from the installed package, and copied
+  into an empty folder, as docs/api.md invites;
 - `sfpu sim` runs an example on the RTL on Amaranth's simulator.
 
     python tools/test_pythons.py [--python python3.10 --python python3.13] [--keep]
@@ -80,20 +81,24 @@ def smoke(python: str, wheel: Path, keep: bool) -> bool:
     py = str(bin_dir / "python")
     example = "import tensix_sfpu.examples as e, pathlib; print(pathlib.Path(e.__file__).parent)"
     examples = subprocess.run([py, "-c", example], cwd=work, env=env, capture_output=True, text=True).stdout.strip()
-    header = f"{examples}/ckernel_sfpu_affine.h"
+    mine = work / "mine"
+    mine.mkdir()
+    shutil.copy(Path(examples) / "test_my_kernel.py", mine)
     results = [
         step("only the namespace is installed: `import model` fails", [py, "-c", "import model"], work, env,
              expect_failure=True),
         step("import tensix_sfpu.model, .hdl, .tb, .kernels, .api",
              [py, "-c", "import tensix_sfpu.model, tensix_sfpu.hdl, tensix_sfpu.tb, tensix_sfpu.kernels\n"
                         "from tensix_sfpu import api"], work, env),
-        step("sfpu llk on the example header", [str(bin_dir / "sfpu"), "llk", header, "--call",
-                                                 "calculate_affine<false>()", "--init", "affine_init<false>()",
+        step("sfpu llk on the example header", [str(bin_dir / "sfpu"), "llk", "example:ckernel_sfpu_affine.h",
+                                                 "--call", "calculate_affine<false>()", "--init", "affine_init<false>()",
                                                  "--fp32-dest", "1", "-o", "affine.s"], work, env),
         step("sfpu run on its listing", [str(bin_dir / "sfpu"), "run", "affine.s"], work, env),
         step("examples/test_my_kernel.py (the Python API)",
              [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyargs", "tensix_sfpu.examples.test_my_kernel"],
              work, env),
+        step("test_my_kernel.py copied into an empty folder",
+             [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_kernel.py"], mine, env),
         step("sfpu sim on Amaranth's simulator", [str(bin_dir / "sfpu"), "sim", "example:macro_example_a.s",
                                                   "--backend", "amaranth"], work, env),
     ]

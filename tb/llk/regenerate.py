@@ -35,7 +35,7 @@ from tensix_sfpu.model.asm import Directive, Instr
 from tensix_sfpu import kernels
 from .frontend import LlkError, Listing, Request, compile_call
 from .frontend import cxx_of_message as with_cxx_location
-from .sources import SourceError, find_header, find_tree
+from .sources import CLI_OPTION, SourceError, find_header, find_tree
 
 
 @dataclass
@@ -123,11 +123,12 @@ def write_listing(kernel: kernels.Kernel, tree) -> Path:
     return kernel.path
 
 
-def programs_from_source(src: str, names: list[str], arch: isa.Arch) -> dict:
-    """The generated program of each named kernel of `arch` that has a source call. Raises
-    ValueError naming the kernel and the C++ line when one does not compile."""
+def programs_from_source(src: str, names: list[str], arch: isa.Arch, option: str = CLI_OPTION) -> dict:
+    """The generated program of each named kernel of `arch` that has a source call (`src` named in
+    errors as `option` gives it). Raises ValueError naming the kernel and the C++ line when one does not
+    compile."""
     try:
-        tree = find_tree(src, arch.value)
+        tree = find_tree(src, arch.value, option)
     except SourceError as e:
         raise ValueError(str(e)) from None
     table = kernels.all_kernels(arch)

@@ -6,6 +6,11 @@ into the project; the front end reads them where they are.
 The Wormhole kernel folders are found by their tails:
 `tt_llk_wormhole_b0/common/inc/sfpu` (tt-llk's kernels, included as
 `sfpu/ckernel_sfpu_*.h`) and `wormhole_b0/metal/llk_api/llk_sfpu` (tt-metal's).
+
+`example:NAME` names a header of the package's examples (tensix_sfpu.examples),
+found wherever the package is installed. Errors name the tree as the caller
+gave it: `--src DIR` on the command line, `src=DIR` in the Python API
+(`option`), or the environment variable.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from pathlib import Path
 from tensix_sfpu.model.spelling import did_you_mean
 
 ENV = "SFPU_LLK_SRC"
+CLI_OPTION = "--src"        # how a caller gives the tree, as its errors say it (the API passes "src=")
+EXAMPLE = "example:"
 ARCH_DIRS = {"wormhole": ("tt_llk_wormhole_b0", "wormhole_b0"), "blackhole": ("tt_llk_blackhole", "blackhole")}
 _MAX_DEPTH = 6
 
@@ -61,19 +68,25 @@ def _find(root: Path, tail: tuple[str, ...]) -> Path | None:
     return None
 
 
-def find_tree(src: str | Path | None, arch: str) -> SourceTree | None:
+def given(option: str, value: object) -> str:
+    """A value as the caller gave it: `--src DIR` or `src=DIR`."""
+    return f"{option}{value}" if option.endswith("=") else f"{option} {value}"
+
+
+def find_tree(src: str | Path | None, arch: str, option: str = CLI_OPTION) -> SourceTree | None:
     """The kernel folders under `src` (or $SFPU_LLK_SRC); None when neither is given."""
+    named = given(option, src) if src else f"{ENV}={os.environ.get(ENV)}"
     src = src or os.environ.get(ENV)
     if not src:
         return None
     root = Path(src).expanduser().resolve()
     if not root.is_dir():
-        raise SourceError(f"--src {src}: no such folder")
+        raise SourceError(f"{named}: no such folder")
     llk_name, metal_name = ARCH_DIRS[arch]
     llk = _find(root, (llk_name, "common", "inc", "sfpu"))
     metal = _find(root, (metal_name, "metal", "llk_api", "llk_sfpu"))
     if llk is None and metal is None:
-        raise SourceError(f"--src {src}: no {llk_name}/common/inc/sfpu or {metal_name}/metal/llk_api/llk_sfpu "
+        raise SourceError(f"{named}: no {llk_name}/common/inc/sfpu or {metal_name}/metal/llk_api/llk_sfpu "
                           "folder under it (give the unpacked wheel's ttnn/tt_metal, a tt-metal or a tt-llk "
                           "checkout)")
     types = metal.parent / "llk_sfpu_types.h" if metal is not None else None
@@ -81,8 +94,11 @@ def find_tree(src: str | Path | None, arch: str) -> SourceTree | None:
     return SourceTree(root, llk, metal, types if types is not None and types.is_file() else None, helpers)
 
 
-def find_header(name: str, tree: SourceTree | None) -> Path:
-    """HEADER as a path, a path inside the tree, or a file name looked up in the tree's kernel folders."""
+def find_header(name: str, tree: SourceTree | None, option: str = CLI_OPTION) -> Path:
+    """HEADER as `example:NAME`, a path, a path inside the tree, or a file
+    name looked up in the tree's kernel folders."""
+    if name.startswith(EXAMPLE):
+        return _example(name)
     path = Path(name)
     if path.is_file():
         return path
@@ -92,7 +108,25 @@ def find_header(name: str, tree: SourceTree | None) -> Path:
         for folder in tree.kernel_dirs:
             if (folder / name).is_file():
                 return folder / name
-    if tree is None:
-        raise SourceError(f"{name}: no such header (give --src DIR to look it up by name)")
-    headers = {h.name for folder in tree.kernel_dirs for h in folder.glob("*.h")}
-    raise SourceError(f"{name}: no such header or under {tree.root}{did_you_mean(path.name, headers)}")
+        headers = {h.name for folder in tree.kernel_dirs for h in folder.glob("*.h")}
+        raise SourceError(f"{name}: no such header, nor under {tree.root}{did_you_mean(path.name, headers)}")
+    example = f"; the package's example of that name is {EXAMPLE}{path.name}" if _is_example(path.name) else ""
+    if len(path.parts) > 1:
+        raise SourceError(f"{name}: no such file{example}")
+    raise SourceError(f"{name}: no such header (a file name is looked up in a kernel tree: give "
+                      f"{given(option, 'DIR')} or set {ENV}){example}")
+
+
+def _is_example(name: str) -> bool:
+    from tensix_sfpu.examples import FOLDER
+    return name.endswith(".h") and (FOLDER / name).is_file()
+
+
+def _example(name: str) -> Path:
+    """`example:NAME`: a header of the package's examples."""
+    from tensix_sfpu.examples import FOLDER
+    wanted = name[len(EXAMPLE):]
+    if _is_example(wanted):
+        return FOLDER / wanted
+    there = ", ".join(EXAMPLE + p.name for p in sorted(FOLDER.glob("*.h")))
+    raise SourceError(f"{name}: the package has no such example header (it has {there})")

@@ -20,11 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tensix_sfpu.examples import FOLDER as EXAMPLES
 from tensix_sfpu.model.asm import AsmError, Program, assemble_file
 from tensix_sfpu.model.isa import Arch
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
 DEFAULT_CYCLES = 200
 
 

@@ -4,6 +4,8 @@ Expected values: the example kernel computes 2x + 1 (one rounding, as numpy's
 float32 2*x + 1, since 2x is exact); the RTL's result is the other half of the
 model/RTL pair; error messages name what was given."""
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 
 from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.race import report_to_json
+import tensix_sfpu
 from tensix_sfpu import api
 from tensix_sfpu.tb.cli.main import main
 
@@ -85,6 +88,14 @@ def test_the_rtl_gives_the_models_result(affine):
 @pytest.mark.parametrize("call, message", [
     (lambda: api.compile_kernel(AFFINE, "calculate_nothing<false>()"), "calculate_nothing"),
     (lambda: api.compile_kernel("no_such.h", "f()"), "no_such.h: no such header"),
+    # The API's own names for the kernel tree, not the command line's --src:
+    (lambda: api.compile_kernel("no_such.h", "f()"), "give src=DIR or set SFPU_LLK_SRC"),
+    (lambda: api.compile_kernel("no_such.h", "f()", src="/nonexistent"), "src=/nonexistent: no such folder"),
+    (lambda: api.compile_kernel("/moved/ckernel_sfpu_affine.h", "f()"),
+     "/moved/ckernel_sfpu_affine.h: no such file; the package's example of that name is "
+     "example:ckernel_sfpu_affine.h"),
+    (lambda: api.compile_kernel("example:nope.h", "f()"),
+     "example:nope.h: the package has no such example header (it has example:ckernel_sfpu_affine.h)"),
     (lambda: api.compile_kernel(AFFINE, "calculate_affine<false>()", setup=["addr_mod 6"]), "setup 'addr_mod 6'"),
     (lambda: api.assemble_program("sfpnop\nsfpbogus\n", name="p.s"), "p.s:2"),
     (lambda: api.assemble_program(Path("/nonexistent/x.s")), "/nonexistent/x.s: cannot read"),
@@ -112,10 +123,21 @@ def test_a_run_without_trace_has_no_timeline(affine):
         api.run(affine, inputs=X).timeline_html()
 
 
-def test_the_example_kernel_test_passes():
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(ROOT / "examples" / "test_my_kernel.py")], capture_output=True, text=True, cwd=ROOT)
-    assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout[-2000:]
+@pytest.mark.parametrize("kernel_src", [None, FIXTURES.parent / "llk_tree"])
+def test_the_example_kernel_test_passes_copied_into_an_empty_folder(tmp_path, kernel_src):
+    """docs/api.md invites a copy: it finds the package's example header
+    wherever it is, with or without a kernel tree in KERNEL_SRC (here a
+    fixture tree, which has no such header), and both its tests run."""
+    shutil.copy(ROOT / "examples" / "test_my_kernel.py", tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("KERNEL_SRC", "SFPU_LLK_SRC")}
+    # The package under test, wherever it is imported from here (a checkout, or an install).
+    package = Path(tensix_sfpu.__file__).resolve().parents[1]
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(package), env.get("PYTHONPATH")]))
+    if kernel_src is not None:
+        env["KERNEL_SRC"] = str(kernel_src)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_kernel.py"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
 def test_race_finds_the_macro_racing_the_store():

@@ -262,3 +262,22 @@ def test_tensix_nop_is_one_idle_issue_cycle():
     # Once per face: the thread's slot is taken, no sub-unit starts, nothing is written.
     assert len(nops) == 4 and all(not r.units and not r.lreg_writes for r in nops)
 
+
+
+def test_a_header_is_named_as_the_command_line_gives_it(tmp_path, capsys, monkeypatch):
+    """The tree as `--src` (the API says src=), or as the environment variable
+    that gave it; `example:NAME` is a header of the package's examples."""
+    monkeypatch.delenv("SFPU_LLK_SRC", raising=False)
+    assert main(["llk", "no_such.h", "--call", "f()"]) == 2
+    assert "no_such.h: no such header (a file name is looked up in a kernel tree: give --src DIR or set " \
+           "SFPU_LLK_SRC)" in capsys.readouterr().err
+    assert main(["llk", "no_such.h", "--call", "f()", "--src", str(tmp_path / "none")]) == 2
+    assert f"--src {tmp_path / 'none'}: no such folder" in capsys.readouterr().err
+    monkeypatch.setenv("SFPU_LLK_SRC", str(tmp_path / "none"))
+    assert main(["llk", "no_such.h", "--call", "f()"]) == 2
+    assert f"SFPU_LLK_SRC={tmp_path / 'none'}: no such folder" in capsys.readouterr().err
+    monkeypatch.delenv("SFPU_LLK_SRC")
+    out = tmp_path / "affine.s"
+    assert main(["llk", "example:ckernel_sfpu_affine.h", "--call", "calculate_affine<false>()",
+                 "--init", "affine_init<false>()", "--fp32-dest", "1", "-o", str(out)]) == 0
+    assert "ckernel_sfpu_affine.h:" in out.read_text()        # its C++ lines, from the package's examples folder
