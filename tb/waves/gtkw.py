@@ -9,10 +9,12 @@ instruction word and opcode goes through the `sfpu-mnemonic` translate filter
 The three backends name the same signals differently:
 - Amaranth's VCD: the top is `bench.top.dut`; every struct field and array
   element is a signal of its own (`\\mad_inputs__issue.word`, `\\lregs__0[3]`);
-- Icarus's FST (of Yosys's Verilog): the top is `Sfpu`; struct fields
-  survive as escaped wires (`\\mad_inputs__issue.word`), array elements do not;
-- Verilator's FST: the top is `TOP.Sfpu`, with the same names as Icarus's
-  where Verilator kept them.
+- Icarus's VCD (of Yosys's Verilog): the top is `Sfpu` (`SfpuHarness.sfpu`
+  in the simulation harness); struct fields survive as escaped wires
+  (`\\mad_inputs__issue.word`), array elements do not;
+- Verilator's VCD: the same scopes as Icarus's, with the same names where
+  Verilator kept them, and the harness's ports alone in `$rootio` (older
+  Verilators put the top under `TOP`).
 So each wanted signal is looked up by its field path; where the wave file has
 only an enclosing vector, the field becomes a bit range of it, its offset
 taken from the Amaranth layout (GTKWave's `#{alias} (i)vector ...` syntax).
@@ -26,7 +28,6 @@ from __future__ import annotations
 import math
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,21 +74,12 @@ class Var:
 # -- reading the signal list ----------------------------------------------------------------
 
 def _lines(path: Path):
-    """The lines of a .vcd, or of an .fst through GTKWave's fst2vcd; a reader
-    that stops early stops fst2vcd too."""
-    if path.suffix == ".fst":
-        exe = shutil.which("fst2vcd")
-        if exe is None:
-            raise WaveError("reading an FST needs GTKWave's fst2vcd: apt-get install -y gtkwave")
-        proc = subprocess.Popen([exe, "-f", str(path)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            yield from proc.stdout
-        finally:
-            proc.kill()
-            proc.wait()
-    else:
-        with open(path) as f:
+    """The lines of a VCD (every backend writes one: tb.sims.runner)."""
+    try:
+        with open(path, errors="replace") as f:
             yield from f
+    except OSError as e:
+        raise WaveError(f"{path}: cannot read: {e.strerror or e}") from None
 
 
 def _declarations(lines) -> Iterator[tuple[list[str], list[str]]]:
@@ -122,13 +114,13 @@ def read_vars(path: Path) -> dict[str, Var]:
         key = ".".join([*scopes, ref.lstrip("\\")])
         out.setdefault(key, Var(".".join([*scopes, ref]) + suffix, width, msb, lsb, string))
     if not out:
-        raise WaveError(f"{path}: no signals (not a VCD or FST file?)")
+        raise WaveError(f"{path}: no signals (not a VCD file?)")
     return out
 
 
 def find_top(variables: dict[str, Var]) -> str:
     """The scope of the SFPU top: the one with `instr__payload` and the most signals
-    (Verilator's FST also has the ports alone in `TOP`)."""
+    (Verilator's VCD also has the ports alone in `$rootio`)."""
     counts: dict[str, int] = {}
     for key in variables:
         counts[key.rpartition(".")[0]] = counts.get(key.rpartition(".")[0], 0) + 1

@@ -1,11 +1,16 @@
 """The GTKWave translate filter and the save files tb.waves.gtkw writes.
 
 The wave files here are small hand-made VCDs named as the backends name the
-SFPU's signals, so nothing needs simulating and GTKWave is not needed."""
+SFPU's signals, so nothing needs simulating and GTKWave is not needed; the
+last tests run `sfpu sim --waves` on Icarus, and `make waves`, where neither
+GTKWave nor its fst2vcd is on PATH."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
+from itertools import islice, takewhile
 from pathlib import Path
 
 import pytest
@@ -14,7 +19,11 @@ from vcd import VCDWriter
 from tensix_sfpu.hdl.sfpu import Trace
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import disassemble
+from tensix_sfpu.tb.cli import sim
+from tensix_sfpu.tb.cli.main import main
 from tensix_sfpu.tb.waves import gtkw as waves, mnemonic
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FILTER = [sys.executable, "-m", "tensix_sfpu.tb.waves.mnemonic"]
 GROUPS = ["issue and stall", "load", "simple", "mad", "round", "store", "LRegs by lane", "flags and stack",
@@ -149,3 +158,57 @@ def test_view_starts_before_the_first_instruction(tmp_path):
     assert waves.first_rise(wave) == 100
     start, zoom = waves.view_for(10_000, 1_000)
     assert start == 7_000 and zoom < 0
+
+
+def _path_without_gtkwave(folder: Path) -> str:
+    """A PATH holding only the simulator's commands (GTKWave, if installed, lives beside them in /usr/bin)."""
+    folder.mkdir()
+    for tool in ("iverilog", "vvp"):
+        (folder / tool).symlink_to(shutil.which(tool))
+    return str(folder)
+
+
+@pytest.mark.skipif(shutil.which("iverilog") is None, reason="Icarus is not installed")
+def test_icarus_waves_need_no_gtkwave_and_latest_names_them(tmp_path, monkeypatch, capsys):
+    """`sfpu sim --backend icarus --waves` writes a VCD and its save file
+    without GTKWave or fst2vcd on PATH, and points latest.gtkw at the save
+    file just written, not at an older run's."""
+    path = _path_without_gtkwave(tmp_path / "bin")
+    monkeypatch.setenv("PATH", path)
+    assert shutil.which("gtkwave") is None and shutil.which("fst2vcd") is None
+    latest = tmp_path / "waves" / "latest.gtkw"
+    monkeypatch.setattr(sim, "LATEST", latest)
+    older = tmp_path / "older.gtkw"
+    older.write_text("[dumpfile] \"older.vcd\"\n")
+    sim.point_latest(older)
+    out = tmp_path / "run"
+    assert main(["sim", "example:macro_example_a.s", "--backend", "icarus", "--waves", "--out", str(out)]) == 0, \
+        capsys.readouterr()
+    wave, gtkw = out / "Sfpu.vcd", out / "Sfpu.gtkw"
+    with open(wave) as f:     # a VCD: declarations up to $enddefinitions, then value changes at #times
+        header = {line.split()[0] for line in takewhile(lambda line: not line.startswith("$enddefinitions"), f)
+                  if line.strip()}
+        changes = [line for line in islice(f, 10_000) if line.startswith("#")]
+    assert {"$timescale", "$scope", "$var", "$upscope"} <= header and not any(k[0] == "#" for k in header)
+    assert changes and changes[0].rstrip() == "#0"
+    assert waves.find_top(waves.read_vars(wave)).endswith("sfpu")      # the harness's SFPU top
+    assert latest.resolve() == gtkw.resolve()
+    assert f'[dumpfile] "{wave.resolve()}"' in latest.read_text().splitlines()
+    assert f"waveform: {wave}" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_waves_without_gtkwave_says_where_the_waveform_is(tmp_path):
+    saved = tmp_path / "build" / "waves" / "icarus" / "Sfpu.gtkw"
+    saved.parent.mkdir(parents=True)
+    saved.write_text('[dumpfile] "/runs/here/Sfpu.vcd"\n')
+    (tmp_path / "build" / "waves" / "latest.gtkw").symlink_to("icarus/Sfpu.gtkw")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS")}
+    env["PATH"] = _path_without_gtkwave(tmp_path / "bin") + os.pathsep + os.path.dirname(shutil.which("make"))
+    if shutil.which("gtkwave", path=env["PATH"]):
+        pytest.skip("GTKWave is installed beside make")
+    done = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), "waves"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "the waveform is /runs/here/Sfpu.vcd" in done.stderr and str(saved) in done.stderr
+    assert "needs GTKWave" in done.stderr
