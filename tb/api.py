@@ -63,8 +63,9 @@ def compile_kernel(header: str | Path, call: str, *, init: str | None = None, ar
                    setup: tuple[str, ...] | list[str] = (), vector_mode: str = "rc",
                    strict_fields: bool = False) -> Listing:
     """A kernel's C++ header (a path, a file name in `src`'s kernel folders,
-    or `example:NAME` for a header of the package's examples) compiled for `call` (and `init`, run once before the faces) into a listing
-    of the project's assembly, as `sfpu llk` writes it: `listing.text` and
+    or `example:NAME` for a header of the package's examples) compiled for
+    `call` (and `init`, run once before the faces) into a listing of the
+    project's assembly, as `sfpu llk` writes it: `listing.text` and
     `listing.program`. `src` is a tt-metal/tt-llk tree or the unpacked ttnn
     wheel's ttnn/tt_metal (default: $SFPU_LLK_SRC); `defines` are `NAME` or
     `NAME=VALUE`; `setup` holds directives for Tensix state the caller sets up,
