@@ -130,7 +130,7 @@ def verilog(backend: str = "icarus", *, arch: Arch) -> Path:
     path = BUILD / f"{SIM_TOP}{_arch_suffix(arch)}-{rtl_version()}-{flow}.v"
     with _locked("verilog"):
         if not path.is_file():
-            rtlil(SIM_TOP, arch=arch)           # its own stage
+            rtlil(SIM_TOP, arch=arch)     # elaborated first: a stage of its own, not one inside Yosys's
             tmp = path.with_suffix(".tmp")
             with stage(f"building the {arch.title} RTL for {backend}", "writing its Verilog with Yosys"):
                 tmp.write_text(simulation_verilog(backend, arch=arch))
