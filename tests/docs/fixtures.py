@@ -40,5 +40,6 @@ def llk_src() -> str:
 def doc_shell(llk_src, tmp_path_factory) -> Shell:
     """A reader's terminal: an empty folder, the kernel tree in SFPU_LLK_SRC, and this
     interpreter's `python` and `sfpu` first on PATH (the README's `.venv/bin`)."""
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    return Shell(tmp_path_factory.mktemp("doc"), dict(os.environ, SFPU_LLK_SRC=llk_src, PATH=path))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}   # not this run's pytest's
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return Shell(tmp_path_factory.mktemp("doc"), dict(env, SFPU_LLK_SRC=llk_src))
