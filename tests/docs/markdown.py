@@ -138,7 +138,7 @@ class CommandParser:
             info, source = block.lexemes["info"].strip(), block.lexemes["source"]
             if i in output_of_previous:
                 continue
-            if info.startswith("sh"):
+            if info.split(" ")[0] == "sh":
                 sh = SH.fullmatch(info)
                 if sh is None:
                     raise ValueError(f"{document.path}: ```{info}: a sh block takes `exit=N` and nothing else")
