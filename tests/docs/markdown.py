@@ -99,9 +99,10 @@ class Command:
         status, got = shell_of(example).run(self.script)
         if status == self.status and (self.output is None or matches(self.output, got)):
             return None
-        shown = "" if self.output is None else f"--- the doc shows:\n{self.output}"
-        return (f"exit status {status} (the doc expects {self.status})\n{shown}\n"
-                f"--- the commands printed:\n{got}")
+        what = (f"exit status {status} where the doc expects {self.status}" if status != self.status
+                else "the output differs from the doc's")
+        shown = "" if self.output is None else f"--- the doc shows:\n{self.output}\n"
+        return f"{what}\n{shown}--- the commands printed:\n{got}"
 
 
 @dataclass(frozen=True)
