@@ -19,7 +19,7 @@ FOLDERS = tuple(f"ttnn/tt_metal/{p}/" for p in (
     "tt-llk/tt_llk_wormhole_b0/common/inc", "tt-llk/tt_llk_blackhole/common/inc",
     "tt-llk/tt_llk_wormhole_b0/llk_lib", "tt-llk/tt_llk_blackhole/llk_lib",
     "hw/ckernels/wormhole_b0/metal/llk_api", "hw/ckernels/blackhole/metal/llk_api",
-    "tt-llk/tests/python_tests/helpers"))
+    "tt-llk/tests"))                # the sweep reads its kernel, driver, helpers and budget there
 
 
 def fetch(cache: Path) -> Path:
@@ -33,12 +33,13 @@ def fetch(cache: Path) -> Path:
             raise SystemExit(f"llk-corpus: could not download ttnn {VERSION} into {cache}")
     root = cache / "src"
     marker = root / ".unpacked"
-    if not marker.is_file():
+    unpacked = "\n".join((VERSION, *FOLDERS))     # a cache unpacked with fewer folders is unpacked again
+    if not marker.is_file() or marker.read_text() != unpacked:
         with zipfile.ZipFile(wheel) as z:
             for name in z.namelist():
                 if name.startswith(FOLDERS) and not name.endswith("/"):
                     z.extract(name, root)
-        marker.write_text(VERSION)
+        marker.write_text(unpacked)
     return root / "ttnn" / "tt_metal"
 
 
