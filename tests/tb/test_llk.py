@@ -173,7 +173,7 @@ def test_a_misspelt_header_gets_the_trees_closest(capsys):
     tree = Path(__file__).resolve().parent / "llk_tree"      # its headers: ckernel_sfpu_typecast.h, _reduce.h
     assert main(["llk", "ckernel_sfpu_typecastt.h", "--src", str(tree), "--call", "f()"]) == 2
     [line] = capsys.readouterr().err.splitlines()
-    assert line == (f"sfpu: error: ckernel_sfpu_typecastt.h: no such header or under {tree} "
+    assert line == (f"sfpu: error: ckernel_sfpu_typecastt.h: no such header, nor under {tree} "
                     "(did you mean ckernel_sfpu_typecast.h?)")
 
 

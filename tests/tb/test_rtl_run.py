@@ -178,8 +178,9 @@ def test_run_exit_statuses_on_verilator(tmp_path, capsys):
         assert main(["run", str(src), "--backend", backend, "--lenient"]) == 0
         capsys.readouterr()
     assert messages["model"] == messages["verilator"]
-    [stop] = messages["verilator"]
+    stop, hint = messages["verilator"]          # the stop, then how to go on past it
     assert f"{src}:2:1" in stop and "read-in-flight" in stop
+    assert "--allow read-in-flight" in hint
     assert main(["run", str(src), "--backend", "verilator", "--dst", str(tmp_path / "none.npy")]) == 2
     assert "none.npy" in capsys.readouterr().err
 
