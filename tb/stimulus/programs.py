@@ -76,11 +76,16 @@ def _arch(spec: str, text: str) -> Arch:
         raise SpecError(f"{spec}: ARCH: {e}") from None
 
 
+def arch_tail(arch: Arch) -> str:
+    """The tail that names `arch` at the end of a spec: empty for Wormhole, the default."""
+    return "" if arch is Arch.WORMHOLE else f":{arch.value}"
+
+
 def _arch_tail(spec: str, rest: str) -> tuple[str, Arch, str]:
-    """`NAME[:ARCH]` -> (NAME, the architecture, the tail that names it in a spec: empty for Wormhole)."""
+    """`NAME[:ARCH]` -> (NAME, the architecture, the tail that names it in a spec)."""
     name, colon, arch_text = rest.partition(":")
     arch = _arch(spec, arch_text) if colon else Arch.WORMHOLE
-    return name, arch, "" if arch is Arch.WORMHOLE else f":{arch.value}"
+    return name, arch, arch_tail(arch)
 
 
 def resolve(spec: str) -> list[ProgramSpec]:

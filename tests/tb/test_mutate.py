@@ -8,6 +8,7 @@ import pickle
 
 import pytest
 
+from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.tb.campaigns import mutants, mutate
 from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.cli.main import main as sfpu
@@ -64,6 +65,24 @@ def test_each_component_gets_its_share_and_never_an_excluded_cell():
     assert drawn == mutants.select(lines, MODULES, per_component=3, seed=7, unmutated={"$flatten\\mad.$4"})
 
 
+@pytest.mark.parametrize("arch", list(Arch))
+def test_each_architecture_has_a_budget_of_its_own_programs_of_every_kind(arch):
+    """The RTL elaborated for `arch` runs only programs of `arch` (sfpu_env
+    refuses another's), so its budget is made of them, with every kind."""
+    specs = resolve_all(mutate.budget(arch))
+    assert {s.program.arch for s in specs} == {arch}
+    assert {s.kind for s in specs} >= {"directed", "legal", "macro", "flags", "break", "kernel"}
+    assert len([s for s in specs if s.kind == "kernel"]) == len(mutate.KERNELS[arch])
+
+
+def test_each_architecture_has_its_own_netlist_folder():
+    """Shards merge only within one netlist (the folder's name), and the two
+    architectures' RTL are different designs."""
+    wormhole, blackhole = (mutants.folder_for(1, 16, arch).name for arch in (Arch.WORMHOLE, Arch.BLACKHOLE))
+    assert "-wormhole-" in wormhole and "-blackhole-" in blackhole
+    assert wormhole.replace("wormhole", "blackhole") == blackhole
+
+
 def test_mutant_ids_are_read_and_checked():
     assert mutate.parse_ids("3,5-7", 10) == [3, 5, 6, 7]
     with pytest.raises(mutate.MutateError, match="'x' is not an id"):
@@ -100,7 +119,7 @@ def test_a_mutant_is_equivalent_when_its_cell_computes_the_same_for_every_input(
                               command=f"-mode {mode} -module Sfpu -cell $1 -port {port} -portbit {bit}")
     proved = mutants.locally_equivalent(tmp_path, [mutant(1, "inv", "A", 29), mutant(2, "inv", "A", 7),
                                                    mutant(3, "const0", "Y", 15), mutant(4, "inv", "B", 17),
-                                                   mutant(5, "const1", "Y", 15)])
+                                                   mutant(5, "const1", "Y", 15)], arch=Arch.WORMHOLE)
     assert sorted(proved) == [1, 3]
     assert "$and cell's output is the same for every input" in proved[1]
 
@@ -127,7 +146,7 @@ end
 """)
     bit4, bit2 = (mutants.Mutant(i, "flags", "inv", "$1", "Y", bit, command=f"-mode inv -cell $1 -port Y -portbit {bit}")
                   for i, bit in ((1, 4), (2, 2)))
-    assert mutants.locally_equivalent(tmp_path, [bit4, bit2]) == {
+    assert mutants.locally_equivalent(tmp_path, [bit4, bit2], arch=Arch.WORMHOLE) == {
         1: "equivalent: nothing reads bit 4 of the $add cell's output"}
 
 
@@ -136,7 +155,7 @@ def _report(statuses: dict[int, tuple[str, str]], netlist: str = "n") -> dict:
              "bit": 0, "sources": [], "command": f"-cell c{i}", "why": "", "killed": status == "killed", "by": "",
              "cycles": 1, "seconds": 0.1}
             for i, (component, status) in statuses.items()]
-    return {"commit": "abc", "netlist": netlist, "budget": "b", "budget_cycles": 10, "seconds": 5.0, "mutants": rows}
+    return {"commit": "abc", "arch": "wormhole", "netlist": netlist, "budget": "b", "budget_cycles": 10, "seconds": 5.0, "mutants": rows}
 
 
 def test_the_table_counts_each_component_and_scores_only_non_equivalent_mutants():
@@ -153,14 +172,14 @@ def test_shard_reports_merge_and_other_netlists_are_refused(tmp_path, monkeypatc
     (tmp_path / "n").mkdir()
     catalogue = [dict(id=i, component="fma", mode="inv", cell=f"c{i}", port="Y", bit=0, sources=[],
                       command=f"-cell c{i}") for i in (1, 2)]
-    (tmp_path / "n" / "mutants.json").write_text(json.dumps({"mutants": catalogue}))
+    (tmp_path / "n" / "mutants.json").write_text(json.dumps({"arch": "wormhole", "mutants": catalogue}))
     (tmp_path / "a.json").write_text(json.dumps(_report({2: ("fma", "killed")})))
     (tmp_path / "b.json").write_text(json.dumps(_report({1: ("prng", "killed")})))
     (tmp_path / "c.json").write_text(json.dumps(_report({3: ("fma", "killed")}, netlist="other")))
     (tmp_path / "again.json").write_text(json.dumps(_report({2: ("fma", "survived")})))
     merged = mutate.merge([tmp_path / "a.json", tmp_path / "b.json"])
     assert [(m["id"], m["status"]) for m in merged["mutants"]] == [(1, "killed"), (2, "killed")]
-    monkeypatch.setattr(mutants, "locally_equivalent", lambda folder, alive: {})
+    monkeypatch.setattr(mutants, "locally_equivalent", lambda folder, alive, arch: {})
     rerun = mutate.merge([tmp_path / "b.json", tmp_path / "again.json"])    # the last report of mutant 2 counts
     assert [(m["id"], m["status"]) for m in rerun["mutants"]] == [(1, "killed"), (2, "survived")]
     with pytest.raises(mutate.MutateError, match="c.json: another netlist or budget"):
@@ -187,15 +206,16 @@ def test_a_netlist_of_one_mutant_passes_as_the_design_and_fails_as_the_mutant(tm
     `mutsel` 0 runs the same program without a difference. (An inverted bit
     would not do: the register takes back its own output, so the bit toggles
     every cycle and the final state sees the right value half of the time.)"""
-    listed, _ = mutants.candidates(tmp_path, 1, seed=1, filters="-mode const1 -wire prng")
+    listed, _ = mutants.candidates(tmp_path, 1, seed=1, filters="-wire prng", arch=Arch.WORMHOLE,
+                                    modes=("const1",))
     [mutant] = mutants.select(listed, {}, per_component=1, seed=1)
-    verilog = mutants.write_netlist(tmp_path, [mutant])
+    verilog = mutants.write_netlist(tmp_path, [mutant], arch=Arch.WORMHOLE)
     budget = tmp_path / "budget.pickle"
     budget.write_bytes(pickle.dumps(resolve_all("directed:dest_index")))
     design, killed = mutate.run_chunk("icarus", verilog, mutate.Chunk(0, [mutate.DESIGN, mutant.id]), budget,
-                                      tmp_path)
+                                      tmp_path, Arch.WORMHOLE)
     assert (design.id, design.killed, design.why) == (0, False, "")
     assert design.cycles > 0
     assert (killed.id, killed.killed, killed.by) == (1, True, "directed:dest_index")
     assert "PRNG" in killed.why, killed.why
-    assert runner.build_dir("icarus", netlist=verilog, arch=mutants.ARCH) == tmp_path / "icarus"
+    assert runner.build_dir("icarus", netlist=verilog, arch=Arch.WORMHOLE) == tmp_path / "icarus"
