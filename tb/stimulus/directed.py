@@ -189,7 +189,7 @@ SPECIAL_PROGRAMS = {
                         "TTI_REPLAY(4, 3, 1, 1)", "sfpload vd=3 mod0=3 addr_mod=2", "TTI_INCRWC(4, 6, 0, 0)",
                         "sfpstore vd=0 mod0=3 imm10=2", "TTI_REPLAY(4, 3, 0, 0)", "TTI_REPLAY(5, 2, 0, 0)",
                         "TTI_SETRWC(0, 0, 0, 0, 0, 4)", "sfpload vd=4 mod0=3 addr_mod=0"],
-    # The seven below were written for mutants of the RTL that every other program let through
+    # The eight below were written for mutants of the RTL that every other program let through
     # (docs/verification.md, "Mutants of the RTL").
     "dst_formats": [],                   # generated: _dst_format_lines
     "lane_config_mixed": [],             # generated: _lane_config_lines
@@ -198,6 +198,7 @@ SPECIAL_PROGRAMS = {
     "config_all_ones": CONFIG_ALL_ONES,
     "mad_edges": MAD_EDGES,
     "ignored_fields": IGNORED_FIELDS,
+    "flag_boolean_ops": [],              # generated: _flag_boolean_lines
 }
 
 
@@ -320,11 +321,29 @@ def _tensix_counter_lines(rng) -> list[str]:
     return lines
 
 
+def _flag_boolean_lines(rng, arch: isa.Arch) -> list[str]:
+    """Every BooleanOp (Mod1 1-12) of SFPPOPC, and of SFPPUSHC where it has
+    them (`pushc_mod1`), on flags and a stack top random in each lane (the
+    other programs use Mod1 0 and 3 alone), each result shown by a
+    predicated SFPMOV and popped before the next."""
+    ops = ["sfppopc", *(["sfppushc"] if arch.features.pushc_mod1 else [])]
+    lines = []
+    for op in ops:
+        for mod1 in range(1, 13):
+            lines += [_lreg_line(2, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
+                      _lreg_line(3, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
+                      "sfpencc mod1=2 imm2=1", "sfpsetcc vc=2 mod1=0", "sfppushc",      # the top: L2 < 0
+                      "sfpencc mod1=2 imm2=1", "sfpsetcc vc=3 mod1=0",                  # the flags: L3 < 0
+                      f"{op} mod1={mod1}", "sfpmov vd=4 vc=2 mod1=0", "sfppopc mod1=0"]
+    return lines + PREDICATE_OFF
+
+
 def special_program_text(name: str, seed: int = 0, *, arch: isa.Arch) -> str:
     specials = {**SPECIAL_PROGRAMS, **BLACKHOLE_PROGRAMS}
     rng = np.random.default_rng([seed, 100 + list(specials).index(name)])
     generated = {"dst_formats": _dst_format_lines, "lane_config_mixed": _lane_config_lines,
-                 "lane_shuffles": lambda r: _lane_shuffle_lines(r, arch), "tensix_random": _tensix_counter_lines}
+                 "lane_shuffles": lambda r: _lane_shuffle_lines(r, arch), "tensix_random": _tensix_counter_lines,
+                 "flag_boolean_ops": lambda r: _flag_boolean_lines(r, arch)}
     body = generated[name](rng) if name in generated else specials[name]
     return "\n".join([f"# directed: {name}", *_arch_line(arch), *lreg_prelude(rng), *body]) + "\n"
 

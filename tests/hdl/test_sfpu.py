@@ -29,7 +29,8 @@ SPEC_EXAMPLES = ("macro_example_a.s", "exp_fast_macro.s")
 # each test runs a batch of programs on one simulation; the two batches have
 # about the same number of cycles, one per pytest-xdist worker.
 BATCHES = {
-    "mad_lut_flags_macro": ["mad", "mad_edges", "lut", "flags", "flag_stack", "dest_index", "ignored_fields", "template_edges",
+    "mad_lut_flags_macro": ["mad", "mad_edges", "lut", "flags", "flag_stack", "flag_boolean_ops", "dest_index", "ignored_fields",
+                            "template_edges",
                             *SPEC_EXAMPLES, *(f"macro_{seed}" for seed in range(4))],
     "load_store_simple_round": ["load_store", "dst_formats", "tensix_counters", "simple_int", "simple_fp", "round",
                                 "cross_lane", "config", "config_all_ones", "lane_config_mixed", "lane_shuffles",

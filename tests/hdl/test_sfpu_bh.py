@@ -26,7 +26,7 @@ BATCHES = {
     "swap_late_reads": ["swap_late_reads"],
     # SFPLE, SFPGT, SFPARECIP, SFPAND/SFPOR USE_VB, SFPSHFT's new modes, SFPCAST's integer modes; SFPPUSHC
     # changing the stack top, SFPPOPC without the flaw; SFPSTOCHRND's rnd_mode, SFPSHFT2 mode 4.
-    "simple_flags_round": ["simple_int", "simple_fp", "flags", "flag_stack", "round", "cross_lane",
+    "simple_flags_round": ["simple_int", "simple_fp", "flags", "flag_stack", "flag_boolean_ops", "round", "cross_lane",
                            "lane_shuffles"],
     # SFPCONFIG and LaneConfig, ignored fields, random SFPLOADMACRO configurations.
     "configuration_and_macros": ["config", "config_all_ones", "lane_config_mixed", "ignored_fields",
