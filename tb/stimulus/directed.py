@@ -322,14 +322,14 @@ def _tensix_counter_lines(rng) -> list[str]:
 
 
 def _flag_boolean_lines(rng, arch: isa.Arch) -> list[str]:
-    """Every BooleanOp (Mod1 1-12) of SFPPOPC, and of SFPPUSHC where it has
-    them (`pushc_mod1`), on flags and a stack top random in each lane (the
-    other programs use Mod1 0 and 3 alone), each result shown by a
-    predicated SFPMOV and popped before the next."""
+    """Every Mod1 1-15 of SFPPOPC, and of SFPPUSHC where it has them
+    (`pushc_mod1`): the BooleanOps (1-12) and the rest, on flags and a stack
+    top random in each lane (the other programs use Mod1 0 and 3 alone), each
+    result shown by a predicated SFPMOV and popped before the next."""
     ops = ["sfppopc", *(["sfppushc"] if arch.features.pushc_mod1 else [])]
     lines = []
     for op in ops:
-        for mod1 in range(1, 13):
+        for mod1 in range(1, 16):
             lines += [_lreg_line(2, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
                       _lreg_line(3, rng.integers(0, 1 << 32, LANES, dtype=np.uint64)),
                       "sfpencc mod1=2 imm2=1", "sfpsetcc vc=2 mod1=0", "sfppushc",      # the top: L2 < 0
