@@ -19,7 +19,7 @@ WORMHOLE: dict[str, str] = {
     "-mode const0 -cell $flatten\\flags.$276 -port A -portbit 2":
         "equivalent: Mod1 bit 2 forced to 0 in SFPPOPC's 'Mod1 == 9' also matches Mod1 13, which takes the other "
         "branch (the flags inverted) and never reads the BooleanOp result; every other Mod1 compares as "
-        "before (flag_boolean_ops runs Mod1 1-12 on random flags and does not kill it)",
+        "before (flag_boolean_ops runs Mod1 1-15 on random flags and does not kill it)",
 }
 BLACKHOLE: dict[str, str] = {}
 
