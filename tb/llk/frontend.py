@@ -182,29 +182,38 @@ def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str
     # 3-bit AddrMod names the slot, and its start leaves the base alone.
     base = "math::set_addr_mod_base();" if request.arch == "wormhole" else ""
     for k, op in enumerate(request.ops, start=1):
-        # The first op's phases and file names are those of a single call; a chain's later ops say which they are.
-        phase, init_file, call_file = ("", "--init", "--call") if k == 1 else (f"op {k}: ", f"--init {k}", f"--call {k}")
         at = (k - 1) * 100                 # the caller's lines of op k: 10-12 start, 20 between faces, 30 return
         if k > 1:
             # Each op's init starts with `_llk_math_eltwise_unary_sfpu_init_`: LaneConfig, ADDR_MOD_7, counters.
-            lines += [f'::llk_record::phase("{phase}llk init");', f'#line {2 + at} "{CALLER}"',
+            lines += [f'::llk_record::phase("{op_phase(k, "llk init")}");', f'#line {2 + at} "{CALLER}"',
                       *caller_setup_lines()[1:]]
         if op.init:
-            lines += [f'::llk_record::phase("{phase}init");', f'#line 1 "{init_file}"', f"{op.init};"]
+            lines += [f'::llk_record::phase("{op_phase(k, "init")}");', f'#line 1 "{op_file("--init", k)}"', f"{op.init};"]
         entry, ret = _c_string(f".op entry {k} {op.call}"), _c_string(f".op return {k} {op.call}")
         # A later op works on the same tile: the one before it ended as `_llk_math_eltwise_unary_sfpu_done_`
         # does, with the Dst counter cleared.
         done = "math::clear_dst_reg_addr();" if k > 1 else ""
-        lines += [f'::llk_record::phase("{phase}start");', f'#line {10 + at} "{CALLER}"', done, base,
+        lines += [f'::llk_record::phase("{op_phase(k, "start")}");', f'#line {10 + at} "{CALLER}"', done, base,
                   "TTI_STALLWAIT(p_stall::STALL_SFPU, p_stall::MATH);",
                   f'::llk_record::directive("{entry}", "{CALLER}", {12 + at});']
         for face in range(faces):
-            lines += [f'::llk_record::phase("{phase}face {face}");', f'#line 1 "{call_file}"', f"{op.call};",
+            lines += [f'::llk_record::phase("{op_phase(k, f"face {face}")}");', f'#line 1 "{op_file("--call", k)}"', f"{op.call};",
                       f'#line {20 + at} "{CALLER}"'] + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs
         lines += ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * tail
         lines.append(f'::llk_record::directive("{ret}", "{CALLER}", {30 + at});')
     lines += ["return 0;", "}"]
     return "\n".join(lines) + "\n"
+
+
+def op_phase(k: int, name: str) -> str:
+    """The driver's phase `name` of a chain's k-th op: the first op's are those of a single call, a later
+    op's say which it is ("op 2: init")."""
+    return name if k == 1 else f"op {k}: {name}"
+
+
+def op_file(option: str, k: int) -> str:
+    """The pseudo-file naming the k-th op's --init/--call in listings ("--call", "--call 2")."""
+    return option if k == 1 else f"{option} {k}"
 
 
 def _c_string(text: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tensix_sfpu.model import isa
-from tensix_sfpu.tb.llk.frontend import CALLER, VECTOR_MODES, Request, caller_setup_lines
+from tensix_sfpu.tb.llk.frontend import CALLER, VECTOR_MODES, Request, caller_setup_lines, op_file, op_phase
 
 HARNESSES = {
     "math-isolate": "MATH_ISOLATE's TILE_LOOP: the datacopy into Dst, then the SFPU call, per tile",
@@ -162,11 +162,6 @@ LOOP_BOUNDS = {"default": lambda s: ("params.LOOP_FACTOR", "params.TILE_CNT"),
                "speed-of-light": lambda s: (f"{s.loop_factor}u", f"{s.tiles}u")}
 
 
-def phase(k: int, name: str) -> str:
-    """The driver's phase `name` ("init", "call", ...) of the chain's k-th op (the first op's keeps its name)."""
-    return name if k == 1 else f"op {k}: {name}"
-
-
 def splice_macro(phase_name: str) -> str:
     """The define with which the RISC-V build leaves out a phase's SFPI code (tb/perf/measure.py puts its
     pushes in at the phase's marker): LLK_RV32_SPLICE_INIT, ..._CALL, ..._OP_2_CALL."""
@@ -175,24 +170,24 @@ def splice_macro(phase_name: str) -> str:
 
 def splice_phases(request: Request) -> list[str]:
     """The phases whose code may be SFPI and is then spliced: each op's init and call."""
-    return [phase(k, name) for k in range(1, len(request.ops) + 1) for name in ("init", "call")]
+    return [op_phase(k, name) for k in range(1, len(request.ops) + 1) for name in ("init", "call")]
 
 
 def _init_lines(k: int, init: str) -> list[str]:
     """Op k's init. SFPI code's instructions are recorded on the host only: the RISC-V build leaves it out
     with the phase's splice macro."""
-    name = phase(k, "init")
-    return [f'::llk_record::phase("{name}");', f"#ifndef {splice_macro(name)}", f'#line 1 "{_arg("--init", k)}"',
-            f"{init};", "#endif", f'::llk_record::phase("{phase(k, "init end")}");']
+    name = op_phase(k, "init")
+    return [f'::llk_record::phase("{name}");', f"#ifndef {splice_macro(name)}", f'#line 1 "{op_file("--init", k)}"',
+            f"{init};", "#endif", f'::llk_record::phase("{op_phase(k, "init end")}");']
 
 
 def _sfpu_params_lines(k: int, call: str, vector_mode: str, base: bool) -> list[str]:
     """`_llk_math_eltwise_unary_sfpu_params_` around op k's call: start (the Dst offset, on Wormhole the
     ADDR_MOD base, the SFPU's wait for the FPU), the call per face, done."""
-    name = phase(k, "call")
+    name = op_phase(k, "call")
     faces, incs, tail = VECTOR_MODES[vector_mode]
-    once = [f'::llk_record::phase("{name}");', f"#ifndef {splice_macro(name)}", f'#line 1 "{_arg("--call", k)}"',
-            f"{call};", "#endif", f'#line {40 + 100 * (k - 1)} "{CALLER}"', f'::llk_record::phase("{phase(k, "call end")}");']
+    once = [f'::llk_record::phase("{name}");', f"#ifndef {splice_macro(name)}", f'#line 1 "{op_file("--call", k)}"',
+            f"{call};", "#endif", f'#line {40 + 100 * (k - 1)} "{CALLER}"', f'::llk_record::phase("{op_phase(k, "call end")}");']
     body = (once + ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * incs) * faces
     body += ["math::inc_dst_addr<8>(); math::inc_dst_addr<8>();"] * tail
     lines = ["TT_SETC16(DEST_TARGET_REG_CFG_MATH_Offset_ADDR32, perf_dst_index(tile));"]
@@ -203,11 +198,6 @@ def _sfpu_params_lines(k: int, call: str, vector_mode: str, base: bool) -> list[
     if base:
         lines += ["TTI_STALLWAIT(p_stall::STALL_CFG, p_stall::WAIT_SFPU);", "math::clear_addr_mod_base();"]
     return lines
-
-
-def _arg(option: str, k: int) -> str:
-    """The pseudo-file naming op k's --init/--call in listings (as `sfpu llk` names a chain's)."""
-    return option if k == 1 else f"{option} {k}"
 
 
 def _runtime_parameters(settings: Settings) -> list[str]:
