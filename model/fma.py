@@ -1,7 +1,9 @@
 """Wormhole B0 and Blackhole SFPU multiply-add arithmetic (SFPMAD and friends), bit-exact.
 
-``fma_wh(a, b, c)`` and ``fma_bh(a, b, c)`` return the FP32 bit pattern that
-the Wormhole and the Blackhole SFPU MAD unit produce for ``a * b + c``.
+``fma(a, b, c, features)`` returns the FP32 bit pattern that an SFPU MAD unit
+produces for ``a * b + c``; four features (``FmaFeatures``, the fields of the
+same names in ``model.isa.Features``) switch the steps where the chips differ,
+as hdl/fma.py's do.  ``fma_wh`` and ``fma_bh`` are the two chips' settings.
 Inputs and outputs are FP32 bit patterns held in unsigned 32-bit integers; any
 shapes that broadcast together are accepted.
 
@@ -16,33 +18,26 @@ Neither unit is an IEEE fma (spec section 5).  What both share:
   is only kept when some bit survives the shift;
 * one round-to-nearest-even on three guard bits.
 
-Wormhole:
+Where they differ, by feature (Wormhole has only product_overflow_inf,
+Blackhole the other three):
 
-* -0 reads as zero and every zero result is +0;
-* after the add, a right renormalisation by two places loses the upper of
-  the two shifted-out bits instead of folding it into the sticky bit;
-* results below 2**-126 are flushed to +0 (and rounding in the binade just
-  below 2**-126 is done at 24-bit precision, so that some values which should
-  round up to the minimum normal are flushed);
-* an overflowed finite product meeting an opposite Inf is a NaN;
-* NaN results are ``sign | 0x7F800001`` with bits of the continuing
-  computation ORed in.
-
-Blackhole:
-
-* every NaN result is 0x7FC00000, and every Inf/NaN case returns at once:
-  an overflowed finite product meeting an opposite Inf returns that Inf (only
-  a product of an Inf input is Inf - Inf);
-* a zero product or one whose exponent is below 0 returns z unchanged, or,
-  when z is zero or denormal, a zero that is negative only if both the
-  product's and z's signs are;
-* an exact cancellation is signed by the same rule, which makes it +0 (the
-  signs differ);
-* the renormalising right shift keeps every shifted-out bit as sticky;
-* a result whose exponent is 0 or below is shifted just one place further and
-  rounded with exponent 0, so it survives only if it rounds up to 2**-126
-  (even from below 2**-127); any other is flushed after rounding to a zero
-  that keeps the result's sign.
+* canonical_nan: every NaN result is 0x7FC00000 and every Inf/NaN case
+  returns at once; zeros are IEEE-signed (a dropped product with a zero or
+  denormal z, and an exact cancellation, give a zero negative only if both
+  the product's and z's signs are), and a flushed result keeps its sign.
+  Without it, -0 reads as zero, every zero result is +0, and NaN results are
+  ``sign | 0x7F800001`` with bits of the continuing computation ORed in;
+* flush_after_round: a result whose exponent is 0 or below is shifted one
+  place further and rounded with exponent 0, so it survives only if it rounds
+  up to 2**-126 (even from below 2**-127).  Without it results below 2**-126
+  are flushed, and rounding in the binade just below is done at 24-bit
+  precision, so that some values which should round up to the minimum normal
+  are flushed;
+* sticky_keeps_bit1: the renormalising right shift keeps every shifted-out
+  bit as sticky.  Without it, a shift by two places loses the upper of the two;
+* product_overflow_inf: an overflowed finite product meeting an opposite Inf
+  is a NaN.  Without it, that Inf is the result (only a product of an Inf
+  input is Inf - Inf).
 
 Everything below is plain numpy over whole arrays; large inputs are processed
 in cache-sized chunks.
@@ -50,9 +45,11 @@ in cache-sized chunks.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["fma_wh", "fma_wh_scalar", "fma_bh", "fma_bh_scalar"]
+__all__ = ["FmaFeatures", "WORMHOLE_FMA", "BLACKHOLE_FMA", "fma", "fma_wh", "fma_wh_scalar", "fma_bh", "fma_bh_scalar"]
 
 _SIGN = np.uint32(0x80000000)
 _FRAC = 0x007FFFFF
@@ -126,8 +123,29 @@ def _round(re: np.ndarray, rm: np.ndarray) -> np.ndarray:
     return r + (((rm & 7) + (r & 1).astype(np.int32)) > 4)
 
 
-def _fma_wh_flat(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """Wormhole core on 1-D uint32 arrays of equal length."""
+class FmaFeatures(NamedTuple):
+    """The four ways the two chips' FMAs differ (model.isa.Features has the
+    same fields, with their meanings; any object with them will do)."""
+    canonical_nan: bool          # one NaN, nothing leaks; IEEE-signed zeros, flushed results keep their sign
+    flush_after_round: bool      # results below 2**-126 rounded at exponent 0, then flushed
+    sticky_keeps_bit1: bool      # the 2-place right normalisation ORs bit 1 into the sticky bit too
+    product_overflow_inf: bool   # an overflowed finite product is an Inf against an opposite Inf z
+
+    @classmethod
+    def of(cls, features) -> "FmaFeatures":
+        return cls(*(bool(getattr(features, name)) for name in cls._fields))
+
+
+WORMHOLE_FMA = FmaFeatures(canonical_nan=False, flush_after_round=False, sticky_keeps_bit1=False,
+                           product_overflow_inf=True)
+BLACKHOLE_FMA = FmaFeatures(canonical_nan=True, flush_after_round=True, sticky_keeps_bit1=True,
+                            product_overflow_inf=False)
+
+
+def _fma_flat(x: np.ndarray, y: np.ndarray, z: np.ndarray, f: FmaFeatures) -> np.ndarray:
+    """One FMA on 1-D uint32 arrays of equal length, each feature switching its
+    own step (as hdl/fma.py's do).  Every lane runs the whole datapath; the
+    lanes decided early (specials, a dropped product) are selected at the end."""
     # ---- classify -------------------------------------------------------
     xe, xf, xm = _unpack(x)
     ye, yf, ym = _unpack(y)
@@ -136,137 +154,95 @@ def _fma_wh_flat(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
 
     p_sign = (x ^ y) & _SIGN
     z_sign = z & _SIGN
+    zero_sign = p_sign & z_sign if f.canonical_nan else np.uint32(0)   # the sign of an early zero
 
     x_spec, y_spec, z_spec = xe == 255, ye == 255, ze == 255
-    x_nan = x_spec & (xf != 0)
-    y_nan = y_spec & (yf != 0)
     z_nan = z_spec & (zf != 0)
     z_inf = z_spec & (zf == 0)
 
     pm, pe = _product(xm, ym, xe, ye)
 
     # ---- special cases (NaN / Inf inputs, product overflow) -------------
-    # The product counts as infinite if x or y is Inf/NaN or its exponent
-    # alone reaches 255 (overflow is decided before the add).
+    # The product alone overflowing (its exponent reaches 255) makes it Inf.
+    # Invalid: a NaN x or y, Inf * 0, or Inf - Inf, where an overflowed
+    # finite product counts as Inf only under product_overflow_inf: a NaN
+    # signed like the product.  Otherwise a NaN z gives a NaN signed like z.
     p_inf_like = x_spec | y_spec | (pe >= 255)
+    inf_product = p_inf_like if f.product_overflow_inf else x_spec | y_spec
     any_special = p_inf_like | z_spec
-    # Invalid product or Inf - Inf (including an overflowed finite product):
-    # NaN signed like the product.  A NaN x or y also lands here.
     nan_p = (
-        x_nan | y_nan
+        (x_spec & (xf != 0)) | (y_spec & (yf != 0))
         | (x_spec & (ye == 0)) | (y_spec & (xe == 0))
-        | (z_inf & p_inf_like & (p_sign != z_sign))
+        | (z_inf & inf_product & (p_sign != z_sign))
     )
-    # Otherwise a NaN z gives a NaN signed like z.
     nan_z = z_nan & ~nan_p
     is_nan = nan_p | nan_z
-    nan_res = np.where(nan_p, p_sign | _NAN_BASE,
-                       np.where(nan_z, z_sign | _NAN_BASE, np.uint32(0)))
-    ret_z_inf = any_special & ~is_nan & z_inf        # finite/Inf p + Inf z -> z
-    ret_p_inf = any_special & ~is_nan & ~z_spec      # Inf or overflowed p -> Inf
-    # NaN lanes carry on through the datapath (their bits leak into the
-    # result); the exponent of such a product saturates at 255.
-    pe = np.minimum(pe, 255)
+    # Not a NaN: an Inf z wins, else the product's Inf.
+    inf_res = np.where(z_spec, z, p_sign | _INF)
+    if f.canonical_nan:
+        # One NaN, and every special lane is decided here: nothing leaks.
+        special = np.where(is_nan, _NAN_BH, inf_res)
+    else:
+        # NaN lanes carry on through the datapath and OR their bits into the
+        # NaN (spec section 5); the exponent of such a product saturates.
+        nan_res = np.where(nan_p, p_sign | _NAN_BASE,
+                           np.where(nan_z, z_sign | _NAN_BASE, np.uint32(0)))
+        pe = np.minimum(pe, 255)
 
     # ---- product underflow / zero -----------------------------------------
-    # A zero product, or one whose exponent is below 0 (so below 2**-126),
-    # leaves z untouched (z zero or denormal -> +0).  NaN lanes continue
-    # with a zero product.
+    # A zero product, or one whose exponent is below 0 (below 2**-126),
+    # leaves z (a zero or denormal z: a zero).  NaN lanes continue with a
+    # zero product.
     p_gone = (pm == 0) | (pe < 0)
-    ret_z = p_gone & ~any_special
+    gone = np.where(ze != 0, z, zero_sign)
     pm = np.where(p_gone, 0, pm)
     pe = np.where(p_gone, 0, pe)
 
     r_sign, rm, re = _align_add(pm, pe, p_sign, zm, ze, z_sign)
 
     # ---- normalise ----------------------------------------------------------
-    # Bring the leading one to bit 26.  Left shifts are exact; a right shift
-    # (by 1 or 2, the sum is below 2**29) ORs only bit 0 into the sticky
-    # position - with a 2-place shift, bit 1 is simply dropped (HW bug).
+    # Leading one to bit 26.  Left shifts are exact.  A right shift (by 1 or
+    # 2: the sum is below 2**29) ORs the sum's bit 0 into the sticky position
+    # and, under sticky_keeps_bit1, bit 1 too (n | 1 selects both for n = 2);
+    # without it a 2-place shift drops bit 1 (Wormhole's hardware bug).
+    # Under flush_after_round a result with exponent <= 0 goes one place
+    # further right with exponent 0 (n = 3 cannot happen there: a sum
+    # >= 2**27 has a positive exponent).
     n = _bit_length(rm) - 27
     re = re + n
+    overflow = re >= 255
+    if f.flush_after_round:
+        tiny = re <= 0
+        n = np.where(tiny, n + 1, n)
+        re = np.where(tiny, 0, re)
+    lost = rm & ((n | 1) if f.sticky_keeps_bit1 else 1)
     rm = np.where(n <= 0,
                   rm << np.clip(-n, 0, 31),
-                  (rm >> np.clip(n, 0, 31)) | (rm & 1))
+                  (rm >> np.clip(n, 0, 31)) | (lost != 0))
 
     # ---- round ----------------------------------------------------------------
-    # For re == 0 this rounds at 24-bit precision inside the binade below
-    # 2**-126, so only values that then reach 2**-126 survive the flush.
+    # With exponent 0 the hidden bit is dropped, so only a value that rounds
+    # up to 2**-126 survives the flush below (at 24-bit precision inside the
+    # binade below 2**-126 unless flush_after_round shifted it first).
     r = _round(re, rm)
 
     # ---- pack -------------------------------------------------------------------
-    # Sum zero, exponent below 0, or a result still below 2**-126 after
-    # rounding: +0 (or the bare NaN).  Exponent >= 255: Inf (or bare NaN).
-    # Otherwise sign | bits, where NaN lanes OR their bits into the NaN.
-    flushed = (rm == 0) | (re < 0) | ((r >> 23) == 0)
-    overflow = re >= 255
+    # Below 2**-126 after rounding (or, without flush_after_round, an exponent
+    # already below 0): flushed, to a zero keeping the result's sign under
+    # canonical_nan, else to +0 (the bare NaN on NaN lanes).  A zero sum is
+    # +0, or under canonical_nan negative only if both addends are.
+    flushed = ((r >> 23) == 0) if f.flush_after_round else (re < 0) | ((r >> 23) == 0)
+    if f.canonical_nan:
+        out = r_sign | np.where(flushed, np.uint32(0), r)
+        out = np.where(overflow, r_sign | _INF, out)
+        out = np.where(rm == 0, zero_sign, out)
+        out = np.where(p_gone, gone, out)
+        return np.where(any_special, special, out)
     out = np.where(is_nan, nan_res, r_sign) | r
-    out = np.where(flushed, nan_res, out)
+    out = np.where(flushed | (rm == 0), nan_res, out)
     out = np.where(overflow, np.where(is_nan, nan_res, r_sign | _INF), out)
-    out = np.where(ret_z, np.where(ze != 0, z, np.uint32(0)), out)
-    out = np.where(ret_p_inf, p_sign | _INF, out)
-    out = np.where(ret_z_inf, z, out)
-    return out
-
-
-def _fma_bh_flat(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """Blackhole core on 1-D uint32 arrays of equal length.  Every lane runs
-    the whole datapath; the lanes that return early (specials, dropped
-    product, zero sum) are selected over it at the end."""
-    xe, xf, xm = _unpack(x)
-    ye, yf, ym = _unpack(y)
-    ze, zf, zm = _unpack(z)
-    zm = zm << 3
-
-    p_sign = (x ^ y) & _SIGN
-    z_sign = z & _SIGN
-    zero_sign = p_sign & z_sign   # the sign of every early zero
-
-    pm, pe = _product(xm, ym, xe, ye)
-
-    # ---- special cases: decided up front, nothing leaks ------------------
-    x_spec, y_spec, z_spec = xe == 255, ye == 255, ze == 255
-    any_special = x_spec | y_spec | z_spec | (pe >= 255)
-    # NaN input, Inf * 0 (a denormal is 0 too), or Inf - Inf where the
-    # product's Inf comes from an Inf input; an overflowed finite product
-    # against an Inf z is not an Inf - Inf, z wins below.
-    is_nan = (
-        (x_spec & (xf != 0)) | (y_spec & (yf != 0)) | (z_spec & (zf != 0))
-        | (x_spec & (ye == 0)) | (y_spec & (xe == 0))
-        | (z_spec & (x_spec | y_spec) & (p_sign != z_sign))
-    )
-    special = np.where(is_nan, _NAN_BH, np.where(z_spec, z, p_sign | _INF))
-
-    # ---- product zero or below 2**-126: z, or a zero -----------------------
-    p_gone = (pm == 0) | (pe < 0)
-    gone = np.where(ze != 0, z, zero_sign)
-
-    r_sign, rm, re = _align_add(pm, pe, p_sign, zm, ze, z_sign)
-
-    # ---- normalise ----------------------------------------------------------
-    # Leading one to bit 26.  A result with exponent <= 0 goes one place
-    # further right with exponent 0, whatever its exponent was.  The right
-    # shift ORs the bits selected by (n | 1) into the sticky position: every
-    # lost bit for n = 1 or 2 (n = 3 cannot happen: a sum >= 2**27 has a
-    # positive exponent).
-    n = _bit_length(rm) - 27
-    re = re + n
-    overflow = re >= 255
-    tiny = re <= 0
-    n = np.where(tiny, n + 1, n)
-    re = np.where(tiny, 0, re)
-    rm = np.where(n <= 0,
-                  rm << np.clip(-n, 0, 31),
-                  (rm >> np.clip(n, 0, 31)) | ((rm & (n | 1)) != 0))
-
-    # ---- round, flush after rounding (sign kept), pack ----------------------
-    r = _round(re, rm)
-    r = np.where((r >> 23) == 0, np.uint32(0), r)
-    out = r_sign | r
-    out = np.where(overflow, r_sign | _INF, out)
-    out = np.where(rm == 0, zero_sign, out)
-    out = np.where(p_gone, gone, out)
-    return np.where(any_special, special, out)
+    out = np.where(p_gone & ~any_special, gone, out)
+    return np.where(any_special & ~is_nan, inf_res, out)
 
 
 def _chunked(core, a, b, c) -> np.ndarray:
@@ -286,14 +262,22 @@ def _chunked(core, a, b, c) -> np.ndarray:
     return out.reshape(shape)
 
 
-def fma_wh(a, b, c) -> np.ndarray:
-    """Wormhole SFPMAD result ``a * b + c`` on FP32 bit patterns (uint32).
+def fma(a, b, c, features) -> np.ndarray:
+    """The SFPMAD result ``a * b + c`` on FP32 bit patterns (uint32) of an FMA
+    with ``features`` (an FmaFeatures, or anything with its four fields, such
+    as an architecture's model.isa.Features).
 
     ``a``, ``b`` and ``c`` may be any array-likes of non-negative integers
     below 2**32 that broadcast together; the result has the broadcast shape
     and dtype uint32.
     """
-    return _chunked(_fma_wh_flat, a, b, c)
+    f = FmaFeatures.of(features)
+    return _chunked(lambda x, y, z: _fma_flat(x, y, z, f), a, b, c)
+
+
+def fma_wh(a, b, c) -> np.ndarray:
+    """Wormhole's SFPMAD result ``a * b + c`` (``fma`` with WORMHOLE_FMA)."""
+    return fma(a, b, c, WORMHOLE_FMA)
 
 
 def fma_wh_scalar(a: int, b: int, c: int) -> int:
@@ -302,9 +286,8 @@ def fma_wh_scalar(a: int, b: int, c: int) -> int:
 
 
 def fma_bh(a, b, c) -> np.ndarray:
-    """Blackhole SFPMAD result ``a * b + c`` on FP32 bit patterns (uint32),
-    with the same shape contract as :func:`fma_wh`."""
-    return _chunked(_fma_bh_flat, a, b, c)
+    """Blackhole's SFPMAD result ``a * b + c`` (``fma`` with BLACKHOLE_FMA)."""
+    return fma(a, b, c, BLACKHOLE_FMA)
 
 
 def fma_bh_scalar(a: int, b: int, c: int) -> int:

@@ -1,4 +1,4 @@
-/* model/fma.py's two FMAs, one lane at a time, for the golden model's 32-lane
+/* model/fma.py's FMA, one lane at a time, for the golden model's 32-lane
  * instructions: a Python extension module that model/fma_native.py compiles
  * and loads. Each step
  * is the numpy step of model/fma.py with the same name; the reference is
@@ -61,100 +61,80 @@ static inline void product(int32_t xm, int32_t ym, int32_t xe, int32_t ye, int32
     *pe = xe + ye - 127;
 }
 
-static uint32_t fma_wh_lane(uint32_t x, uint32_t y, uint32_t z) {
+/* The feature bits, in the order of model.fma.FmaFeatures' fields. */
+#define CANONICAL_NAN 1u
+#define FLUSH_AFTER_ROUND 2u
+#define STICKY_KEEPS_BIT1 4u
+#define PRODUCT_OVERFLOW_INF 8u
+
+static uint32_t fma_lane(uint32_t x, uint32_t y, uint32_t z, uint32_t features) {
+    int canonical = (features & CANONICAL_NAN) != 0;
     unpacked a = unpack(x), b = unpack(y), c = unpack(z);
     int32_t zm = c.m << 3;
     uint32_t p_sign = (x ^ y) & SIGN, z_sign = z & SIGN;
+    uint32_t zero_sign = canonical ? (p_sign & z_sign) : 0u;
     int x_spec = a.e == 255, y_spec = b.e == 255, z_spec = c.e == 255;
-    int x_nan = x_spec && a.f != 0, y_nan = y_spec && b.f != 0;
     int z_nan = z_spec && c.f != 0, z_inf = z_spec && c.f == 0;
     int32_t pm, pe;
     product(a.m, b.m, a.e, b.e, &pm, &pe);
 
     int p_inf_like = x_spec || y_spec || pe >= 255;
+    int inf_product = (features & PRODUCT_OVERFLOW_INF) ? p_inf_like : (x_spec || y_spec);
     int any_special = p_inf_like || z_spec;
-    int nan_p = x_nan || y_nan || (x_spec && b.e == 0) || (y_spec && a.e == 0)
-                || (z_inf && p_inf_like && p_sign != z_sign);
+    int nan_p = (x_spec && a.f != 0) || (y_spec && b.f != 0) || (x_spec && b.e == 0) || (y_spec && a.e == 0)
+                || (z_inf && inf_product && p_sign != z_sign);
     int nan_z = z_nan && !nan_p;
     int is_nan = nan_p || nan_z;
+    uint32_t inf_res = z_spec ? z : (p_sign | INF);
+    if (canonical && any_special) return is_nan ? NAN_BH : inf_res;
     uint32_t nan_res = nan_p ? (p_sign | NAN_BASE) : nan_z ? (z_sign | NAN_BASE) : 0u;
-    int ret_z_inf = any_special && !is_nan && z_inf;
-    int ret_p_inf = any_special && !is_nan && !z_spec;
     if (pe > 255) pe = 255;
 
     int p_gone = pm == 0 || pe < 0;
-    int ret_z = p_gone && !any_special;
+    uint32_t gone = c.e != 0 ? z : zero_sign;
     if (p_gone) { pm = 0; pe = 0; }
 
     sum s = align_add(pm, pe, p_sign, zm, c.e, z_sign);
 
     int32_t n = bit_length(s.m) - 27;
     int32_t re = s.e + n;
-    int32_t rm = n <= 0 ? (int32_t)((uint32_t)s.m << clip31(-n)) : (s.m >> clip31(n)) | (s.m & 1);
+    int overflow = re >= 255;
+    if ((features & FLUSH_AFTER_ROUND) && re <= 0) { n += 1; re = 0; }
+    int32_t lost = s.m & ((features & STICKY_KEEPS_BIT1) ? (n | 1) : 1);
+    int32_t rm = n <= 0 ? (int32_t)((uint32_t)s.m << clip31(-n)) : (s.m >> clip31(n)) | (lost != 0);
 
     uint32_t r = round_rne(re, rm);
-
-    int flushed = rm == 0 || re < 0 || (r >> 23) == 0;
-    int overflow = re >= 255;
-    uint32_t out = (is_nan ? nan_res : s.sign) | r;
-    if (flushed) out = nan_res;
+    int flushed = (r >> 23) == 0 || (!(features & FLUSH_AFTER_ROUND) && re < 0);
+    uint32_t out;
+    if (canonical) {
+        out = s.sign | (flushed ? 0u : r);
+        if (overflow) out = s.sign | INF;
+        if (rm == 0) out = zero_sign;
+        if (p_gone) out = gone;
+        return out;
+    }
+    out = (is_nan ? nan_res : s.sign) | r;
+    if (flushed || rm == 0) out = nan_res;
     if (overflow) out = is_nan ? nan_res : (s.sign | INF);
-    if (ret_z) out = c.e != 0 ? z : 0u;
-    if (ret_p_inf) out = p_sign | INF;
-    if (ret_z_inf) out = z;
+    if (p_gone && !any_special) out = gone;
+    if (any_special && !is_nan) out = inf_res;
     return out;
 }
 
-static uint32_t fma_bh_lane(uint32_t x, uint32_t y, uint32_t z) {
-    unpacked a = unpack(x), b = unpack(y), c = unpack(z);
-    int32_t zm = c.m << 3;
-    uint32_t p_sign = (x ^ y) & SIGN, z_sign = z & SIGN;
-    uint32_t zero_sign = p_sign & z_sign;
-    int32_t pm, pe;
-    product(a.m, b.m, a.e, b.e, &pm, &pe);
-
-    int x_spec = a.e == 255, y_spec = b.e == 255, z_spec = c.e == 255;
-    int any_special = x_spec || y_spec || z_spec || pe >= 255;
-    int is_nan = (x_spec && a.f != 0) || (y_spec && b.f != 0) || (z_spec && c.f != 0)
-                 || (x_spec && b.e == 0) || (y_spec && a.e == 0)
-                 || (z_spec && (x_spec || y_spec) && p_sign != z_sign);
-    uint32_t special = is_nan ? NAN_BH : z_spec ? z : (p_sign | INF);
-
-    int p_gone = pm == 0 || pe < 0;
-    uint32_t gone = c.e != 0 ? z : zero_sign;
-
-    sum s = align_add(pm, pe, p_sign, zm, c.e, z_sign);
-
-    int32_t n = bit_length(s.m) - 27;
-    int32_t re = s.e + n;
-    int overflow = re >= 255;
-    if (re <= 0) { n += 1; re = 0; }
-    int32_t rm = n <= 0 ? (int32_t)((uint32_t)s.m << clip31(-n)) : (s.m >> clip31(n)) | ((s.m & (n | 1)) != 0);
-
-    uint32_t r = round_rne(re, rm);
-    if ((r >> 23) == 0) r = 0;
-    uint32_t out = s.sign | r;
-    if (overflow) out = s.sign | INF;
-    if (rm == 0) out = zero_sign;
-    if (p_gone) out = gone;
-    if (any_special) out = special;
-    return out;
-}
-
-/* ---- the Python module: fma_wh(x, y, z, out), fma_bh(x, y, z, out) ----------------
+/* ---- the Python module: fma(x, y, z, out, features) --------------------------------
  * Each argument is a C-contiguous buffer of uint32 (numpy's format "I"), all of
  * one length; `out` is written. Anything else is a ValueError, on which
  * model/fma_native.py makes the arguments so. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-typedef uint32_t (*lane_fn)(uint32_t, uint32_t, uint32_t);
-
-static PyObject *run_lanes(lane_fn lane, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "expected x, y, z, out");
+static PyObject *py_fma(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "expected x, y, z, out, features");
         return NULL;
     }
+    unsigned long features = PyLong_AsUnsignedLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
     Py_buffer views[4];
     int got = 0;
     PyObject *result = NULL;
@@ -174,7 +154,7 @@ static PyObject *run_lanes(lane_fn lane, PyObject *const *args, Py_ssize_t nargs
         const uint32_t *z = (const uint32_t *)views[2].buf;
         uint32_t *out = (uint32_t *)views[3].buf;
         Py_ssize_t n = views[0].len / 4;
-        for (Py_ssize_t i = 0; i < n; i++) out[i] = lane(x[i], y[i], z[i]);
+        for (Py_ssize_t i = 0; i < n; i++) out[i] = fma_lane(x[i], y[i], z[i], (uint32_t)features);
     }
     Py_INCREF(Py_None);
     result = Py_None;
@@ -183,17 +163,9 @@ done:
     return result;
 }
 
-static PyObject *py_fma_wh(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-    return run_lanes(fma_wh_lane, args, nargs);
-}
-
-static PyObject *py_fma_bh(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-    return run_lanes(fma_bh_lane, args, nargs);
-}
-
 static PyMethodDef methods[] = {
-    {"fma_wh", (PyCFunction)(void (*)(void))py_fma_wh, METH_FASTCALL, "Wormhole's SFPMAD a * b + c, lane by lane"},
-    {"fma_bh", (PyCFunction)(void (*)(void))py_fma_bh, METH_FASTCALL, "Blackhole's SFPMAD a * b + c, lane by lane"},
+    {"fma", (PyCFunction)(void (*)(void))py_fma, METH_FASTCALL,
+     "an SFPMAD a * b + c lane by lane, with model.fma.FmaFeatures as bits"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,12 +7,14 @@ extension module: it is compiled with g++ on first use into build/native/
 (named by a hash of the source and of the Python version, so either change
 rebuilds it). `fma_wh` and `fma_bh` here take and give what `model.fma`'s do.
 Without g++ or Python's headers, or with SFPU_NATIVE=0 in the environment,
-they are `model.fma`'s own. tests/model/test_fma_native.py checks both
+they are `model.fma`'s own. `fma_for(features)` gives either for any
+features (model.fma.FmaFeatures). tests/model/test_fma_native.py checks both
 against `model.fma` bit for bit.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -71,27 +73,36 @@ AVAILABLE = _NATIVE is not None
 U32 = np.uint32
 
 
-def _lanes(lane_function, a, b, c) -> np.ndarray:
+def feature_bits(features) -> int:
+    """`features` (model.fma.FmaFeatures' fields) as fma_lanes.cpp's bits, the first field lowest."""
+    return sum(1 << i for i, on in enumerate(fma.FmaFeatures.of(features)) if on)
+
+
+def _lanes(bits: int, a, b, c) -> np.ndarray:
     out = np.empty(np.shape(a), dtype=U32)
     try:
-        lane_function(a, b, c, out)          # the common case: three uint32[32] operands
+        _NATIVE.fma(a, b, c, out, bits)          # the common case: three uint32[32] operands
     except (ValueError, TypeError, BufferError):
         shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
         x, y, z = (np.ascontiguousarray(np.broadcast_to(np.asarray(v, dtype=U32), shape)) for v in (a, b, c))
         out = np.empty(shape, dtype=U32)
-        lane_function(x, y, z, out)
+        _NATIVE.fma(x, y, z, out, bits)
     return out
 
 
 if AVAILABLE:
-    def fma_wh(a, b, c) -> np.ndarray:
-        """`model.fma.fma_wh`, compiled."""
-        return _lanes(_NATIVE.fma_wh, a, b, c)
-
-    def fma_bh(a, b, c) -> np.ndarray:
-        """`model.fma.fma_bh`, compiled."""
-        return _lanes(_NATIVE.fma_bh, a, b, c)
+    @functools.cache
+    def fma_for(features):
+        """`model.fma.fma` with `features` fixed, compiled: a function of (a, b, c)."""
+        bits = feature_bits(features)
+        return lambda a, b, c: _lanes(bits, a, b, c)
 else:
-    fma_wh, fma_bh = fma.fma_wh, fma.fma_bh
+    @functools.cache
+    def fma_for(features):
+        """`model.fma.fma` with `features` fixed: a function of (a, b, c)."""
+        fixed = fma.FmaFeatures.of(features)
+        return lambda a, b, c: fma.fma(a, b, c, fixed)
 
-__all__ = ["AVAILABLE", "fma_wh", "fma_bh", "load"]
+fma_wh, fma_bh = (fma.fma_wh, fma.fma_bh) if not AVAILABLE else (fma_for(fma.WORMHOLE_FMA), fma_for(fma.BLACKHOLE_FMA))
+
+__all__ = ["AVAILABLE", "fma_for", "fma_wh", "fma_bh", "feature_bits", "load"]

@@ -104,7 +104,8 @@ class Features:
     # -- behaviour of the same words -----------------------------------------------------------
     mad_negate: bool = _feature("SFPMAD family's Mod1 NEGATE_VB / NEGATE_VC flip their operands' signs",
                                 "SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI")
-    canonical_nan: bool = _feature("MAD-class results are fma_bh's: every NaN 0x7FC00000, IEEE-signed zeros",
+    canonical_nan: bool = _feature("MAD-class results: every NaN 0x7FC00000, IEEE-signed zeros, flushed "
+                                   "results keep their sign",
                                    *_FMA_CLASS)
     flush_after_round: bool = _feature("MAD-class results below 2**-126 are rounded at exponent 0, then flushed",
                                        *_FMA_CLASS)

@@ -27,7 +27,7 @@ from . import dst_format as dfmt
 from .bh_arith import approx_exp, approx_recip, mul24, mul24_shift_add
 # model.dst_format's and model.lut's, table-driven unless SFPU_FAST=0.
 from .fast_tables import load_convert, sfplut_select, sfplutfp32_select, store_convert
-from .fma_native import fma_bh, fma_wh     # model.fma's, compiled when g++ is there
+from .fma_native import fma_for     # model.fma's, compiled when g++ is there
 from .isa import (ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Features, Instruction, LaneConfigBit, LutMod, MadMod1,
                   Mod0Fmt, MovMod1, Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
 from .rounding import cast_int_to_fp32, stochrnd
@@ -261,16 +261,15 @@ def _fma(x: Operands, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     NEGATE_VB / NEGATE_VC modifiers applied to b and c first (a float
     negation, which flips the sign bit of any value, NaNs included).
     `negate_b`/`negate_c` say whether the instruction's Mod1 asks for it.
-    The model has the two FMAs whole: fma_bh has every arithmetic feature
-    (canonical_nan, flush_after_round, sticky_keeps_bit1, no
-    product_overflow_inf), fma_wh none."""
+    The FMA is the one of the architecture's four FMA features
+    (model.fma.FmaFeatures), as hdl/fma.py's is."""
     f = _features(x)
     if f.mad_negate:
         if negate_b:
             b = b ^ SIGN
         if negate_c:
             c = c ^ SIGN
-    return fma_bh(a, b, c) if f.canonical_nan else fma_wh(a, b, c)
+    return fma_for(f)(a, b, c)
 
 
 def _write_mad_result(m: "Machine", x: Operands, d: np.ndarray, indirect: bool) -> None:

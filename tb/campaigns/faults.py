@@ -107,13 +107,17 @@ def _exact_is(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.
         return (s == d.view(np.float32).astype(np.float64)) & (e == 0)
 
 
-def _mad_round_bit(fma: Callable) -> Callable:
-    def faulty_fma(a, b, c):
-        d = np.asarray(fma(a, b, c), dtype=np.uint32)
-        finite_nonzero = ((d >> 23) & 0xFF != 0xFF) & (d & np.uint32(0x7FFFFFFF) != 0)
-        inexact = ~_exact_is(a, b, c, d)
-        return np.where(finite_nonzero & inexact, d ^ np.uint32(1), d).astype(np.uint32)
-    return faulty_fma
+def _mad_round_bit(fma_for: Callable) -> Callable:
+    def faulty_fma_for(features):
+        fma = fma_for(features)
+
+        def faulty_fma(a, b, c):
+            d = np.asarray(fma(a, b, c), dtype=np.uint32)
+            finite_nonzero = ((d >> 23) & 0xFF != 0xFF) & (d & np.uint32(0x7FFFFFFF) != 0)
+            inexact = ~_exact_is(a, b, c, d)
+            return np.where(finite_nonzero & inexact, d ^ np.uint32(1), d).astype(np.uint32)
+        return faulty_fma
+    return faulty_fma_for
 
 
 def _macro_delay_off_by_one(schedule: Callable) -> Callable:
@@ -238,7 +242,7 @@ _FAULT_LIST = [
     Fault("mad_round_bit",
           "MAD-unit results that are finite, non-zero and inexact get their mantissa LSB flipped "
           "(a wrong rounding decision): SFPMAD/ADD/MUL/ADDI/MULI/LUT/LUTFP32",
-          model.semantics, "fma_wh", _mad_round_bit, MAD_ROUND_BIT, Arch.WORMHOLE),
+          model.semantics, "fma_for", _mad_round_bit, MAD_ROUND_BIT, Arch.WORMHOLE),
     Fault("macro_delay_off_by_one",
           "an instruction SFPLOADMACRO schedules on the MAD sub-unit waits delay + 1 "
           "(cycles or instructions, as its delay kind says)",
@@ -266,9 +270,8 @@ FAULTS: dict[str, Fault] = {f.name: f for f in _FAULT_LIST}
 
 
 def _blackhole(fault: Fault) -> Fault:
-    """A Wormhole fault on Blackhole's model: the rounding fault breaks Blackhole's FMA."""
-    attribute = "fma_bh" if fault.attribute == "fma_wh" else fault.attribute
-    return Fault(fault.name, fault.description, fault.target, attribute, fault.wrap, fault.trigger,
+    """A Wormhole fault on Blackhole's model (the rounding fault breaks whichever FMA the chip's features make)."""
+    return Fault(fault.name, fault.description, fault.target, fault.attribute, fault.wrap, fault.trigger,
                  Arch.BLACKHOLE)
 
 

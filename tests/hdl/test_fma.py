@@ -12,6 +12,7 @@ second on the project's 2-core machine, depending on load
 (``test_simulator_speed`` prints the figure); that sets the sizes below.
 """
 
+import dataclasses
 import re
 
 import numpy as np
@@ -20,7 +21,7 @@ from amaranth.sim import Simulator
 
 from tensix_sfpu.hdl.fma import STAGE1, STAGE1_MUL24, Fma
 from tensix_sfpu.model.bh_arith import mul24, mul24_shift_add
-from tensix_sfpu.model.fma import fma_bh, fma_wh
+from tensix_sfpu.model.fma import FmaFeatures, fma, fma_bh, fma_wh
 from tensix_sfpu.model.isa import Arch
 
 ORACLE = {Arch.WORMHOLE: fma_wh, Arch.BLACKHOLE: fma_bh}
@@ -31,10 +32,10 @@ ARCHS = pytest.mark.parametrize("arch", list(Arch), ids=[a.value for a in Arch])
 # Driving the pipeline
 # ---------------------------------------------------------------------------
 
-def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, mul24=None, upper=None) -> np.ndarray:
-    """Stream the triples through one Fma, one per clock; return d for each.
-    On Blackhole, ``mul24`` and ``upper`` give each triple's SFPMUL24 inputs
-    (0 when not given).
+def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, mul24=None, upper=None, features=None) -> np.ndarray:
+    """Stream the triples through one Fma (of ``arch``, or of ``features`` where given), one per
+    clock; return d for each. With SFPMUL24 (Blackhole), ``mul24`` and ``upper`` give each
+    triple's SFPMUL24 inputs (0 when not given).
 
     ``tick().sample(d)`` gives d as it was just before the edge: the output
     of the register loaded at the previous edge, i.e. the result for the
@@ -44,9 +45,9 @@ def simulate(a, b, c, arch: Arch = Arch.WORMHOLE, mul24=None, upper=None) -> np.
     ctx.set, which makes the run about twice as slow."""
     a, b, c = ([int(v) for v in np.asarray(x, dtype=np.uint32).ravel()] for x in (a, b, c))
     assert len(a) == len(b) == len(c)
-    dut = Fma(arch)
+    dut = Fma(arch, features=features)
     out: list[int] = []
-    bh = arch is Arch.BLACKHOLE
+    bh = dut.features.mul24
     mul24, upper = ([int(v) for v in np.broadcast_to(0 if v is None else v, len(a))] for v in (mul24, upper))
 
     async def drive(ctx):
@@ -464,8 +465,25 @@ def _nan_leak(rng, n):
     return a, b, c
 
 
+def _two_place_normalisation(rng, n):
+    """A product of 2.5x-4x its exponent's unit plus a same-signed z of that
+    exponent, >= 1.5: the sum is normalised right by two places, where
+    Wormhole drops the sum's bit 1 and Blackhole keeps it as sticky.  The
+    significands are odd multiples of 2**11 and 2**10, so the product's low
+    21 bits are zero and its bit 21 (the sum's bit 1) is set: the guard bits
+    then decide between an exact tie and a round-up."""
+    a_sig = (rng.integers(0xD00, 0x1000, n) << 12) | (1 << 11)             # 1.63 .. 2
+    b_sig = (rng.integers(0x2800, 0x4000, n) << 10) & 0xFFFFFF | (1 << 10)  # 1.25 .. 2
+    b_sig = b_sig | (1 << 23)
+    ea = rng.integers(64, 190, n)
+    a = _fp(rng, n, exp=ea, frac=a_sig & 0x7FFFFF)
+    b = _fp(rng, n, sign=np.zeros(n, int), exp=np.full(n, 127), frac=b_sig & 0x7FFFFF)
+    c = _fp(rng, n, sign=a >> 31, exp=ea, frac=rng.integers(1 << 22, 1 << 23, n))
+    return a, b, c
+
+
 GENERATORS = [_close_exponents, _cancellation, _carry, _round_carry, _underflow,
-              _overflow, _mixed_specials, _nan_leak]
+              _overflow, _mixed_specials, _nan_leak, _two_place_normalisation]
 
 
 def random_triples(seed: int, n: int):
@@ -483,6 +501,28 @@ def random_triples(seed: int, n: int):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random(seed, arch):
     check(*random_triples(seed, 10_000), arch)  # 2 x 10,000 triples
+
+
+# ---------------------------------------------------------------------------
+# A chip that mixes the two FMAs: one feature of the other chip's
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arch, flipped", [(arch, name) for arch in Arch for name in FmaFeatures._fields],
+                         ids=lambda v: getattr(v, "value", v))
+def test_one_fma_feature_switched(arch, flipped):
+    """The RTL and the model switch each FMA feature alike (model.fma.fma with the features, as
+    model.semantics calls it): on the triples where the switch changes the model's result, and on
+    a sample of the others, driven through the pipeline one a clock."""
+    features = dataclasses.replace(arch.features, **{flipped: not getattr(arch.features, flipped)})
+    cross, rand = _cross(SPECIALS_20), random_triples(3, 4_000)
+    a, b, c = (np.concatenate([x, y]) for x, y in zip(cross, rand))
+    want = fma(a, b, c, features)
+    changed = np.flatnonzero(want != fma(a, b, c, arch.features))
+    assert changed.size > 0, f"{flipped} changes no result of these triples: nothing would be checked"
+    others = np.random.default_rng(4).choice(np.flatnonzero(want == fma(a, b, c, arch.features)), 1_000)
+    pick = np.concatenate([changed[:3_000], others])
+    a, b, c, want = a[pick], b[pick], c[pick], want[pick]
+    report(a, b, c, simulate(a, b, c, arch, features=features), want)
 
 
 # ---------------------------------------------------------------------------

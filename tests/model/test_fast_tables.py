@@ -29,8 +29,8 @@ PATHS = {(semantics, "load_convert"): (dfmt.load_convert, fast_tables.load_conve
          (semantics, "store_convert"): (dfmt.store_convert, fast_tables.store_convert),
          (semantics, "sfplut_select"): (lut.sfplut_select, fast_tables.sfplut_select),
          (semantics, "sfplutfp32_select"): (lut.sfplutfp32_select, fast_tables.sfplutfp32_select),
-         (semantics, "fma_wh"): (fma.fma_wh, fma_native.fma_wh),
-         (semantics, "fma_bh"): (fma.fma_bh, fma_native.fma_bh),
+         (semantics, "fma_for"): (lambda features: lambda a, b, c: fma.fma(a, b, c, features),
+                                  fma_native.fma_for),
          (machine, "dst32_rows"): (dfmt.dst32_rows, fast_tables.dst32_rows)}
 REFERENCE = {place: pair[0] for place, pair in PATHS.items()}
 FAST = {place: pair[1] for place, pair in PATHS.items()}

@@ -21,6 +21,10 @@ from tensix_sfpu.model.state import SfpuState
 U32 = np.uint32
 PAIRS = [(fma.fma_wh, fma_native.fma_wh), (fma.fma_bh, fma_native.fma_bh)]
 IDS = ["wormhole", "blackhole"]
+# Every mix of the four FMA features, the two chips' among them: a chip that mixes them gets the
+# same compiled FMA as the numpy one.
+MIXES = [fma.FmaFeatures(*bits) for bits in itertools.product((False, True), repeat=4)]
+MIX_IDS = ["".join("1" if on else "0" for on in f) for f in MIXES]
 
 # Zeros, denormals, 1.0 and its neighbours, the normal extremes, values whose
 # products overflow or underflow, infinities and NaNs with payloads; each signed.
@@ -76,6 +80,27 @@ def test_near_cancellation_and_small_exponents(reference, native):
         assert np.array_equal(reference(a, b, z), native(a, b, z))
 
 
+@pytest.mark.parametrize("features", MIXES, ids=MIX_IDS)
+def test_every_feature_mix(features):
+    """fma_lanes.cpp switches each feature where model.fma does: special operands in every
+    combination, and random triples with exponents near the bottom of the range."""
+    a, b, c = (np.array(v, dtype=U32) for v in zip(*itertools.product(SPECIALS, repeat=3)))
+    rng = np.random.default_rng(5)
+    n = 1 << 15
+    low = (rng.integers(0, 1 << 32, (3, n), dtype=np.uint64).astype(U32) & U32(0x807FFFFF)) \
+        | (rng.integers(40, 90, (3, n), dtype=np.uint64).astype(U32) << U32(23))
+    a, b, c = (np.concatenate([v, w]) for v, w in zip((a, b, c), low))
+    expected, got = fma.fma(a, b, c, features), fma_native.fma_for(features)(a, b, c)
+    bad = np.flatnonzero(expected != got)
+    assert bad.size == 0, [f"{a[i]:08X} * {b[i]:08X} + {c[i]:08X}: {expected[i]:08X} != {got[i]:08X}"
+                           for i in bad[:5]]
+
+
+def test_the_chips_fmas_are_their_features():
+    assert fma.FmaFeatures.of(isa.Arch.WORMHOLE.features) == fma.WORMHOLE_FMA
+    assert fma.FmaFeatures.of(isa.Arch.BLACKHOLE.features) == fma.BLACKHOLE_FMA
+
+
 @pytest.mark.parametrize("shapes", [((32,), (), (32,)), ((4, 8), (8,), ()), ((), (), ())])
 def test_broadcasting_and_integer_operands_as_model_fma(shapes):
     rng = np.random.default_rng(3)
@@ -115,14 +140,18 @@ def _random_state(arch: isa.Arch, rng) -> SfpuState:
     return state
 
 
-def _run(word: int, state: SfpuState, fmas) -> tuple:
-    saved = semantics.fma_wh, semantics.fma_bh
-    semantics.fma_wh, semantics.fma_bh = fmas
+def _numpy_fma_for(features):
+    return lambda a, b, c: fma.fma(a, b, c, features)
+
+
+def _run(word: int, state: SfpuState, fma_for) -> tuple:
+    saved = semantics.fma_for
+    semantics.fma_for = fma_for
     try:
         machine = Machine(state.copy(), strict=False)
         machine.execute(word)
     finally:
-        semantics.fma_wh, semantics.fma_bh = saved
+        semantics.fma_for = saved
     st = machine.state
     return st.lregs.tobytes(), st.dst.tobytes(), st.lane_flags.tobytes(), st.prng.tobytes(), machine.warnings
 
@@ -135,8 +164,8 @@ def test_every_opcode_and_modifier_runs_the_same_with_either_fma(arch):
     mad_class = 0
     for word in words:
         state = _random_state(arch, rng)
-        reference = _run(word, state, (fma.fma_wh, fma.fma_bh))
-        native = _run(word, state, (fma_native.fma_wh, fma_native.fma_bh))
+        reference = _run(word, state, _numpy_fma_for)
+        native = _run(word, state, fma_native.fma_for)
         assert reference == native, isa.decode(word, arch).mnemonic
         mad_class += isa.decode(word, arch).op.unit is isa.Unit.MAD
     assert mad_class > 50

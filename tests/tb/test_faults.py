@@ -41,7 +41,7 @@ def test_required_faults_exist():
 def test_no_fault_active_by_default():
     assert active_faults() == []
     # The module-level patch points hold the real functions.
-    assert semantics.fma_wh is fma_native.fma_wh     # model.fma's, compiled
+    assert semantics.fma_for is fma_native.fma_for     # model.fma's, compiled
     assert machine.prng_advance is prng.prng_advance
     assert semantics.store_convert is fast_tables.store_convert     # model.dst_format's, table-driven
 
