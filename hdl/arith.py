@@ -45,6 +45,17 @@ def field(word, op: isa.Opcode, name: str):
     return word[f.lo:f.lo + f.width]
 
 
+def holds(word, op: isa.Opcode, when: tuple[tuple[str, int, int], ...]):
+    """Whether every (field, mask, value) of `when` has `field & mask == value` in `word`
+    (model.isa's `OperandSource.when`); a single set bit is tested as that bit."""
+    result = None
+    for name, mask, value in when:
+        bits = field(word, op, name) & mask
+        term = bits.any() if value == mask and mask & (mask - 1) == 0 else bits == value
+        result = term if result is None else result & term
+    return result
+
+
 def operand(word, op: isa.Opcode, name: str):
     """`op`'s operand `name` in `word` as the ISA table defines it (model.isa's
     `Instruction.operand`): a field, an alias of a field's low bits (SFPSHFT2's

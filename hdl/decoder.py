@@ -12,7 +12,7 @@ from amaranth import Module, Mux
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from .arith import field, operand
+from .arith import field, holds, operand
 
 from tensix_sfpu.model import isa
 
@@ -70,18 +70,13 @@ class Decoder(ArchComponent):
             m.d.comb += d.vd.eq(vd)
         if op.backdoor and op.has("vd"):
             m.d.comb += d.backdoor.eq(1)
-        if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
-            # Blackhole's SFPAND/SFPOR: the VB field is the operand only under Mod1 USE_VB, VD otherwise.
-            use_vb = (field(word, op, "mod1") & isa.AndOrMod1.USE_VB).any()
-            m.d.comb += d.vb.eq(Mux(use_vb, field(word, op, "vb"), vd))
-        elif op.has("vb") or any(a.name == "vb" for a in op.aliases):
-            m.d.comb += d.vb.eq(operand(word, op, "vb"))      # SFPSHFT2's VB shares bits [15:12] with Imm12
-        elif op.mnemonic in isa.IMPLICIT_VB_IS_VD:
-            m.d.comb += d.vb.eq(vd)
-        if op.has("vc"):
-            m.d.comb += d.vc.eq(field(word, op, "vc"))
-        elif op.mnemonic in isa.IMPLICIT_VC_IS_VD:
-            m.d.comb += d.vc.eq(vd)
+        for name, target in (("vb", d.vb), ("vc", d.vc)):
+            source = op.sources[name]       # the table's: a field (or alias), under a condition, or VD
+            if source.field is not None:
+                value = operand(word, op, source.field)
+                m.d.comb += target.eq(Mux(holds(word, op, source.when), value, vd) if source.when else value)
+            elif source.implicit_vd:
+                m.d.comb += target.eq(vd)
 
     def _timing(self, m: Module, op: isa.Opcode) -> None:
         d = self.decoded

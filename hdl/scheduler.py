@@ -13,16 +13,17 @@ writes no slot: tt-llk's kernels rely on the instruction there surviving.
 The scheduled instruction is the template with SFPLOADMACRO's overrides
 applied (docs/timing.md): VD, VB and VC per bits 6 and 7 of the sequence
 byte, and for the store its VD, Mod0, Imm10 and the address the load used.
-The words are the architecture's (`table(arch)`, `field_layout`): on Blackhole
-an SFPAND/SFPOR template gives its VB field only under Mod1 USE_VB
-(docs/blackhole.md), and the store's word has Blackhole's layout.
+The words are the architecture's (`table(arch)`, `field_layout`): a template's
+own VB and VC are its `Opcode.sources` (on Blackhole an SFPAND/SFPOR template
+gives its VB field only under Mod1 USE_VB, docs/blackhole.md), and the store's
+word has Blackhole's layout.
 """
 
 from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from .arith import field
+from .arith import field, holds, operand
 
 from tensix_sfpu.model import isa
 
@@ -133,16 +134,11 @@ class MacroScheduler(ArchComponent):
                 with m.Case(op.opcode):
                     if op.has("vd"):
                         m.d.comb += t_vd.eq(field(word, op, "vd"))
-                    if op.has("vb") and op.mnemonic in isa.IMPLICIT_VB_IS_VD:
-                        # Blackhole's SFPAND/SFPOR: the VB field is an operand only under Mod1 USE_VB.
-                        use_vb = (field(word, op, "mod1") & isa.AndOrMod1.USE_VB).any()
-                        m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(use_vb)]
-                    elif op.has("vb"):
-                        m.d.comb += [t_vb.eq(field(word, op, "vb")), has_vb.eq(1)]
-                    elif op.mnemonic == "SFPSHFT2":
-                        m.d.comb += [t_vb.eq(field(word, op, "imm12")[0:4]), has_vb.eq(1)]
-                    if op.has("vc"):
-                        m.d.comb += [t_vc.eq(field(word, op, "vc")), has_vc.eq(1)]
+                    for name, t_reg, has_reg in (("vb", t_vb, has_vb), ("vc", t_vc, has_vc)):
+                        source = op.sources[name]       # a template's own field, under its condition
+                        if source.field is not None:
+                            m.d.comb += [t_reg.eq(operand(word, op, source.field)),
+                                         has_reg.eq(holds(word, op, source.when) if source.when else 1)]
         to_vb, to_l16 = byte[7], byte[6]
         m.d.comb += [
             # Select 3 (SFPSTORE) is one more instruction these sub-units cannot run: SFPNOP.

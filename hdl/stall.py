@@ -71,11 +71,8 @@ class _Symbolic(isa.Instruction):
 def _register(ins: _Symbolic, name: str) -> _Register:
     """The register operand `name` of a thread word: VB and VC are VD where the
     functional model says so (Blackhole's SFPAND/SFPOR: VB unless USE_VB)."""
-    op = ins.op
-    if name == "vb" and op.mnemonic in isa.IMPLICIT_VB_IS_VD \
-            and not (op.has("vb") and ins["mod1"] & isa.AndOrMod1.USE_VB):
-        return _Register("vd")
-    if name == "vc" and op.mnemonic in isa.IMPLICIT_VC_IS_VD:
+    source = ins.op.sources.get(name)
+    if source is not None and source.implicit_vd and not source.names(ins.__getitem__):
         return _Register("vd")
     return ins.operand(name)
 

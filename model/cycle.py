@@ -55,15 +55,6 @@ NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instructio
 ARMED_EXEMPT = frozenset({"SFPLOADMACRO", "SFPNOP", "SFPCONFIG"})
 MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
 
-# Instructions SFPSHFT2 modes 2-4 forbid in the following cycle (besides the register rules).
-SHFT2_NEXT_FORBIDDEN = frozenset({"SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SFPEXEXP", "SFPEXMAN", "SFPIADD",
-                                  "SFPLZ", "SFPMOV", "SFPNOT", "SFPOR", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN",
-                                  "SFPSHFT", "SFPSTOCHRND", "SFPXOR"})
-# SFPSHFT2's defined modes that take one cycle (the two-cycle ones are the table's `two_cycle_mod1`).
-SHFT2_ONE_CYCLE_MODES = {arch: frozenset(isa.Shft2Mod1) - isa.ISA[arch].opcodes["SFPSHFT2"].two_cycle_mod1
-                         for arch in isa.Arch}
-
-
 @dataclass(slots=True)
 class Execution:
     """An instruction executing on a sub-unit in the current cycle."""
@@ -539,8 +530,7 @@ class CycleModel:
         mode = prev.x.ins["mod1"]
         for e in executions:
             ins = e.x.ins
-            if e.mnemonic in SHFT2_NEXT_FORBIDDEN or (
-                    e.mnemonic == "SFPSHFT2" and ins["mod1"] in SHFT2_ONE_CYCLE_MODES[self.state.arch]):
+            if prev.x.ins.op.forbids_next(ins):
                 self._hazard("shft2-next-cycle", e.unit.value,
                              f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
             elif mode == isa.Shft2Mod1.SHFLROR1_AND_COPY4 and self._reads(e) & {0, 1, 2, 3}:
@@ -824,7 +814,7 @@ def _override_operands(template_word: int, arch: Arch, byte: int, vd: int) -> Op
     such field, and bit 6 sends the result to L16."""
     template = decode(template_word, arch)
     t_vd = template.get("vd", 0)
-    vb, vc = _template_vb(template), template.get("vc")
+    vb, vc = template.field_register("vb"), template.field_register("vc")
     if byte & 0x80:
         vb = vd
         vc = t_vd if vc is None else vc
@@ -832,14 +822,6 @@ def _override_operands(template_word: int, arch: Arch, byte: int, vd: int) -> Op
         vc = vd
         vb = t_vd if vb is None else vb
     return Operands(template, 16 if byte & 0x40 else vd, vb, vc, macro=True)
-
-
-def _template_vb(template: Instruction) -> int | None:
-    if template.mnemonic == "SFPSHFT2":
-        return template.operand("vb")           # VB shares bits [15:12] with Imm12
-    if template.mnemonic in ("SFPAND", "SFPOR") and not template["mod1"] & isa.AndOrMod1.USE_VB:
-        return None                             # Blackhole without USE_VB: VB is VD, as on Wormhole
-    return template.get("vb")
 
 
 @functools.lru_cache(maxsize=65536)

@@ -539,6 +539,12 @@ _MAD_MODIFIERS = (("mod1", MadMod1),)
 _IMM_MAD_MODIFIERS = (("mod1", (MadMod1.NEGATE_VC, MadMod1.INDIRECT_VD)),)
 _SHFT2_TWO_CYCLE = frozenset({Shft2Mod1.SHFLROR1_AND_COPY4, Shft2Mod1.SHFLROR1, Shft2Mod1.SHFLSHR1})
 _SWAP_READS = _reads("vc", "vd", "vb", "swap payload")
+# SFPSHFT2.md, "Instruction scheduling": what may not run in the cycle after modes 2-4.
+_SHFT2_NEXT_FORBIDDEN = (tuple((mn, None) for mn in (
+    "SFPABS", "SFPAND", "SFPCAST", "SFPDIVP2", "SFPEXEXP", "SFPEXMAN", "SFPIADD", "SFPLZ", "SFPMOV", "SFPNOT",
+    "SFPOR", "SFPSETEXP", "SFPSETMAN", "SFPSETSGN", "SFPSHFT", "SFPSTOCHRND", "SFPXOR"))
+    + (("SFPSHFT2", frozenset({Shft2Mod1.COPY4, Shft2Mod1.CHAINED_COPY4, Shft2Mod1.SHFT_LREG,
+                               Shft2Mod1.SHFT_IMM})),))
 # Lanes 0-7 of L0 are the value: always for a template (VD 0-3), otherwise unless Mod1 bit 0 takes Imm16.
 _CONFIG_READS = _reads(0, when=(("vd", 0xC, 0),)) + _reads(0, when=(("mod1", ConfigMod1.IMM16_IS_VALUE, 0),))
 # |L3| picks a row: A from L[row], C from L[4 + row] except in FP16_3ENTRY (Mod1 10, 11, 14,
@@ -550,6 +556,22 @@ _LUTFP32_READS = (_reads(3, "lut") + _reads("lut+4", when=(("mod1", 0xA, 0),))
 _SHFT_READS_BH = (_reads("vb", when=(("mod1", ShftMod1.ARG_IMM, 0),))
                   + _reads("vb", when=(("mod1", ShftMod1.ARG_IMM_USE_VC, 0),))
                   + _reads("vc", when=(_MOD1_IMM,)) + _reads("vc", when=(("mod1", 5, 5),)))
+
+
+@dataclass(frozen=True)
+class OperandSource:
+    """Where a register operand (VB or VC) of an instruction comes from: the
+    operand `field` (a field, or an alias: SFPSHFT2's VB is Imm12's low bits)
+    when every (field, mask, value) of `when` has `field & mask == value`;
+    otherwise VD where the functional model says "VB = VD" (`implicit_vd`),
+    else there is none."""
+    field: str | None = None
+    when: tuple[tuple[str, int, int], ...] = ()
+    implicit_vd: bool = False
+
+    def names(self, value: Callable[[str], int]) -> bool:
+        """Whether the field names the operand, `value(field)` giving a field's value."""
+        return self.field is not None and all(value(name) & mask == v for name, mask, v in self.when)
 
 
 @dataclass(frozen=True)
@@ -588,12 +610,33 @@ class Opcode:
     stall_believed: tuple[Read, ...] = ()
     stall_gap: str = ""
     must_be_zero: int = 0                         # bits that a valid encoding leaves clear
+    # What may not run in the cycle after its two-cycle modes (beside the register rules):
+    # (mnemonic, its Mod1 values, or None for any)
+    next_cycle_forbidden: tuple[tuple[str, frozenset[int] | None], ...] = ()
+    # (register operand, conditions): the operand's field names it only when these hold, VD otherwise
+    operand_when: tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...] = ()
     doc: str = ""
     arch: Arch | None = None                      # the table this entry belongs to, set when the table is finished
 
     @functools.cached_property
     def field_map(self) -> dict[str, Field]:
         return {f.name: f for f in self.fields}
+
+    def forbids_next(self, ins: "Instruction") -> bool:
+        """Whether `ins` may not run in the cycle after one of its two-cycle modes (`next_cycle_forbidden`)."""
+        mod1s = dict(self.next_cycle_forbidden).get(ins.mnemonic, ())
+        return mod1s is None or ins.get("mod1") in mod1s
+
+    @functools.cached_property
+    def sources(self) -> dict[str, OperandSource]:
+        """Where its VB and VC come from (`OperandSource`), by operand name."""
+        out = {}
+        for name, implicit in (("vb", IMPLICIT_VB_IS_VD), ("vc", IMPLICIT_VC_IS_VD)):
+            named = self.has(name) or any(a.name == name for a in self.aliases)
+            when = dict(self.operand_when).get(name, ())
+            assert not when or (named and self.mnemonic in implicit), f"{self.mnemonic}: {name}'s condition needs a field and VD"
+            out[name] = OperandSource(name if named else None, when, self.mnemonic in implicit)
+        return out
 
     @functools.cached_property
     def stall_view(self) -> tuple[Read, ...]:
@@ -790,6 +833,7 @@ _WORMHOLE = [
            two_cycle_mod1=_SHFT2_TWO_CYCLE,
            undefined_values=(("mod1", frozenset(range(16)) - set(Shft2Mod1)),),
            reads=_SHFT2_READS, narrow=Narrowing.SHFT2, modifiers=(("mod1", Shft2Mod1),),
+           next_cycle_forbidden=_SHFT2_NEXT_FORBIDDEN,
            doc="cross-lane shuffles and shifts"),
     _mad("SFPLUTFP32", 0x95, (MOD1, VD), reads=_LUTFP32_READS,
          modifiers=(("mod1", LutFp32Table), ("mod1", LutMod), ("mod1", (MadMod1.INDIRECT_VD,))),
@@ -803,7 +847,8 @@ _WORMHOLE = [
 # ---------------------------------------------------------------------------
 
 _STALL_USE_VB_GAP = dict(stall_unseen=_reads("vb"), stall_believed=_reads("vd"), stall_gap="stall-gap-use-vb",
-                         modifiers=(("mod1", AndOrMod1),))
+                         modifiers=(("mod1", AndOrMod1),),
+                         operand_when=(("vb", (("mod1", AndOrMod1.USE_VB, AndOrMod1.USE_VB),)),))
 
 # Changed entries: mnemonic -> the Opcode attributes that differ.
 _BLACKHOLE_CHANGES: dict[str, dict] = {
@@ -952,6 +997,19 @@ class Instruction:
             if alias.name == name:
                 return self[alias.of] & ((1 << alias.width) - 1)
         return self[name]
+
+    def register(self, name: str) -> int | None:
+        """Register operand `name` ("vb" or "vc") as the functional model resolves it
+        (`Opcode.sources`): its field, or VD, or None if it has none."""
+        source = self.op.sources[name]
+        if source.names(self.__getitem__):
+            return self.operand(source.field)
+        return self.get("vd", 0) if source.implicit_vd else None
+
+    def field_register(self, name: str) -> int | None:
+        """Register operand `name` if a field names it (a macro template's own), else None."""
+        source = self.op.sources[name]
+        return self.operand(source.field) if source.names(self.__getitem__) else None
 
     @property
     def backdoor_index(self) -> int | None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dst_format as dfmt
 from .fast_tables import dst32_rows        # model.dst_format's, table-driven unless SFPU_FAST=0
-from .isa import IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, AndOrMod1, Arch, Instruction, LaneConfigBit, decode
+from .isa import Arch, Instruction, LaneConfigBit, decode
 from .prng import prng_advance
 from .semantics import SEMANTICS, Operands
 from .state import LANES, FlagStackEntry, SfpuState, TensixRegs, shallow_copy
@@ -118,18 +118,7 @@ def regular_operands(ins: Instruction) -> Operands:
     mn = ins.mnemonic
     if mn == "SFPLOADMACRO":
         return Operands(ins, ins.operand("vd"))
-    vd = ins.get("vd", 0)
-    vc = ins.get("vc")
-    vb = ins.get("vb")
-    if mn == "SFPSHFT2":
-        vb = ins.operand("vb")
-    if mn in ("SFPAND", "SFPOR") and vb is not None and not ins["mod1"] & AndOrMod1.USE_VB:
-        vb = None                       # Blackhole without USE_VB: VB = VD, as on Wormhole
-    if vb is None and mn in IMPLICIT_VB_IS_VD:
-        vb = vd
-    if vc is None and mn in IMPLICIT_VC_IS_VD:
-        vc = vd
-    return Operands(ins, vd, vb, vc)
+    return Operands(ins, ins.get("vd", 0), ins.register("vb"), ins.register("vc"))
 
 
 @functools.lru_cache(maxsize=65536)

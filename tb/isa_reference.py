@@ -14,7 +14,7 @@ import dataclasses
 import inspect
 from collections.abc import Iterable, Mapping
 
-from tensix_sfpu.model.isa import (FEATURES, IMPLICIT_VB_IS_VD, IMPLICIT_VC_IS_VD, ISA, MACRO_UNITS, OPCODE, Arch,
+from tensix_sfpu.model.isa import (FEATURES, ISA, MACRO_UNITS, OPCODE, Arch,
                                    Features, Field, Instruction, Isa, Kind, Opcode, Read, readable_field_names)
 
 ABSENT = "—"
@@ -171,8 +171,13 @@ def _operand(op: Opcode, name: str) -> str:
 
 
 def _implicit(op: Opcode) -> str:
-    implicit = [text for text, names in (("VB is VD", IMPLICIT_VB_IS_VD), ("VC is VD", IMPLICIT_VC_IS_VD))
-                if op.mnemonic in names]
+    """Each register operand that is VD, and when (`Opcode.sources`)."""
+    implicit = []
+    for name, source in op.sources.items():
+        if source.implicit_vd:
+            unless = " and ".join(f"`{f} & {m} == {v}`" for f, m, v in source.when)
+            implicit.append(f"{name.upper()} is VD" + (f" unless {unless} (then the `{source.field}` field)"
+                                                         if unless else ""))
     return "; ".join(implicit) or "none"
 
 

@@ -382,3 +382,33 @@ def test_modifier_enums_name_a_modifier_field_and_fit_it(arch):
             field = op.field_map.get(name)
             assert field is not None and field.kind is Kind.MOD, f"{arch.value} {op.mnemonic}: {name} is no modifier"
             assert any(0 <= int(v) <= field.max for v in values), f"{op.mnemonic}: no value of {values} fits {name}"
+
+
+# Where VB and VC come from, as the functional models on the ISA pages write it: the field, SFPSHFT2's
+# VB from Imm12's low bits, "VB = VD" / "VC = VD", and Blackhole's SFPAND/SFPOR VB field only under USE_VB.
+SOURCES = [
+    (isa.Arch.WORMHOLE, "SFPMAD", "vb", isa.OperandSource("vb")),
+    (isa.Arch.WORMHOLE, "SFPSHFT2", "vb", isa.OperandSource("vb")),
+    (isa.Arch.WORMHOLE, "SFPAND", "vb", isa.OperandSource(None, (), True)),
+    (isa.Arch.BLACKHOLE, "SFPAND", "vb", isa.OperandSource("vb", (("mod1", 1, 1),), True)),
+    (isa.Arch.BLACKHOLE, "SFPOR", "vb", isa.OperandSource("vb", (("mod1", 1, 1),), True)),
+    (isa.Arch.BLACKHOLE, "SFPXOR", "vb", isa.OperandSource(None, (), True)),
+    (isa.Arch.WORMHOLE, "SFPADDI", "vc", isa.OperandSource(None, (), True)),
+    (isa.Arch.WORMHOLE, "SFPADDI", "vb", isa.OperandSource()),
+    (isa.Arch.WORMHOLE, "SFPLOAD", "vc", isa.OperandSource()),
+]
+
+
+@pytest.mark.parametrize("arch, mnemonic, name, source", SOURCES,
+                         ids=[f"{a.value}-{m}-{n}" for a, m, n, _ in SOURCES])
+def test_operand_sources(arch, mnemonic, name, source):
+    assert isa.ISA[arch].opcodes[mnemonic].sources[name] == source
+
+
+@pytest.mark.parametrize("mod1, vb", [(0, 1), (1, 2)])
+def test_register_resolves_the_source(mod1, vb):
+    ins = isa.decode(isa.encode("SFPAND", isa.Arch.BLACKHOLE, vd=1, vb=2, vc=3, mod1=mod1), isa.Arch.BLACKHOLE)
+    assert (ins.register("vb"), ins.register("vc")) == (vb, 3)
+    assert ins.field_register("vb") == (None if mod1 == 0 else 2)
+    shft2 = isa.decode(isa.encode("SFPSHFT2", isa.Arch.WORMHOLE, vd=1, vc=3, imm12=0x7A5, mod1=5), isa.Arch.WORMHOLE)
+    assert shft2.register("vb") == 5
