@@ -13,11 +13,13 @@ from amaranth import Module, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
+from tensix_sfpu.model import isa
+
 from .lregs import LANES, LaneValues
 from .unit_io import DISABLE_BACKDOOR_LOAD, LaneConfig, lane_config_bit
 
 LANE_CONFIG_BITS = 18
-MISC_BITS = 12
+MISC_BITS = isa.MACRO_MISC.size
 TEMPLATES = SEQUENCES = 4
 WRITE_PORTS = 2
 

@@ -58,7 +58,7 @@ class MacroScheduler(ArchComponent):
     # LoadMacroConfig at the start of the cycle (lane 0's copy).
     sequence: In(data.ArrayLayout(32, 4))
     templates: In(data.ArrayLayout(32, 4))
-    misc: In(12)
+    misc: In(isa.MACRO_MISC.size)                     # viewed as isa.MACRO_MISC (a plain port: no extra wires)
 
     due: Out(data.ArrayLayout(Scheduled, 4))          # Simple, MAD, Round, Store, this cycle
     select_reserved: Out(4)                           # a sequence byte selects 1
@@ -91,16 +91,16 @@ class MacroScheduler(ArchComponent):
         sequence = Signal(32)
         m.d.comb += sequence.eq(self.sequence[self.macro])
         for i, unit in enumerate(MACRO_UNITS):
-            byte = sequence[8 * i:8 * i + 8]
-            delay = byte[3:6]
+            byte = data.View(isa.MACRO_SEQUENCE_BYTE, sequence[8 * i:8 * i + 8])
+            delay = byte.delay
             new = Signal(Scheduled, name=f"new_{unit.value}")
             m.d.comb += [new.store_addr.eq(self.address), new.macro_cycle.eq(self.cycle),
-                         new.by_instructions.eq(self.misc[8 + i])]
+                         new.by_instructions.eq(data.View(isa.MACRO_MISC, self.misc).unit_delay_kind[i])]
             if unit == isa.Unit.STORE:
                 self._store(m, new, byte)
             else:
                 self._override(m, new, byte, i, unit)
-            with m.If(self.issue & (byte[0:3] != 0)):      # select 0 leaves the slot alone (docs/timing.md)
+            with m.If(self.issue & (byte.select != 0)):      # select 0 leaves the slot alone (docs/timing.md)
                 with m.Switch(delay):              # the count is shifted first, so slot `delay` is free
                     for d in range(SLOTS):
                         with m.Case(d):
@@ -119,7 +119,7 @@ class MacroScheduler(ArchComponent):
         return word, known
 
     def _override(self, m: Module, new, byte, i: int, unit: isa.Unit) -> None:
-        select = byte[0:3]
+        select = byte.select
         word, known = self._template(m, select, i)
         runnable = _any(opcode_bits(word) == op.opcode for op in table(self.arch).values() if unit in op.macro_units)
         # What the sub-unit runs: the template, or SFPNOP in its place (whose
@@ -139,7 +139,7 @@ class MacroScheduler(ArchComponent):
                         if source.field is not None:
                             m.d.comb += [t_reg.eq(operand(word, op, source.field)),
                                          has_reg.eq(holds(word, op, source.when) if source.when else 1)]
-        to_vb, to_l16 = byte[7], byte[6]
+        to_vb, to_l16 = byte.vd_to_vb, byte.to_l16
         m.d.comb += [
             # Select 3 (SFPSTORE) is one more instruction these sub-units cannot run: SFPNOP.
             new.valid.eq((select == 2) | (select == 3) | (select[2] & known)),
@@ -150,15 +150,16 @@ class MacroScheduler(ArchComponent):
         ]
 
     def _store(self, m: Module, new, byte) -> None:
-        select = byte[0:3]
+        select = byte.select
         word, known = self._template(m, select, STORE)
         store_op = table(self.arch)["SFPSTORE"]
         is_store = opcode_bits(word) == store_op.opcode
         with m.If(self.issue & ((select == 2) | (select[2] & known & ~is_store))):
             m.d.comb += self.store_not_sfpstore.eq(1)
         template_vd = Mux(select == 3, 0, field(word, store_op, "vd"))
-        vd = Mux(byte[6], 16, Mux(byte[7], template_vd, self.vd))
-        mod0 = Mux(self.misc[4:8].bit_select(self.macro, 1), self.mod0, self.misc[0:4])
+        vd = Mux(byte.to_l16, 16, Mux(byte.vd_to_vb, template_vd, self.vd))
+        misc = data.View(isa.MACRO_MISC, self.misc)
+        mod0 = Mux(misc.uses_load_mod0_for_store.bit_select(self.macro, 1), self.mod0, misc.store_mod0)
         store_word = Signal(field_layout("SFPSTORE", self.arch), name="store_word")
         m.d.comb += [store_word.opcode.eq(opcode("SFPSTORE")), store_word.vd.eq(vd[0:4]),
                      store_word.mod0.eq(mod0), store_word.imm10.eq(self.imm10)]

@@ -57,7 +57,7 @@ from amaranth.lib.wiring import In, Out
 from tensix_sfpu.model import isa
 
 from .arith import operand
-from .config_regs import ConfigRegs, backdoor_write
+from .config_regs import MISC_BITS, ConfigRegs, backdoor_write
 from .decoder import Decoder
 from .dst import Dst
 from .flags import DEPTH, FlagUnit, StackEntry
@@ -137,7 +137,7 @@ class Sfpu(ArchComponent):
     lane_config: Out(LaneConfig)
     templates: Out(data.ArrayLayout(LaneValues, 4))
     sequences: Out(data.ArrayLayout(LaneValues, 4))
-    misc: Out(data.ArrayLayout(12, LANES))
+    misc: Out(data.ArrayLayout(MISC_BITS, LANES))
     tensix: Out(TensixView)
     captured_vc: Out(data.ArrayLayout(32, LANES))
     busy: Out(1)

@@ -82,7 +82,7 @@ class SimpleUnit(ArchComponent):
             "prng": In(data.ArrayLayout(32, LANES)),    # what an advance would hand out in each lane
             "templates": In(data.ArrayLayout(LaneValues, 4)),
             "sequences": In(data.ArrayLayout(LaneValues, 4)),
-            "misc": In(data.ArrayLayout(12, LANES)),
+            "misc": In(data.ArrayLayout(MISC_BITS, LANES)),
             **landings,
             "write": Out(WriteBackPort()),              # lands at the end of this cycle
             "landing": Out(WriteBackPort()).array(SWAP_PORTS),  # last cycle's SFPSWAP, landing at the end of this one

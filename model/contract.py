@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import isa
 from .state import SfpuState
 
 # LoadMacroConfig.Misc's UnitDelayKind bits (SFPLOADMACRO.md): set, a macro is armed.
-UNIT_DELAY_KIND_BITS = 0xF00
+_KIND_OFFSET, _KIND_MASK = isa.layout_field(isa.MACRO_MISC, "unit_delay_kind")
+UNIT_DELAY_KIND_BITS = _KIND_MASK << _KIND_OFFSET
 
 
 def _uniform(values: np.ndarray) -> int | None:

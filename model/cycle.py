@@ -54,6 +54,19 @@ EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
 NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
 ARMED_EXEMPT = frozenset({"SFPLOADMACRO", "SFPNOP", "SFPCONFIG"})
 MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
+# LoadMacroConfig's fields, (offset, mask), from the table's layouts.
+SELECT, DELAY, TO_L16, VD_TO_VB = (isa.layout_field(isa.MACRO_SEQUENCE_BYTE, name)
+                                   for name in ("select", "delay", "to_l16", "vd_to_vb"))
+STORE_MOD0, LOAD_MOD0_FOR_STORE, UNIT_DELAY_KIND = (isa.layout_field(isa.MACRO_MISC, name) for name in (
+    "store_mod0", "uses_load_mod0_for_store", "unit_delay_kind"))
+
+
+def _bits(value, field: tuple[int, int]):
+    """Field (offset, mask) of `value`: an int, or a numpy array of them."""
+    offset, mask = field
+    if isinstance(value, np.ndarray):
+        return (value >> value.dtype.type(offset)) & value.dtype.type(mask)
+    return (value >> offset) & mask
 
 @dataclass(slots=True)
 class Execution:
@@ -754,8 +767,8 @@ def _macro_plan(config: _MacroConfig, macro: int) -> tuple[_MacroStep, ...]:
     for i, unit in enumerate(MACRO_UNITS):
         lane_bytes = (sequences[macro] >> np.uint32(8 * i)) & np.uint32(0xFF)
         byte = int(lane_bytes[0])
-        delay, select = (byte >> 3) & 7, byte & 7
-        kinds = (misc >> np.uint32(8 + i)) & np.uint32(1)
+        delay, select = _bits(byte, DELAY), _bits(byte, SELECT)
+        kinds = (misc >> np.uint32(UNIT_DELAY_KIND[0] + i)) & np.uint32(1)
         config_hazards = _uniformity_hazards(unit, lane_bytes, kinds, templates, misc, select, macro)
         template_hazards, template = _macro_template(unit, byte, select, templates, macro, config.arch)
         steps.append(_MacroStep(unit, byte, delay, select, bool(kinds[0]), config_hazards, template_hazards,
@@ -766,14 +779,14 @@ def _macro_plan(config: _MacroConfig, macro: int) -> tuple[_MacroStep, ...]:
 def _uniformity_hazards(unit: Unit, lane_bytes, kinds, templates, misc, select: int,
                         macro: int) -> tuple[tuple[str, str], ...]:
     if unit == Unit.STORE:
-        stores = (lane_bytes & 7) != 0
+        stores = _bits(lane_bytes, SELECT) != 0
         if stores.any() and not stores.all():
             return (("store-not-all-lanes", f"Sequence[{macro}] schedules a store in lanes {_lanes(stores)} only"),)
     parts = [lane_bytes, kinds]
     if select >= 4:
         parts.append(templates[select - 4])
     if unit == Unit.STORE:
-        parts.append(misc & np.uint32(0xF | (0x10 << macro)))
+        parts.append(misc & np.uint32((STORE_MOD0[1] << STORE_MOD0[0]) | (1 << (LOAD_MOD0_FOR_STORE[0] + macro))))
     for values in parts:
         if not (values == values[0]).all():
             return (("macro-config-not-uniform",
@@ -815,13 +828,13 @@ def _override_operands(template_word: int, arch: Arch, byte: int, vd: int) -> Op
     template = decode(template_word, arch)
     t_vd = template.get("vd", 0)
     vb, vc = template.field_register("vb"), template.field_register("vc")
-    if byte & 0x80:
+    if _bits(byte, VD_TO_VB):
         vb = vd
         vc = t_vd if vc is None else vc
     else:
         vc = vd
         vb = t_vd if vb is None else vb
-    return Operands(template, 16 if byte & 0x40 else vd, vb, vc, macro=True)
+    return Operands(template, 16 if _bits(byte, TO_L16) else vd, vb, vc, macro=True)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -830,8 +843,8 @@ def _store_operands(template_word: int, byte: int, vd: int, mod0: int, imm10: in
     """Store: bit 6 reads L16, bit 7 keeps the template's VD, else the loaded
     VD; Mod0 is the macro's or Misc.StoreMod0 (`misc`: lane 0's Misc); the
     address is the one the SFPLOADMACRO computed, and no ADDR_MOD applies."""
-    store_mod0 = mod0 if misc >> (4 + macro) & 1 else misc & 0xF
-    store_vd = 16 if byte & 0x40 else decode(template_word, arch)["vd"] if byte & 0x80 else vd
+    store_mod0 = mod0 if misc >> (LOAD_MOD0_FOR_STORE[0] + macro) & 1 else _bits(misc, STORE_MOD0)
+    store_vd = 16 if _bits(byte, TO_L16) else decode(template_word, arch)["vd"] if _bits(byte, VD_TO_VB) else vd
     word = isa.encode("SFPSTORE", arch, vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
     return Operands(decode(word, arch), store_vd, macro=True, store_addr=address)
 

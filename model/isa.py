@@ -38,6 +38,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from amaranth.lib import data
+
 
 class Arch(enum.Enum):
     """A Tensix generation whose SFPU this project models."""
@@ -235,6 +237,22 @@ OPCODE = Field("opcode", 24, 8)
 
 # LoadMacroConfig's sequence byte i drives MACRO_UNITS[i] (SFPLOADMACRO.md).
 MACRO_UNITS = (Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
+
+# LoadMacroConfig's layouts (SFPLOADMACRO.md's functional model), least significant field first.
+# hdl/ views its registers with them; the model reads the fields' offsets (`layout_field`).
+# A sequence byte: what its sub-unit runs (0 nothing, 1 reserved, 2 SFPNOP, 3 SFPSTORE, 4-7
+# InstructionTemplate[select - 4]), its delay, and the two overrides: the result to L16 (the
+# store reads L16), and the loaded VD as VB rather than VC (the store keeps the template's VD).
+MACRO_SEQUENCE_BYTE = data.StructLayout({"select": 3, "delay": 3, "to_l16": 1, "vd_to_vb": 1})
+# Misc: the store's Mod0; per macro, whether its store takes the SFPLOADMACRO's Mod0 instead;
+# per sub-unit (MACRO_UNITS), whether its delay counts instructions rather than cycles.
+MACRO_MISC = data.StructLayout({"store_mod0": 4, "uses_load_mod0_for_store": 4, "unit_delay_kind": 4})
+
+
+def layout_field(layout: data.StructLayout, name: str) -> tuple[int, int]:
+    """(offset, mask) of field `name` of `layout`: `(value >> offset) & mask` is its value."""
+    f = layout[name]
+    return f.offset, (1 << f.width) - 1
 
 
 # ---------------------------------------------------------------------------

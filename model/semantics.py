@@ -31,7 +31,7 @@ from .fma_native import fma_for     # model.fma's, compiled when g++ is there
 from .isa import (ArecipMod1, CastMod1, CmpMod1, ConfigMod1, Features, Instruction, LaneConfigBit, LutMod, MadMod1,
                   Mod0Fmt, MovMod1, Mul24Mod1, RoundMode, Shft2Mod1, ShftMod1)
 from .rounding import cast_int_to_fp32, stochrnd
-from .state import LANES, PROGRAMMABLE_CONST_DEFAULTS
+from .state import LANES, MISC_MASK, PROGRAMMABLE_CONST_DEFAULTS
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -868,7 +868,7 @@ def sfpconfig(m: "Machine", x: Operands) -> None:
     elif vd < 8:
         m.write_config("macro_sequences", vd - 4, value, lanes)
     elif vd == 8:
-        m.write_config("macro_misc", None, _combine(mod1 & 6, st.macro_misc, value) & U32(0xFFF), lanes)
+        m.write_config("macro_misc", None, _combine(mod1 & 6, st.macro_misc, value) & U32(MISC_MASK), lanes)
     elif 11 <= vd <= 14:
         if mod1 & ConfigMod1.IMM16_IS_VALUE and not mod1 & ConfigMod1.LANE_MASK and imm16:
             m.silent("config-constant-default", f"writes L{vd}'s default, not Imm16 = 0x{imm16:04X}: with "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .isa import Arch, LaneConfigBit
+from .isa import MACRO_MISC, Arch, LaneConfigBit
 
 LANES = 32
 NUM_LREGS = 17          # L0-L7, constants L8-L15, macro-only L16
@@ -29,7 +29,7 @@ PROGRAMMABLE_CONST_DEFAULTS = {11: 0xBF800000, 12: 0x37800000, 13: 0xBF2CC4C7, 1
 
 
 LANE_CONFIG_MASK = (1 << 18) - 1
-MISC_MASK = (1 << 12) - 1
+MISC_MASK = (1 << MACRO_MISC.size) - 1
 
 
 @dataclass
