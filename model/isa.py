@@ -57,6 +57,12 @@ class Arch(enum.Enum):
         """What this architecture's SFPU does beyond its instruction table (`FEATURES`)."""
         return FEATURES[self]
 
+    def tagged(self, template: str) -> str:
+        """`template` with `{}` as this architecture's name, or "" for the user's
+        default (`DEFAULT_ARCH`): file names, program heads and commands leave
+        the default's out (`arch.tagged("-{}")`, `arch.tagged(".arch {}\\n")`)."""
+        return "" if self is DEFAULT_ARCH else template.format(self.value)
+
     @classmethod
     def parse(cls, name: str) -> "Arch":
         """The architecture called `name` (also `wormhole_b0`, `wh`, `bh`);

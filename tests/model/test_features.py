@@ -60,3 +60,12 @@ def test_a_variant_is_a_replaced_record():
     assert variant.dst_int8_bits == 8 and variant != Arch.WORMHOLE.features
     with pytest.raises(dataclasses.FrozenInstanceError):
         variant.mul24 = True
+
+
+def test_names_leave_out_the_default_architecture_only():
+    """`Arch.tagged`: what file names, program heads and commands add for an
+    architecture, and leave out for the user's default."""
+    assert isa.DEFAULT_ARCH.tagged("-{}") == ""
+    for arch in isa.Arch:
+        if arch is not isa.DEFAULT_ARCH:
+            assert arch.tagged("-{}") == f"-{arch.value}" and arch.tagged(".arch {}\n") == f".arch {arch.value}\n"
