@@ -43,8 +43,8 @@ from tensix_sfpu.hdl.scheduler import SLOTS, Scheduled
 from tensix_sfpu.hdl.sfpu import MACRO_UNITS, UNITS, Trace
 from tensix_sfpu.hdl.unit_io import Issue
 from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.tb.waves.mnemonic import FILTER_NAME
 
-FILTER_NAME = "sfpu-mnemonic"
 ISSUE_TRACE = ("valid", "macro", "opcode", "word", "vd", "vb", "vc")
 
 # Layouts of the signals whose fields the save file shows.
@@ -203,7 +203,7 @@ def filter_command(arch: Arch) -> str:
     """The translate filter's executable for `arch` (`sfpu-mnemonic`, or
     `sfpu-mnemonic-blackhole`: GTKWave passes a filter no arguments): next to
     this Python's (the project's virtual environment), else on PATH."""
-    name = FILTER_NAME + ("" if arch is Arch.WORMHOLE else f"-{arch.value}")
+    name = FILTER_NAME + arch.tagged("-{}")
     here = Path(sys.executable).parent / name
     if here.is_file():
         return str(here)
@@ -284,7 +284,7 @@ def write_gtkw(wave: Path, out: Path, *, lanes: int = 4, filter_proc: str | None
             w.signal("instr__payload", alias="instr__payload", mnemonic=True)
             w.signal("instr__ready", alias="instr__ready")
             w.signal("issue.interlock_q", alias="interlock")      # only SFPNOP may follow
-            if arch is Arch.BLACKHOLE:                              # the stall after a MAD-class instruction
+            if arch.features.mad_stall:                             # the stall after a MAD-class instruction
                 w.signal("issue.mad_stall.hold", alias="mad_stall")
                 w.signal("issue.mad_stall.stall_reads", alias="stall_reads")
                 w.signal("issue.mad_stall.mad_writes_q", alias="mad_writes")

@@ -1,8 +1,9 @@
 """GTKWave translate filter: instruction words shown as assembly.
 
 GTKWave starts the filter once (`sfpu-mnemonic`, `sfpu-mnemonic-blackhole` for
-a Blackhole waveform, or `python -m tb.waves.mnemonic [--arch NAME]`)
-and keeps it open, writing the displayed value of a trace, one per line (hex,
+a Blackhole waveform, or `python -m tb.waves.mnemonic [--arch NAME]`: GTKWave
+passes a filter no arguments, so a name `sfpu-mnemonic-ARCH` says the
+architecture, `Arch.tagged`) and keeps it open, writing the displayed value of a trace, one per line (hex,
 as the trace's format gives it), and reading one line back for each. So every
 answer is flushed at once, and nothing a waveform can hold (X, Z, a word that
 is no SFPU instruction) may stop the process: such values come back as hex.
@@ -14,6 +15,7 @@ waves show it) and comes back as its mnemonic.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from tensix_sfpu.model import isa
@@ -40,28 +42,37 @@ def serve(stdin: TextIO, stdout: TextIO, arch: isa.Arch) -> None:
         stdout.flush()
 
 
-def main(argv: list[str] | None = None, arch: isa.Arch | None = None) -> int:
+FILTER_NAME = "sfpu-mnemonic"
+
+
+def invoked_arch(program: str) -> isa.Arch:
+    """The architecture a filter's name says: `sfpu-mnemonic-ARCH`, or the
+    default for `sfpu-mnemonic` (and `python -m`)."""
+    tail = Path(program).name.removeprefix(FILTER_NAME).removeprefix("-")
+    if not Path(program).name.startswith(FILTER_NAME) or not tail:
+        return isa.DEFAULT_ARCH
+    return isa.Arch.parse(tail)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`sfpu-mnemonic [--arch NAME]`; `sfpu-mnemonic-ARCH` takes the architecture from its name."""
     argv = sys.argv[1:] if argv is None else argv
-    if arch is None:
-        try:
-            arch = isa.Arch.parse(argv[1]) if argv[:1] == ["--arch"] and len(argv) == 2 else (
-                isa.Arch.WORMHOLE if not argv else None)
-        except ValueError as e:
-            print(f"sfpu-mnemonic: {e}", file=sys.stderr)
+    try:
+        if argv[:1] == ["--arch"] and len(argv) == 2:
+            arch = isa.Arch.parse(argv[1])
+        elif not argv:
+            arch = invoked_arch(sys.argv[0])
+        else:
+            print(f"usage: {FILTER_NAME} [--arch {'|'.join(a.value for a in isa.Arch)}]", file=sys.stderr)
             return 2
-        if arch is None:
-            print("usage: sfpu-mnemonic [--arch wormhole|blackhole]", file=sys.stderr)
-            return 2
+    except ValueError as e:
+        print(f"{FILTER_NAME}: {e}", file=sys.stderr)
+        return 2
     try:
         serve(sys.stdin, sys.stdout, arch)
     except (BrokenPipeError, KeyboardInterrupt):     # GTKWave closed
         pass
     return 0
-
-
-def main_blackhole() -> int:
-    """`sfpu-mnemonic-blackhole`: GTKWave runs a filter without arguments."""
-    return main([], isa.Arch.BLACKHOLE)
 
 
 if __name__ == "__main__":

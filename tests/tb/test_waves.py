@@ -56,6 +56,27 @@ def test_translate_never_raises():
     assert mnemonic.translate("-1", isa.Arch.WORMHOLE) == "-1"
 
 
+@pytest.mark.parametrize("arch", list(isa.Arch))
+def test_the_filter_a_save_file_names_serves_its_architecture(arch, tmp_path, monkeypatch):
+    """GTKWave passes a filter no arguments: `sfpu-mnemonic-ARCH` (the name
+    filter_command gives) says the architecture, `sfpu-mnemonic` the default."""
+    name = mnemonic.FILTER_NAME + arch.tagged("-{}")
+    assert mnemonic.invoked_arch(f"/venv/bin/{name}") is arch
+    assert mnemonic.invoked_arch("/x/tensix_sfpu/tb/waves/mnemonic.py") is isa.DEFAULT_ARCH
+    script = tmp_path / name
+    script.write_text("")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python-here"))
+    assert waves.filter_command(arch) == str(script)
+
+
+def test_an_unknown_architecture_in_the_filter_name_is_an_error(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/sfpu-mnemonic-grayskull"])
+    assert mnemonic.main([]) == 2
+    assert "unknown architecture 'grayskull'" in capsys.readouterr().err
+
+
 def _vcd(path: Path, top: tuple[str, ...], fields: bool) -> None:
     """A VCD with the SFPU top's ports in `top`: with `fields`, struct fields
     and lanes are variables of their own (as in Amaranth's and Icarus's
