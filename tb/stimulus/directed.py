@@ -47,9 +47,9 @@ def modifier_field(op: isa.Opcode) -> str | None:
     return "mod0" if op.has("mod0") else "mod1" if op.has("mod1") else None
 
 
-# Per architecture (Blackhole's SFPAND, SFPOR and SFPPUSHC gain a Mod1); MODIFIER is Wormhole's.
+# Per architecture (Blackhole's SFPAND, SFPOR and SFPPUSHC gain a Mod1); MODIFIER is the default architecture's.
 MODIFIERS = {arch: {op.mnemonic: modifier_field(op) for op in table.table} for arch, table in isa.ISA.items()}
-MODIFIER = MODIFIERS[isa.Arch.WORMHOLE]
+MODIFIER = MODIFIERS[isa.DEFAULT_ARCH]
 NOT_DIRECTED = {"SFPLOADMACRO"}      # covered by the macro programs
 
 
@@ -373,7 +373,7 @@ def directed_program_text(group: str, seed: int = 0, *, arch: isa.Arch) -> str:
 def directed_programs(seed: int = 0, *, arch: isa.Arch) -> dict[str, Program]:
     programs = {group: assemble(directed_program_text(group, seed, arch=arch), f"<directed {group}>")
                 for group in GROUPS}
-    for name in [*SPECIAL_PROGRAMS, *(BLACKHOLE_PROGRAMS if arch is isa.Arch.BLACKHOLE else ())]:
+    for name in [*SPECIAL_PROGRAMS, *(n for n in BLACKHOLE_PROGRAMS if getattr(arch.features, PROGRAM_FEATURES[n]))]:
         programs[name] = assemble(special_program_text(name, seed, arch=arch), f"<directed {name}>")
     programs["template_edges"] = assemble(template_edge_text(arch), "<directed template_edges>")
     return programs
@@ -443,6 +443,8 @@ STACK_REMAPS = [
     "sfpconfig vd=15 mod1=1 imm16=0",
 ]
 BLACKHOLE_PROGRAMS["stack_remaps"] = STACK_REMAPS
+# The feature each of them exercises: an architecture runs those whose feature it has.
+PROGRAM_FEATURES = {"stalls": "mad_stall", "swap_late_reads": "swap_late_reads", "stack_remaps": "stack_pointer"}
 
 
 def random_sequence(rng, templates: list[str], arch: isa.Arch) -> int:

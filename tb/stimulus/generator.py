@@ -53,7 +53,11 @@ KINDS = ("legal", "macro", "flags", "break")
 
 SFPNOP = "sfpnop"
 
-WORMHOLE, BLACKHOLE = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
+
+
+def in_table(arch: isa.Arch, mnemonics: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `mnemonics` that `arch`'s ISA table has, in the order given."""
+    return tuple(m for m in mnemonics if m in isa.ISA[arch].opcodes)
 
 
 def undefined_modifiers(arch: isa.Arch) -> dict[str, dict[int, str]]:
@@ -64,7 +68,7 @@ def undefined_modifiers(arch: isa.Arch) -> dict[str, dict[int, str]]:
             for op in isa.ISA[arch].table for name, values in op.undefined_values}
 
 
-UNDEFINED_MODIFIERS = undefined_modifiers(WORMHOLE)
+UNDEFINED_MODIFIERS = undefined_modifiers(isa.DEFAULT_ARCH)
 
 
 def modifier_values(mnemonic: str, arch: isa.Arch) -> list[int]:
@@ -80,10 +84,10 @@ def legal_opcodes(arch: isa.Arch) -> tuple[str, ...]:
     return tuple(m for m in isa.ISA[arch].opcodes if m != "SFPLOADMACRO")
 
 
-LEGAL_OPCODES = legal_opcodes(WORMHOLE)
+LEGAL_OPCODES = legal_opcodes(isa.DEFAULT_ARCH)
 FLAG_SETTERS = ("SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPIADD", "SFPLZ", "SFPEXEXP")
-# Blackhole's comparisons set flags (or change the stack top) too.
-_BLACKHOLE_FLAG_SETTERS = {BLACKHOLE: ("SFPGT", "SFPLE")}
+# The comparisons set flags (or change the stack top) too, where the table has them (Features.compare).
+_COMPARISONS = ("SFPGT", "SFPLE")
 # Valid SrcB data-format codes (12 and 13 are unassigned).
 SRCB_FORMATS = tuple(int(f) for f in isa.DataFormat)
 LANE_CONFIG_RESET = "sfpconfig vd=15 mod1=1 imm16=0"
@@ -99,12 +103,12 @@ WARNINGS = {**{rule: FIELD_REPORT_REASON for rule in FIELD_RULES}, **{rule: SILE
             **{rule: CONTRACT_REASON for rule in CONTRACT_RULES}}
 # Warnings about what a program does besides timing: a legal program is free to break them.
 NOT_AVOIDED = frozenset({*SILENT_RULES, *CONTRACT_RULES})
+STALL_GAP_REASON = "a rule of the MAD stall logic (Features.mad_stall): this architecture has no stall logic to slip past"
 UNBREAKABLES: dict[isa.Arch, dict[str, str]] = {
-    WORMHOLE: {**{rule: "a Blackhole rule: Wormhole has no stall logic to slip past"
-                  for rule in RULES if rule.startswith("stall-gap-")}, **WARNINGS},
-    BLACKHOLE: dict(WARNINGS),
-}
-UNBREAKABLE = UNBREAKABLES[WORMHOLE]
+    arch: {**{rule: STALL_GAP_REASON for rule in RULES if rule.startswith("stall-gap-") and not arch.features.mad_stall},
+           **WARNINGS}
+    for arch in isa.Arch}
+UNBREAKABLE = UNBREAKABLES[isa.DEFAULT_ARCH]
 
 
 # Rules a recipe cannot break alone, with the one it breaks too: SFPIADD and
@@ -117,7 +121,7 @@ def breakable(arch: isa.Arch) -> tuple[str, ...]:
     return tuple(r for r in RULES if r not in UNBREAKABLES[arch])
 
 
-BREAKABLE: tuple[str, ...] = breakable(WORMHOLE)
+BREAKABLE: tuple[str, ...] = breakable(isa.DEFAULT_ARCH)
 
 
 # ---------------------------------------------------------------------------
@@ -326,8 +330,8 @@ def _flags_body(b: _Builder, cycles: int) -> None:
     b.emit_all(list(PREDICATE_ON))
     work = ("SFPIADD", "SFPMOV", "SFPXOR", "SFPABS", "SFPSETSGN", "SFPLOADI", "SFPMAD", "SFPSTORE", "SFPLZ",
             "SFPEXEXP", "SFPSETCC")
-    conditions = ("SFPSETCC", "SFPIADD", "SFPLZ", "SFPEXEXP") + _BLACKHOLE_FLAG_SETTERS.get(b.arch, ())
-    setters = FLAG_SETTERS + _BLACKHOLE_FLAG_SETTERS.get(b.arch, ())
+    conditions = ("SFPSETCC", "SFPIADD", "SFPLZ", "SFPEXEXP") + in_table(b.arch, _COMPARISONS)
+    setters = FLAG_SETTERS + in_table(b.arch, _COMPARISONS)
 
     def depth() -> int:
         return len(b.model.state.flag_stack)
@@ -371,17 +375,34 @@ def _flags_body(b: _Builder, cycles: int) -> None:
             body(1)
 
 
-# Templates of the instructions Blackhole adds to the macro columns (SFPARECIP,
-# SFPGT and SFPLE on Simple; SFPMUL24 on MAD), and of its new modes.
-_BLACKHOLE_TEMPLATES = {
-    "simple": ["sfparecip vd=0 vc=0 mod1=0", "sfparecip vd=0 vc=0 mod1=2", "sfpgt vd=0 vc=0 mod1=8",
-               "sfple vd=0 vc=0 mod1=1", "sfpand vd=0 vc=0 vb=0 mod1=1", "sfpcast vd=0 vc=0 mod1=3",
-               "sfpshft vd=0 vc=0 imm12=-3 mod1=3"],
-    "mad": ["sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=0", "sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=1",
-            "sfpmad va=0 vb=0 vc=0 vd=0 mod1=3"],
-    "round": ["sfpstochrnd vd=0 vc=0 mod1=1 rnd_mode=2"],
+# Templates of instructions and modes not every architecture has (SFPARECIP, SFPGT and
+# SFPLE on Simple; SFPMUL24 on MAD; SFPAND's USE_VB, SFPSTOCHRND's rnd_mode), each
+# offered where the table encodes it, and, where the same word means something
+# else elsewhere, where the feature it exercises is on (the feature, else None).
+_OPTIONAL_TEMPLATES = {
+    "simple": [("sfparecip vd=0 vc=0 mod1=0", None), ("sfparecip vd=0 vc=0 mod1=2", None),
+               ("sfpgt vd=0 vc=0 mod1=8", None), ("sfple vd=0 vc=0 mod1=1", None),
+               ("sfpand vd=0 vc=0 vb=0 mod1=1", None), ("sfpcast vd=0 vc=0 mod1=3", "cast_int_modes"),
+               ("sfpshft vd=0 vc=0 imm12=-3 mod1=3", "shft_arithmetic")],
+    "mad": [("sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=0", None), ("sfpmul24 va=0 vb=0 vc=9 vd=0 mod1=1", None),
+            ("sfpmad va=0 vb=0 vc=0 vd=0 mod1=3", "mad_negate")],
+    "round": [("sfpstochrnd vd=0 vc=0 mod1=1 rnd_mode=2", None)],
 }
-_BLACKHOLE_MACRO_THREAD = {BLACKHOLE: ("SFPMUL24", "SFPARECIP", "SFPGT", "SFPLE")}
+
+
+def _encodes(text: str, arch: isa.Arch) -> bool:
+    try:
+        assemble_line(text, _HERE, arch)
+    except ValueError:
+        return False
+    return True
+
+
+def optional_templates(arch: isa.Arch) -> dict[str, list[str]]:
+    """`_OPTIONAL_TEMPLATES` that `arch` runs, by sub-unit, in their order (a seed's draws depend on it)."""
+    return {unit: [text for text, feature in texts
+                   if (feature is None or getattr(arch.features, feature)) and _encodes(text, arch)]
+            for unit, texts in _OPTIONAL_TEMPLATES.items()}
 
 
 def _macro_templates(rng, arch: isa.Arch) -> list[str]:
@@ -391,9 +412,8 @@ def _macro_templates(rng, arch: isa.Arch) -> list[str]:
     pool["simple"] += ["sfpabs vd=0 vc=0 mod1=1", "sfpxor vd=0 vc=0", "sfplz vd=0 vc=0 mod1=0",
                        "sfpsetsgn vd=0 vc=0 imm1=1 mod1=1", "sfpcast vd=0 vc=0 mod1=0"]
     pool["mad"] += ["sfpadd va=10 vb=0 vc=11 vd=0", "sfplutfp32 vd=0 mod1=0"]
-    if arch is BLACKHOLE:
-        for unit, texts in _BLACKHOLE_TEMPLATES.items():
-            pool[unit] += texts
+    for unit, texts in optional_templates(arch).items():
+        pool[unit] += texts
     return [_pick(rng, pool[_pick(rng, ("simple", "mad", "round", "store", "simple", "mad", "round"))])
             for _ in range(4)]
 
@@ -442,7 +462,8 @@ def _macro_config(b: _Builder) -> None:
 
 
 _MACRO_THREAD = ("SFPIADD", "SFPMAD", "SFPXOR", "SFPLOAD", "SFPSTORE", "SFPLOADI", "SFPMOV", "SFPSTOCHRND",
-                 "SFPSHFT2", "SFPSWAP", "SFPMULI", "SFPSETCC", "SFPENCC", "SFPNOP")
+                 "SFPSHFT2", "SFPSWAP", "SFPMULI", "SFPSETCC", "SFPENCC", "SFPNOP",
+                 "SFPMUL24", "SFPARECIP", "SFPGT", "SFPLE")        # these four where the table has them
 
 
 def _macro_body(b: _Builder, cycles: int) -> None:
@@ -464,7 +485,7 @@ def _macro_body(b: _Builder, cycles: int) -> None:
                         f"offset={4 * int(rng.integers(16))}")
             b.emit_or_repair(lm)
         else:
-            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, _MACRO_THREAD + _BLACKHOLE_MACRO_THREAD.get(b.arch, ())),
+            b.emit_or_repair(lambda: _random_instruction(rng, _pick(rng, in_table(b.arch, _MACRO_THREAD)),
                                                           low_vd=True, arch=b.arch))
 
 
@@ -487,11 +508,11 @@ def _lm(macro: int, vd: int, offset: int = 0) -> str:
     return f"sfploadmacro macro={macro} vd={vd} mod0=3 addr_mod=0 offset={offset}"
 
 
-def _blackhole_break_lines(rule: str, a: int, b_: int, c: int, d: int, m: int) -> list[str] | None:
-    """Blackhole's own recipes: a thread MAD-class result read at T+1 through
+def _mad_stall_break_lines(rule: str, a: int, b_: int, c: int, d: int, m: int) -> list[str] | None:
+    """The recipes of an architecture with the MAD stall (Features.mad_stall): a thread MAD-class result read at T+1 through
     each documented gap of the stall logic (a read it sees would stall, not
     break), and the rules the thread's interlocks now keep, broken from a
-    macro sequence, where nothing stalls. None where Wormhole's recipe serves."""
+    macro sequence, where nothing stalls. None where the recipe without the stall serves."""
     mad = f"sfpmad vd={a} va={b_} vb={c} vc={d} mod1=0"
     lines = {
         # VB is read (USE_VB); the stall logic looks at VD.
@@ -523,8 +544,8 @@ def _break_lines(rule: str, rng, arch: isa.Arch) -> list[str]:
     and nothing else."""
     a, b_, c, d = (int(v) for v in rng.permutation(8)[:4])
     m = int(rng.integers(4))
-    if arch is BLACKHOLE:
-        lines = _blackhole_break_lines(rule, a, b_, c, d, m)
+    if arch.features.mad_stall:
+        lines = _mad_stall_break_lines(rule, a, b_, c, d, m)
         if lines is not None:
             return lines
     if rule == "read-in-flight":          # a MAD result read at T+1
@@ -598,17 +619,17 @@ def _break_program(seed: int, cycles: int, arch: isa.Arch) -> tuple[str, str]:
 # ---------------------------------------------------------------------------
 
 def _source_name(kind: str, seed: int, arch: isa.Arch) -> str:
-    return f"random-{kind}-seed{seed}" + ("" if arch is WORMHOLE else f"-{arch.value}")
+    return f"random-{kind}-seed{seed}" + arch.tagged("-{}")
 
 
 def _rng(kind: str, seed: int, arch: isa.Arch) -> np.random.Generator:
-    """Seeded from (kind, seed) alone on Wormhole, and from the architecture too on the others."""
-    key = [KINDS.index(kind), seed] + ([] if arch is WORMHOLE else [list(isa.Arch).index(arch)])
+    """Seeded from (kind, seed) alone on the default architecture, and from the architecture too on the others."""
+    key = [KINDS.index(kind), seed] + ([] if arch is isa.DEFAULT_ARCH else [list(isa.Arch).index(arch)])
     return np.random.default_rng(key)
 
 
 def _head(arch: isa.Arch) -> str:
-    return "" if arch is WORMHOLE else f".arch {arch.value}\n"
+    return arch.tagged(".arch {}\n")
 
 
 def program_text(kind: str, seed: int, cycles: int = 200, *, arch: isa.Arch) -> str:
