@@ -46,8 +46,8 @@ def add_source_options(p, listings: bool = True) -> None:
 
 
 def arch_name(args) -> str:
-    """`--arch` as the front end names it ("wormhole" when not given)."""
-    return args.arch.value if args.arch is not None else "wormhole"
+    """`--arch` as the front end names it (the default architecture's when not given)."""
+    return (args.arch or isa.DEFAULT_ARCH).value
 
 
 def names_kernel(args) -> bool:
@@ -142,7 +142,7 @@ def cmd_llk(args) -> int:
           (", ".join(listing.caller_setup) if listing.caller_setup else "nothing given") +
           "; the driver adds the firmware's lane predication (SFPENCC) and tt-llk's unary SFPU caller "
           "(SFPCONFIG 0xF, ADDR_MOD_7 zero, counters reset, "
-          + ("ADDR_MOD base set, " if listing.program.arch is isa.Arch.WORMHOLE else "") +
+          + ("" if listing.program.arch.features.addr_mod_names_slot else "ADDR_MOD base set, ") +
           "the Dst counter moved between faces)",
           file=report)
     return 0

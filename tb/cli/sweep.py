@@ -11,13 +11,15 @@ import sys
 import time
 from pathlib import Path
 
+from tensix_sfpu.model import isa
 from tensix_sfpu.model.spelling import did_you_mean
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.llk import sweep as sw
+from tensix_sfpu.tb.llk.accuracy import MEASURED_ON
 from tensix_sfpu.tb.llk.sources import SourceError, find_tree
 from tensix_sfpu.tb.llk.sweep_facts import SWEEP_FORMATS, FactsError, load
 
-ARCHES = ("wormhole", "blackhole")
+ARCHES = tuple(a.value for a in isa.Arch)
 KEYS = ("op", "in", "out", "approx", "dest", "arch", "max_ulp", "hw_max_ulp", "budget", "worst_input", "lanes")
 
 
@@ -26,7 +28,7 @@ def register(sub) -> None:
                        description=__doc__)
     p.add_argument("ops", nargs="*", metavar="OP", help="budget op names (Exp, Reciprocal, ...)")
     p.add_argument("--all", action="store_true", help="every op of the budget that the sweep drives")
-    p.add_argument("--arch", choices=ARCHES + ("both",), default="wormhole",
+    p.add_argument("--arch", choices=ARCHES + ("both",), default=isa.DEFAULT_ARCH.value,
                    help="wormhole (measured on hardware: compared), blackhole (a prediction) or both "
                         "(default: wormhole)")
     p.add_argument("--in", dest="in_fmt", metavar="F", help=f"only this input format ({', '.join(SWEEP_FORMATS)})")
@@ -142,14 +144,14 @@ def merge(paths: list[str]) -> list[dict]:
             raise CliError(f"{path}: not a list of sweep rows (keys {', '.join(KEYS)})")
         for r in data:
             rows[tuple(r[k] for k in KEYS[:6])] = r
-    return sorted(rows.values(), key=lambda r: (r["arch"] != "wormhole", r["op"], r["in"], r["out"], r["approx"],
+    return sorted(rows.values(), key=lambda r: (ARCHES.index(r["arch"]), r["op"], r["in"], r["out"], r["approx"],
                                                 r["dest"]))
 
 
 def verdict(row: dict) -> str:
     if row.get("reason"):
         return row["reason"][:100]
-    if row["arch"] == "wormhole":
+    if row["arch"] == MEASURED_ON:
         if row["hw_max_ulp"] is None:
             return "no hardware figure"
         return "equal" if row["max_ulp"] == row["hw_max_ulp"] else "DIFFERS"
@@ -172,16 +174,19 @@ def _s(v) -> str:
 
 def summary(rows: list[dict]) -> str:
     out = []
-    wh = [r for r in rows if r["arch"] == "wormhole" and r["max_ulp"] is not None and r["hw_max_ulp"] is not None]
-    if wh:
-        equal = sum(r["max_ulp"] == r["hw_max_ulp"] for r in wh)
-        out.append(f"Wormhole: {equal} of {len(wh)} measured cells equal the hardware's max ULP "
-                   f"({100 * equal / len(wh):.1f}%)")
-    bh = [r for r in rows if r["arch"] == "blackhole" and r["max_ulp"] is not None]
-    if bh:
-        over = [r for r in bh if r["budget"] is not None and r["max_ulp"] > r["budget"]]
-        out.append(f"Blackhole (model prediction): {len(bh)} cells, {len(over)} above the Wormhole budget")
-    floors = [r for r in wh if r.get("hw_max_ulp_every_lane") is not None and r.get("max_ulp_every_lane") is not None]
+    measured = [r for r in rows if r["arch"] == MEASURED_ON and r["max_ulp"] is not None
+                and r["hw_max_ulp"] is not None]
+    if measured:
+        equal = sum(r["max_ulp"] == r["hw_max_ulp"] for r in measured)
+        out.append(f"{MEASURED_ON.capitalize()}: {equal} of {len(measured)} measured cells equal the hardware's "
+                   f"max ULP ({100 * equal / len(measured):.1f}%)")
+    for arch in ARCHES:
+        predicted = [r for r in rows if r["arch"] == arch != MEASURED_ON and r["max_ulp"] is not None]
+        if predicted:
+            over = [r for r in predicted if r["budget"] is not None and r["max_ulp"] > r["budget"]]
+            out.append(f"{arch.capitalize()} (model prediction): {len(predicted)} cells, {len(over)} above the "
+                       f"{MEASURED_ON.capitalize()} budget")
+    floors = [r for r in measured if r.get("hw_max_ulp_every_lane") is not None and r.get("max_ulp_every_lane") is not None]
     if floors:
         same = sum(r["max_ulp_every_lane"] == r["hw_max_ulp_every_lane"] for r in floors)
         out.append(f"of the {len(floors)} with a near-zero floor, {same} also equal the hardware's max over every lane")
@@ -192,11 +197,12 @@ def summary(rows: list[dict]) -> str:
 
 
 def prediction_markdown(rows: list[dict]) -> str:
-    """Blackhole's rows as a Markdown page: what they are, the cells above today's Wormhole budget, and
-    every row in the budget file's own form, each marked as the model's prediction."""
-    bh = sorted([r for r in rows if r["arch"] == "blackhole"],
-                key=lambda r: (r["op"], r["in"], r["out"], r["approx"], r["dest"]))
-    ran = [r for r in bh if r["max_ulp"] is not None]
+    """The predicted rows (every architecture's but MEASURED_ON's; Blackhole's) as a Markdown page: what
+    they are, the cells above today's Wormhole budget, and every row in the budget file's own form, each
+    marked as the model's prediction."""
+    predicted = sorted([r for r in rows if r["arch"] != MEASURED_ON],
+                       key=lambda r: (r["op"], r["in"], r["out"], r["approx"], r["dest"]))
+    ran = [r for r in predicted if r["max_ulp"] is not None]
     over = [r for r in ran if r["budget"] is not None and r["max_ulp"] > r["budget"]]
     lines = ["# Blackhole: the sweep's predicted accuracy (a model prediction)", "",
              "Generated by `sfpu sweep --arch blackhole --prediction` (docs/llk.md, \"The accuracy sweep\"). "
@@ -204,7 +210,7 @@ def prediction_markdown(rows: list[dict]) -> str:
              "cell by cell, with the kernels tt-llk's sweep compiles for Blackhole, beside the Wormhole budget "
              "tt-llk applies today and the Wormhole hardware's figure. tt-llk's table says of Blackhole: "
              "re-measure before trusting any of it there; these are the figures to expect.", "",
-             f"{len(bh)} cells, {len(ran)} run on the model; {len(over)} predicted above the Wormhole budget:", ""]
+             f"{len(predicted)} cells, {len(ran)} run on the model; {len(over)} predicted above the Wormhole budget:", ""]
     if over:
         lines += ["| op | in -> out | approx | dest | predicted | Wormhole budget | Wormhole hardware | worst input |",
                   "|---|---|---|---|---|---|---|---|"]
@@ -213,7 +219,7 @@ def prediction_markdown(rows: list[dict]) -> str:
         lines.append("")
     lines += ["```yaml"]
     op = None
-    for r in bh:
+    for r in predicted:
         if r["op"] != op:
             op = r["op"]
             lines.append(f"{op}:  # model prediction for Blackhole (sfpu sweep), not a hardware measurement")
@@ -221,7 +227,7 @@ def prediction_markdown(rows: list[dict]) -> str:
                   else f"not run: {re.sub(r' [(]live: .*', '', r.get('reason', ''))[:120]}")
         excess = "; ABOVE the Wormhole budget" if r in over else ""
         lines.append(f"  - {{in: {r['in']}, out: {r['out']}, approx: \"{r['approx']}\", dest: \"{r['dest']}\", "
-                     f"arch: blackhole}}  # {figure}; Wormhole budget {r['budget']}, Wormhole hardware "
+                     f"arch: {r['arch']}}}  # {figure}; Wormhole budget {r['budget']}, Wormhole hardware "
                      f"{r['hw_max_ulp']}{excess}")
     lines += ["```", ""]
     return "\n".join(lines)
@@ -235,14 +241,14 @@ def report_markdown(rows: list[dict]) -> str:
         mine = [r for r in rows if r["arch"] == arch]
         if not mine:
             continue
-        wh = arch == "wormhole"
+        measured = arch == MEASURED_ON
         out += [f"### {arch.capitalize()}", "", summary(mine), "",
-                f"| op | gated cells | measured | {'equal to the hardware' if wh else 'above the Wormhole budget'} "
+                f"| op | gated cells | measured | {'equal to the hardware' if measured else 'above the Wormhole budget'} "
                 f"| max ULP (ours / hardware), worst cell |", "|---|---|---|---|---|"]
         for op in sorted({r["op"] for r in mine}):
             cells = [r for r in mine if r["op"] == op]
             ran = [r for r in cells if r["max_ulp"] is not None]
-            if wh:
+            if measured:
                 good = sum(r["max_ulp"] == r["hw_max_ulp"] for r in ran if r["hw_max_ulp"] is not None)
             else:
                 good = sum(r["budget"] is not None and r["max_ulp"] > r["budget"] for r in ran)
@@ -251,7 +257,7 @@ def report_markdown(rows: list[dict]) -> str:
                      f"approx {worst['approx']} dest {worst['dest']}") if worst else ""
             out.append(f"| {op} | {len(cells)} | {len(ran)} | {good} | {where} |")
         out.append("")
-        if wh:
+        if measured:
             differ = [r for r in mine if r["max_ulp"] is not None and r["hw_max_ulp"] is not None
                       and r["max_ulp"] != r["hw_max_ulp"]]
             unfigured = [r for r in mine if r["max_ulp"] is not None and r["hw_max_ulp"] is None]

@@ -45,7 +45,7 @@ from tensix_sfpu.model.state import SfpuState
 
 from . import accuracy
 from .entries import Entry, Function, entries
-from .frontend import LlkError, Request, compile_call, cxx_of_message, with_cxx_locations
+from .frontend import ARCHES, LlkError, Request, compile_call, cxx_of_message, with_cxx_locations
 from .frontend import cxx_of_message as with_cxx_location
 from .sources import SourceError, find_tree
 from .sweep_facts import dispatch_includes_before
@@ -271,7 +271,7 @@ def rtl_lockstep(records: list[dict], kept: dict[int, tuple[str, np.ndarray]], b
         np.save(dst_file, dst)
         try:
             outcomes = runner.run(backend, ["lockstep"], {"SFPU_PROGRAMS": f"file:{listing}@{dst_file}"},
-                                  arch=isa.Arch.WORMHOLE)
+                                  arch=isa.Arch(r["arch"]))
         except runner.RunnerError as e:
             r["rtl"], r["rtl_note"] = False, str(e)
             continue
@@ -387,7 +387,7 @@ def findings(result, listing) -> list[dict]:
 def findings_table(records: list[dict]) -> list[str]:
     """Per architecture and rule: the findings and the entry points they come from."""
     lines = ["| arch | rule | class | findings | entry points |", "|---|---|---|---|---|"]
-    for arch in ("wormhole", "blackhole"):
+    for arch in ARCHES:
         by_rule: dict[str, list[str]] = {}
         for r in records:
             if r["arch"] == arch:
@@ -400,7 +400,7 @@ def findings_table(records: list[dict]) -> list[str]:
 
 def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | None = None,
                rtl_limit: int | None = None, shard: tuple[int, int] = (0, 1), race: bool = True) -> list[dict]:
-    tree = find_tree(src, "wormhole")
+    tree = find_tree(src, isa.DEFAULT_ARCH.value)
     try:
         helpers = accuracy.load_helpers(tree.helpers) if tree.helpers else "no tests/python_tests/helpers in the tree"
     except accuracy.HelpersError as e:
@@ -409,12 +409,14 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
         print(f"llk-corpus: {helpers.note}", file=sys.stderr)
     records = []
     kept: dict[int, tuple[str, np.ndarray]] = {}
-    try:
-        bh = find_tree(src, "blackhole")
-    except SourceError:
-        bh = None
+    trees = {}
+    for arch in isa.Arch:           # the default architecture's tree is required, the others' where src has them
+        try:
+            trees[arch.value] = tree if arch is isa.DEFAULT_ARCH else find_tree(src, arch.value)
+        except SourceError:
+            trees[arch.value] = None
     position = -1
-    for arch, arch_tree in (("wormhole", tree), ("blackhole", bh)):
+    for arch, arch_tree in trees.items():
         if arch_tree is None:
             continue
         for header in sfpu_headers(arch_tree):
@@ -426,7 +428,7 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
                 if position % shard[1] != shard[0]:
                     continue
                 keep: list = []
-                wanted = rtl is not None and arch == "wormhole" and (rtl_limit is None or len(kept) < rtl_limit)
+                wanted = rtl is not None and arch == isa.DEFAULT_ARCH.value and (rtl_limit is None or len(kept) < rtl_limit)
                 records.append(run_entry(entry, arch_tree, name, helpers, arch=arch, keep=keep if wanted else None,
                                          race=race))
                 r = records[-1]
@@ -444,32 +446,32 @@ def run_corpus(src: str, out: Path = OUT, only: str | None = None, rtl: str | No
 
 
 def summary(records: list[dict]) -> str:
-    return " ".join(_arch_summary(records, arch) for arch in ("wormhole", "blackhole")
+    return " ".join(_arch_summary(records, arch) for arch in ARCHES
                     if any(r["arch"] == arch for r in records))
 
 
 def _arch_summary(records: list[dict], arch: str) -> str:
-    wh = [r for r in records if r["arch"] == arch]
-    own = [r for r in wh if r.get("issues_tti")]
+    mine = [r for r in records if r["arch"] == arch]
+    own = [r for r in mine if r.get("issues_tti")]
     own_ran = sum(r["ran"] for r in own)
-    headers = {r["header"] for r in wh}
-    compiled = sum(r["compiled"] for r in wh)
-    ran = sum(r["ran"] for r in wh)
-    macro = [r for r in wh if r["macro_equals_fallback"] is not None]
+    headers = {r["header"] for r in mine}
+    compiled = sum(r["compiled"] for r in mine)
+    ran = sum(r["ran"] for r in mine)
+    macro = [r for r in mine if r["macro_equals_fallback"] is not None]
     equal = sum(r["macro_equals_fallback"] for r in macro)
-    tti = sum(r["frontend"] == "tti" for r in wh)
-    raced = [r for r in wh if r.get("timing_deterministic") is not None]
+    tti = sum(r["frontend"] == "tti" for r in mine)
+    raced = [r for r in mine if r.get("timing_deterministic") is not None]
     race_seconds = sum((r.get("race") or {}).get("seconds", 0) for r in raced)
     dependent = [r["entry"] for r in raced if not r["timing_deterministic"]]
-    checked = [r for r in wh if r["checked"] is not None]
-    pct = 100 * ran / len(wh) if wh else 0
-    budget = ("" if arch == "wormhole" else
-              " (the budget's figures were measured on Wormhole hardware)")
-    sfpi = [r for r in wh if r["frontend"] == "sfpi"]
-    rtl = [r for r in wh if r.get("rtl") is not None]
+    checked = [r for r in mine if r["checked"] is not None]
+    pct = 100 * ran / len(mine) if mine else 0
+    budget = ("" if arch == accuracy.MEASURED_ON else
+              f" (the budget's figures were measured on {accuracy.MEASURED_ON.capitalize()} hardware)")
+    sfpi = [r for r in mine if r["frontend"] == "sfpi"]
+    rtl = [r for r in mine if r.get("rtl") is not None]
     rtl_text = (f" {sum(r['rtl'] for r in rtl)} of {len(rtl)} SFPI entry points run in lock-step on the RTL with no "
                 f"mismatch." if rtl else "")
-    return (f"{arch.capitalize()}: {len(headers)} SFPU headers, {len(wh)} entry points; {compiled} compile, {ran} run "
+    return (f"{arch.capitalize()}: {len(headers)} SFPU headers, {len(mine)} entry points; {compiled} compile, {ran} run "
             f"({pct:.0f}%), {tti} purely from TTI_ macros, {len(sfpi)} through the SFPI stand-in "
             f"({sum(r['ran'] for r in sfpi)} of them run).{rtl_text} Of the {len(own)} entry points whose own body issues "
             f"TTI_/TT_ macros, {sum(r['compiled'] for r in own)} compile and {own_ran} run "

@@ -40,7 +40,7 @@ from .entries import functions
 from .sources import SourceTree
 from .state_contract import contract_lines
 
-ARCHES = ("wormhole", "blackhole")
+ARCHES = tuple(a.value for a in isa.Arch)
 VECTOR_MODES = {          # faces called, and SETRWC pairs after each (tt-llk's VectorMode)
     "rc": (4, 1, 0), "r": (2, 1, 2), "c": (2, 2, 0), "none": (1, 0, 0),
 }
@@ -180,7 +180,7 @@ def _driver(request: Request, header_path: Path, preincluded: list[Path]) -> str
              f'#line 1 "{CALLER}"', *caller_setup_lines()]
     # Wormhole's unary SFPU start moves the 2-bit AddrMod to slots 4-7; Blackhole's
     # 3-bit AddrMod names the slot, and its start leaves the base alone.
-    base = "math::set_addr_mod_base();" if request.arch == "wormhole" else ""
+    base = "" if isa.Arch(request.arch).features.addr_mod_names_slot else "math::set_addr_mod_base();"
     for k, op in enumerate(request.ops, start=1):
         at = (k - 1) * 100                 # the caller's lines of op k: 10-12 start, 20 between faces, 30 return
         if k > 1:
@@ -405,7 +405,7 @@ def short(where: str, tree: SourceTree | None) -> str:
 def _listing(request: Request, records: list[Record], name: str) -> Listing:
     tree = request.tree
     arch = isa.Arch(request.arch)
-    out = [f".arch {arch.value}"] if arch is not isa.Arch.WORMHOLE else []
+    out = [f".arch {arch.value}"] if arch is not isa.DEFAULT_ARCH else []
     out += [f"# {request.header.name}: {request.init + '; ' if request.init else ''}{request.call} "
            f"(sfpu llk, {request.arch}, vector mode {request.vector_mode}"
            + (f", {' '.join('-D ' + d for d in request.defines)}" if request.defines else "") + ")"]
@@ -472,7 +472,7 @@ def _listing(request: Request, records: list[Record], name: str) -> Listing:
         out.append(f"{text}  # {where}")
     if sfpi_lines:
         out = _schedule_sfpi(out, decoded, sfpi_lines)
-        out.insert(1 if arch is not isa.Arch.WORMHOLE else 0, "# " + SFPI_NOTE)
+        out.insert(1 if arch is not isa.DEFAULT_ARCH else 0, "# " + SFPI_NOTE)
     # Each instruction or directive line ends in `  # file:line`; comment lines start with `#`.
     cxx_of_line = {n: t.rsplit("  # ", 1)[1] for n, t in enumerate(out, 1) if not t.startswith("#") and "  # " in t}
     if stop is not None:

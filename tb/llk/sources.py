@@ -25,8 +25,21 @@ from tensix_sfpu.model.spelling import did_you_mean
 ENV = "SFPU_LLK_SRC"
 CLI_OPTION = "--src"        # how a caller gives the tree, as its errors say it (the API passes "src=")
 EXAMPLE = "example:"
-ARCH_DIRS = {"wormhole": ("tt_llk_wormhole_b0", "wormhole_b0"), "blackhole": ("tt_llk_blackhole", "blackhole")}
 _MAX_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """How the upstream sources name one architecture."""
+    llk_dir: str                    # tt-llk's tree: LLK_DIR/common/inc/sfpu
+    metal_dir: str                  # tt-metal's: METAL_DIR/metal/llk_api/llk_sfpu
+    define: str                     # the macro tt-llk's sources test (`#if defined(ARCH_BLACKHOLE)`)
+    stand_ins: tuple[str, ...] = () # stand-ins (tb/llk/include) of helpers only this tree has
+
+
+# By `Arch.value`, as the front end passes architectures.
+UPSTREAM = {"wormhole": Upstream("tt_llk_wormhole_b0", "wormhole_b0", "ARCH_WORMHOLE"),
+            "blackhole": Upstream("tt_llk_blackhole", "blackhole", "ARCH_BLACKHOLE", ("llk_blackhole.h",))}
 
 
 @dataclass(frozen=True)
@@ -83,7 +96,7 @@ def find_tree(src: str | Path | None, arch: str, option: str = CLI_OPTION) -> So
     root = Path(src).expanduser().resolve()
     if not root.is_dir():
         raise SourceError(f"{named}: no such folder")
-    llk_name, metal_name = ARCH_DIRS[arch]
+    llk_name, metal_name = UPSTREAM[arch].llk_dir, UPSTREAM[arch].metal_dir
     llk = _find(root, (llk_name, "common", "inc", "sfpu"))
     metal = _find(root, (metal_name, "metal", "llk_api", "llk_sfpu"))
     if llk is None and metal is None:

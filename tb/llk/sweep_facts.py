@@ -27,7 +27,7 @@ from pathlib import Path
 
 from . import accuracy
 from .entries import _closing_brace, functions, split_args
-from .sources import SourceTree
+from .sources import UPSTREAM, SourceTree
 
 SWEEP_FORMATS = ("Float16_b", "Float16", "Float32")
 
@@ -438,7 +438,7 @@ def dispatch_includes_before(tree: SourceTree, header: Path, arch: str) -> tuple
 
 @functools.lru_cache(maxsize=8)
 def _dispatch_text(path: Path, arch: str) -> str:
-    defined = {"ARCH_WORMHOLE"} if arch == "wormhole" else {"ARCH_BLACKHOLE"}
+    defined = {UPSTREAM[arch].define}
     return _preprocess(_strip_comments(path.read_text(errors="replace")), defined)
 
 
