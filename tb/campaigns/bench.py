@@ -43,10 +43,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results.json"
+# The benchmarks run on the default architecture (the rows of bench/results.json compare across runs).
+ARCH = DEFAULT_ARCH
 MODEL_PROGRAM = ("legal", 1, 4000)
 MACRO_PROGRAM = ("macro", 1, 4000)
 # Program length per backend: about a minute of lock-step on each.
@@ -65,11 +67,11 @@ def bench_model(program_spec: tuple[str, int, int] = MODEL_PROGRAM) -> dict:
     from tensix_sfpu.model.state import SfpuState
     from tensix_sfpu.model.run import apply_directive, run_program
     from tensix_sfpu.tb.stimulus.generator import generate
-    program = generate(*program_spec, arch=Arch.WORMHOLE)
+    program = generate(*program_spec, arch=ARCH)
     instructions = len(program.words)
 
     def functional() -> None:
-        machine = Machine(SfpuState(Arch.WORMHOLE), strict=False)
+        machine = Machine(SfpuState(ARCH), strict=False)
         for item in program.items:
             if isinstance(item, Directive):
                 if item.name != "allow":
@@ -97,8 +99,8 @@ def bench_fma(count: int = 1 << 20) -> dict:
 def bench_verilog() -> dict:
     from tensix_sfpu.hdl import export
     from tensix_sfpu.tb.sims import runner
-    _, amaranth_s = _timed(export.verilog, "Sfpu", Arch.WORMHOLE)
-    _, simulation_s = _timed(runner.simulation_verilog, arch=Arch.WORMHOLE)
+    _, amaranth_s = _timed(export.verilog, "Sfpu", ARCH)
+    _, simulation_s = _timed(runner.simulation_verilog, arch=ARCH)
     return {"sfpu_verilog_s": amaranth_s, "simulation_verilog_s": simulation_s}
 
 
@@ -106,14 +108,14 @@ def bench_build(backend: str) -> float:
     """Seconds to build the backend from scratch (the Verilog already written),
     in a scratch folder so the cached build stays."""
     from tensix_sfpu.tb.sims import runner
-    source = runner.verilog(backend, arch=Arch.WORMHOLE)
+    source = runner.verilog(backend, arch=ARCH)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "cocotb").mkdir()
         shutil.copy(source, Path(scratch) / "cocotb" / source.name)
         env = dict(os.environ, SFPU_BUILD=scratch)
         start = time.perf_counter()
-        # Wormhole's build only, as every other figure here is Wormhole's (the runner builds both by default).
-        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.sims.runner", "build", "--arch", "wormhole",
+        # ARCH's build only, as every other figure here is ARCH's (the runner builds every architecture by default).
+        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.sims.runner", "build", "--arch", ARCH.value,
                                backend], env=env, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
         if proc.returncode:
@@ -128,7 +130,7 @@ def bench_backend(backend: str, build: bool = True) -> dict:
     if backend != "amaranth":
         if build:
             out["build_s"] = bench_build(backend)
-        runner.build(backend, arch=Arch.WORMHOLE)
+        runner.build(backend, arch=ARCH)
     from tensix_sfpu.tb.stimulus.programs import resolve_all
     _, generation_s = _timed(resolve_all, spec)       # the test generates it again, inside its start-up
     out["generation_s"] = generation_s
@@ -141,7 +143,7 @@ def bench_backend(backend: str, build: bool = True) -> dict:
         for key, test, program, extra in runs:
             env = {"SFPU_PROGRAMS": program, "SFPU_RESULTS": str(results), "SFPU_CYCLES": str(RTL_CYCLES[backend]),
                    **extra}
-            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / key, arch=Arch.WORMHOLE)
+            (outcome,), wall = _timed(runner.run, backend, [test], env, work=Path(work) / key, arch=ARCH)
             if not outcome.passed:
                 raise RuntimeError(f"{backend} {test} ({key}) failed: {outcome.message}")
             report = json.loads(results.read_text())
@@ -183,11 +185,11 @@ def _sweep_once(src: str, jobs: int) -> dict:
     from tensix_sfpu.tb.llk.sources import find_tree
     from tensix_sfpu.tb.llk.sweep_facts import load
     start = time.perf_counter()
-    tree = find_tree(src, "wormhole")
+    tree = find_tree(src, ARCH.value)
     facts = load(tree)
     stride, phase = sw.read_stride(facts)
-    sweeper = sw.Sweeper(facts, {"wormhole": tree}, stride, phase, jobs=jobs)
-    cells = sw.sweep_cells(facts, SWEEP_OP, "wormhole")
+    sweeper = sw.Sweeper(facts, {ARCH.value: tree}, stride, phase, jobs=jobs)
+    cells = sw.sweep_cells(facts, SWEEP_OP, ARCH.value)
     rows = [sweeper.measure(cell) for cell in cells]
     seconds = time.perf_counter() - start
     tiles = sum(-(-len(v) // sw.TILE) for v in sweeper._dst_runs.values())
@@ -227,7 +229,7 @@ def bench_perf() -> dict:
         return {"error": rv32.missing()}
     header, call, init = PERF_KERNEL
     out = {}
-    for arch in ("wormhole", "blackhole"):
+    for arch in (a.value for a in Arch):
         result, seconds = _timed(api.perf, ROOT / header, call, init=init, arch=arch, fp32_dest=1)
         out[arch] = {"seconds": seconds, "cycles": result.path.cycles, "riscv_instructions": result.riscv_instructions}
     return out

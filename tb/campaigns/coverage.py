@@ -256,7 +256,7 @@ class Coverage:
     def from_json(cls, data: dict | str) -> "Coverage":
         if isinstance(data, str):
             data = json.loads(data)
-        cov = cls(isa.Arch.parse(data.get("arch", "wormhole")))
+        cov = cls(isa.Arch.parse(data.get("arch", isa.DEFAULT_ARCH.value)))     # regress leaves the default's out
         for group, bins in data["hits"].items():
             for name, count in bins.items():
                 cov.hits.setdefault(group, {})[name] = int(count)

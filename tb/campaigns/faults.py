@@ -11,7 +11,7 @@ must differ from `first_difference_cycle(name)` on; model against the
 correct RTL (tb.env.cocotb_sfpu's `faults_are_caught`), the clean run must pass
 and the faulted one must stop at that cycle.
 
-Each architecture has its list (`faults(arch)`; `FAULTS` is Wormhole's):
+Each architecture has its list (`faults(arch)`; `FAULTS` is the default architecture's, Wormhole's):
 Blackhole's runs the same triggers under `.arch blackhole`, with the
 rounding fault in its own FMA and one more fault, the stall after a
 MAD-class instruction lost.
@@ -40,7 +40,7 @@ import tensix_sfpu.model.machine
 import tensix_sfpu.model.semantics
 from tensix_sfpu.model.asm import Program, assemble
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.isa import Arch, Mod0Fmt, Unit
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch, Mod0Fmt, Unit
 from tensix_sfpu.model.machine import Machine
 from tensix_sfpu.model.run import run_program
 from tensix_sfpu.model.state import SfpuState
@@ -242,48 +242,54 @@ _FAULT_LIST = [
     Fault("mad_round_bit",
           "MAD-unit results that are finite, non-zero and inexact get their mantissa LSB flipped "
           "(a wrong rounding decision): SFPMAD/ADD/MUL/ADDI/MULI/LUT/LUTFP32",
-          model.semantics, "fma_for", _mad_round_bit, MAD_ROUND_BIT, Arch.WORMHOLE),
+          model.semantics, "fma_for", _mad_round_bit, MAD_ROUND_BIT, DEFAULT_ARCH),
     Fault("macro_delay_off_by_one",
           "an instruction SFPLOADMACRO schedules on the MAD sub-unit waits delay + 1 "
           "(cycles or instructions, as its delay kind says)",
-          CycleModel, "_schedule", _macro_delay_off_by_one, MACRO_DELAY_OFF_BY_ONE, Arch.WORMHOLE),
+          CycleModel, "_schedule", _macro_delay_off_by_one, MACRO_DELAY_OFF_BY_ONE, DEFAULT_ARCH),
     Fault("dropped_lane_enable",
           f"lane {FAULT_LANE}'s LaneEnabled reads 0 whenever UseLaneFlagsForLaneEnable is set in it, "
           "whatever its LaneFlag (predicated LReg/Dst writes, flag updates and PRNG advances skip the lane)",
-          SfpuState, "lane_enabled", _dropped_lane_enable, DROPPED_LANE_ENABLE, Arch.WORMHOLE),
+          SfpuState, "lane_enabled", _dropped_lane_enable, DROPPED_LANE_ENABLE, DEFAULT_ARCH),
     Fault("stack_pop_wrong",
           "SFPPOPC Mod1=0 removes the top entry but restores the flags of the bottom (oldest) one "
           "(indistinguishable at depth 1)",
-          Machine, "pop_flags", _stack_pop_wrong, STACK_POP_WRONG, Arch.WORMHOLE),
+          Machine, "pop_flags", _stack_pop_wrong, STACK_POP_WRONG, DEFAULT_ARCH),
     Fault("store_format_swap",
           "SFPSTORE converts with FP16B (BF16) where Mod0 says FP16A and vice versa",
-          model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP, Arch.WORMHOLE),
+          model.semantics, "store_convert", _store_format_swap, STORE_FORMAT_SWAP, DEFAULT_ARCH),
     Fault("swap_interlock_missing",
           "the thread's SFPSWAP never holds the next non-SFPNOP instruction: no stall at T+1",
-          CycleModel, "step", _forgetting("_interlock"), SWAP_INTERLOCK_MISSING, Arch.WORMHOLE),
+          CycleModel, "step", _forgetting("_interlock"), SWAP_INTERLOCK_MISSING, DEFAULT_ARCH),
     Fault("prng_stuck",
           "the PRNG never advances: every consumer reads the same state again",
-          model.machine, "prng_advance", _prng_stuck, PRNG_STUCK, Arch.WORMHOLE),
+          model.machine, "prng_advance", _prng_stuck, PRNG_STUCK, DEFAULT_ARCH),
 ]
 
 FAULTS: dict[str, Fault] = {f.name: f for f in _FAULT_LIST}
 
 
-def _blackhole(fault: Fault) -> Fault:
-    """A Wormhole fault on Blackhole's model (the rounding fault breaks whichever FMA the chip's features make)."""
-    return Fault(fault.name, fault.description, fault.target, fault.attribute, fault.wrap, fault.trigger,
-                 Arch.BLACKHOLE)
+def _on(fault: Fault, arch: Arch) -> Fault:
+    """A fault of the default architecture's model on `arch`'s (the rounding fault breaks
+    whichever FMA `arch`'s features make: model.semantics.fma_for)."""
+    if arch is fault.arch:
+        return fault
+    return Fault(fault.name, fault.description, fault.target, fault.attribute, fault.wrap, fault.trigger, arch)
 
 
+def _mad_stall_missing(arch: Arch) -> Fault:
+    return Fault("mad_stall_missing",
+                 "the stall after a MAD-class instruction never happens: the thread's next word is "
+                 "accepted even when it reads the result in flight",
+                 CycleModel, "step", _forgetting("_mad"), MAD_STALL_MISSING, arch)
+
+
+# Every architecture's model takes the faults above; one with the MAD stall (Features.mad_stall) also the
+# stall's own.
 FAULTS_BY_ARCH: dict[Arch, dict[str, Fault]] = {
-    Arch.WORMHOLE: FAULTS,
-    Arch.BLACKHOLE: {**{name: _blackhole(f) for name, f in FAULTS.items()},
-                     "mad_stall_missing": Fault(
-                         "mad_stall_missing",
-                         "the stall after a MAD-class instruction never happens: the thread's next word is "
-                         "accepted even when it reads the result in flight",
-                         CycleModel, "step", _forgetting("_mad"), MAD_STALL_MISSING, Arch.BLACKHOLE)},
-}
+    arch: {**{name: _on(f, arch) for name, f in FAULTS.items()},
+           **({"mad_stall_missing": _mad_stall_missing(arch)} if arch.features.mad_stall else {})}
+    for arch in Arch}
 
 
 def faults(arch: Arch) -> dict[str, Fault]:

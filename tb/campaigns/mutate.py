@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.tb.campaigns import mutants as mutants_lib
 from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.campaigns.equivalent_mutants import EQUIVALENT
@@ -328,7 +328,7 @@ def main(args: argparse.Namespace) -> int:
         shard = parse_shard(args.shard)
     except RegressError as e:
         raise MutateError(str(e)) from None
-    arch = args.arch or Arch.WORMHOLE
+    arch = args.arch or DEFAULT_ARCH
     netlist = mutants_lib.netlist(args.seed, args.per_component, arch=arch)
     if args.list:
         print("\n".join(m.describe() for m in netlist.mutants))

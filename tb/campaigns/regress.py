@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.campaigns.coverage import Coverage
 from tensix_sfpu.tb.stimulus.generator import KINDS
@@ -53,7 +53,7 @@ class Chunk:
     arch: Arch
 
     def specs(self) -> str:
-        tail = "" if self.arch is Arch.WORMHOLE else f":{self.arch.value}"
+        tail = self.arch.tagged(":{}")
         return " ".join(f"random:{kind}:{seed}:{self.cycles}{tail}" for seed in self.seeds for kind in self.kinds)
 
 
@@ -248,7 +248,7 @@ def regress(backend: str, seeds: list[int], kinds: tuple[str, ...], cycles: int,
     results.sort(key=lambda r: r.index)
     total_cycles = sum(r.cycles for r in results)
     report = {
-        "backend": backend, **({} if arch is Arch.WORMHOLE else {"arch": arch.value}), "kinds": list(kinds), "cycles_per_program": cycles, "seeds": seeds,
+        "backend": backend, **({} if arch is DEFAULT_ARCH else {"arch": arch.value}), "kinds": list(kinds), "cycles_per_program": cycles, "seeds": seeds,
         "chunks": len(results), "programs": sum(r.programs for r in results), "cycles": total_cycles,
         "seconds": round(elapsed, 1), "cycles_per_second": round(total_cycles / elapsed, 1) if elapsed else 0,
         "jobs": jobs, "failures": [{"seeds": r.seeds, "message": r.failure} for r in results if not r.passed],
@@ -348,13 +348,13 @@ def main(args: argparse.Namespace) -> int:
         raise RegressError(f"shard {shard[0]}/{shard[1]} (from {source}): no seeds left of {args.seeds}")
     per_chunk = args.chunk or max(1, min(25, -(-len(seeds) // (args.jobs * 4))))
     work = (Path(args.out) if args.out else REGRESS / f"{args.backend}-{shard[0]}-of-{shard[1]}").resolve()
-    arch = "" if (args.arch or Arch.WORMHOLE) is Arch.WORMHOLE else f"{args.arch.value} "
+    arch = (args.arch or DEFAULT_ARCH).tagged("{} ")
     print(f"regress {arch}on {args.backend}: seeds {seeds[0]}..{seeds[-1]} ({len(seeds)} of shard {shard[0]}/{shard[1]}, "
           f"from {source}), "
           f"kinds {','.join(kinds)}, {args.cycles} cycles each, {args.jobs} jobs, {per_chunk} seeds per simulation",
           flush=True)
     report = regress(args.backend, seeds, kinds, args.cycles, args.jobs, per_chunk, work,
-                     arch=args.arch or Arch.WORMHOLE)
+                     arch=args.arch or DEFAULT_ARCH)
     print(summary(report))
     print(f"report: {work / 'report.json'}, coverage: {work / 'coverage.md'}")
     return 1 if report["failures"] else 0
