@@ -268,8 +268,8 @@ def execute(program: Program, state: SfpuState, *, backend: str = "model", stric
         try:
             return run_program(program, state, strict=strict, allow=set(allow), keep_trace=trace)
         except (NotImplementedError, LookupError, ImportError) as e:
-            if program.arch is isa.Arch.WORMHOLE:
-                raise                # a bug in the Wormhole model: let it show
+            if program.arch is isa.DEFAULT_ARCH:
+                raise                # the default architecture's model is whole: a bug, let it show
             raise NotModelledError(f"{program.name}: not modelled on {program.arch.title} yet: "
                                    f"{type(e).__name__}: {e}") from None
     from tensix_sfpu.tb.sims import rtl_run, runner

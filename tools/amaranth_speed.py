@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> dict:
+def simulate(tree: str, words: list[int], arch: str, profile: bool, wakes: str | None) -> dict:
     """Run in a fresh process whose sys.path starts at `tree`."""
     sys.set_int_max_str_digits(0)          # Amaranth's generated code writes wide constants in decimal
     sys.path.insert(0, tree)
@@ -61,7 +61,7 @@ def simulate(tree: str, words: list[int], profile: bool, wakes: str | None) -> d
             return result
         pysim._PySignalState.commit = counting
 
-    dut = Sfpu(Arch.WORMHOLE)
+    dut = Sfpu(Arch(arch))             # the program's architecture (by value: older trees parse it too)
     sim = Simulator(dut)
     design = sim._engine._design
     paths = {fragment: ".".join(info.name) for fragment, info in design.fragments.items()}
@@ -137,15 +137,21 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--profile", action="store_true", help="time each module's processes")
     p.add_argument("--wakes", metavar="MODULE", help="what wakes MODULE's combinational process")
-    p.add_argument("--run", nargs=2, metavar=("TREE", "WORDS"), help=argparse.SUPPRESS)   # the child process
+    p.add_argument("--run", nargs=3, metavar=("TREE", "WORDS", "ARCH"), help=argparse.SUPPRESS)   # the child process
     args = p.parse_args()
     if args.run:
-        tree, words = args.run
-        print(json.dumps(simulate(tree, json.loads(Path(words).read_text()), args.profile, args.wakes)))
+        tree, words, arch = args.run
+        print(json.dumps(simulate(tree, json.loads(Path(words).read_text()), arch, args.profile, args.wakes)))
         return 0
 
     from tensix_sfpu.tb.stimulus.programs import resolve_all
-    words = [w for spec in resolve_all(args.program) for w in spec.program.words]
+    specs = resolve_all(args.program)
+    words = [w for spec in specs for w in spec.program.words]
+    archs = {spec.program.arch.value for spec in specs}
+    if len(archs) != 1:
+        print(f"--program {args.program}: give programs of one architecture", file=sys.stderr)
+        return 2
+    arch, = archs
     trees = args.tree or [str(ROOT)]
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         json.dump(words, f)
@@ -153,7 +159,7 @@ def main() -> int:
         for round_ in range(1, args.rounds + 1):
             for tree in trees:
                 extra = (["--profile"] if args.profile else []) + (["--wakes", args.wakes] if args.wakes else [])
-                child = subprocess.run([sys.executable, __file__, "--run", str(Path(tree).resolve()), f.name, *extra],
+                child = subprocess.run([sys.executable, __file__, "--run", str(Path(tree).resolve()), f.name, arch, *extra],
                                        capture_output=True, text=True, cwd=tree)
                 if child.returncode:
                     print(child.stderr, file=sys.stderr)

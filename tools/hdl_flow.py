@@ -20,7 +20,7 @@ BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build"))   # tests point it at
 sys.path.insert(0, str(ROOT))          # run as `python tools/x.py` from anywhere
 
 from tensix_sfpu.hdl import export  # noqa: E402
-from tensix_sfpu.model.isa import Arch  # noqa: E402
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch  # noqa: E402
 from tensix_sfpu.tb.cli import options  # noqa: E402
 from tensix_sfpu.tb.cli.errors import CliError  # noqa: E402
 
@@ -32,23 +32,23 @@ class FlowError(Exception):
 
 
 def take_arch(argv: list[str]) -> tuple[Arch, list[str]]:
-    """`--arch NAME` out of the arguments (Wormhole without it)."""
+    """`--arch NAME` out of the arguments (the default architecture without it)."""
     try:
         arch, argv = options.take_arch(argv)
     except CliError as e:
         raise FlowError(str(e)) from None
-    return arch or Arch.WORMHOLE, argv
+    return arch or DEFAULT_ARCH, argv
 
 
 def split_job(job: str) -> tuple[str, Arch]:
     """`NAME` or `NAME@ARCH` -> the component and its architecture."""
     name, mark, arch = job.partition(ARCH_MARK)
-    return name, Arch.parse(arch) if mark else Arch.WORMHOLE
+    return name, Arch.parse(arch) if mark else DEFAULT_ARCH
 
 
 def select(names: list[str], arch: Arch) -> list[str]:
     """The jobs for the named components (every listed one if none), checked
-    to exist; for another architecture than Wormhole, those that differ."""
+    to exist; for another architecture than the default, those that differ (named `NAME@ARCH`)."""
     try:
         listed = export.registry()
         per_arch = set(export.arch_components())
@@ -57,11 +57,11 @@ def select(names: list[str], arch: Arch) -> list[str]:
     for name in names:
         if name not in listed:
             raise FlowError(f"component {name!r} is not registered (components: {', '.join(listed)})")
-        if arch is not Arch.WORMHOLE and name not in per_arch:
+        if arch is not DEFAULT_ARCH and name not in per_arch:
             raise FlowError(f"component {name!r} is the same on every architecture "
                             f"(those that differ: {', '.join(n for n in listed if n in per_arch)})")
-    chosen = names or [n for n in listed if arch is Arch.WORMHOLE or n in per_arch]
-    return chosen if arch is Arch.WORMHOLE else [f"{n}{ARCH_MARK}{arch.value}" for n in chosen]
+    chosen = names or [n for n in listed if arch is DEFAULT_ARCH or n in per_arch]
+    return [n + arch.tagged(ARCH_MARK + "{}") for n in chosen]
 
 
 def write_verilog(job: str, directory: Path) -> Path:

@@ -134,8 +134,9 @@ def main() -> int:
     from tensix_sfpu.model import isa
     from tensix_sfpu.tb.stimulus.programs import resolve_all
     words = [w for spec in resolve_all(args.program) for w in spec.program.words]
-    # The word `sfpu bench` holds (every FMA busy), of Wormhole, the RTL the listed Verilog is taken to be.
-    held_word = isa.encode("SFPMAD", isa.Arch.WORMHOLE, vd=1, va=2, vb=3, vc=4)
+    # The word `sfpu bench` holds (every FMA busy), of the default architecture, the RTL the listed Verilog
+    # is taken to be.
+    held_word = isa.encode("SFPMAD", isa.DEFAULT_ARCH, vd=1, va=2, vb=3, vc=4)
     for verilog in args.verilog:
         measure(verilog, words, held_word, args.raw, args.held, args.profile)
     return 0

@@ -18,7 +18,7 @@ import numpy as np
 from tensix_sfpu import kernels
 from tensix_sfpu.tb.cli import table, timeline
 from tensix_sfpu.tb.cli.errors import CliError
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.tb.cli.options import WIDE_HELP, add_arch_option, out_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ def run_on_rtl(kernel: kernels.Kernel, vcd: Path):
     return outcome, (runs[0] if runs else None)
 
 
-def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = Arch.WORMHOLE) -> int:
+def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = DEFAULT_ARCH) -> int:
     sys.set_int_max_str_digits(0)
     def say(text: str, **kw) -> None:
         """Prose, wrapped to `width` (kept as it is when None)."""
@@ -68,7 +68,7 @@ def run_demo(out: Path = OUT, width: int | None = table.WIDTH, arch: Arch = Arch
     twin = kernels.run_kernel(defined[kernel.twin]) if kernel.twin else None
 
     out.mkdir(parents=True, exist_ok=True)
-    vcd = out / ("exp_fast.vcd" if arch is Arch.WORMHOLE else f"exp_fast_{arch.value}.vcd")
+    vcd = out / f"exp_fast{arch.tagged('_{}')}.vcd"
     say(f"{_shown(kernel.path)}: {kernel.llk}\n"
           f"one 32 x 32 FP32 tile (32 row groups of 32 lanes) on the {arch.title} RTL in Amaranth's simulator, "
           "in lock-step with the golden model ...", flush=True)
@@ -135,7 +135,7 @@ def cmd_demo(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CliError(f"{out}: cannot make the folder: {e.strerror or e}") from None
-    return run_demo(out, width=None if args.wide else table.WIDTH, arch=args.arch or Arch.WORMHOLE)
+    return run_demo(out, width=None if args.wide else table.WIDTH, arch=args.arch or DEFAULT_ARCH)
 
 
 def register(sub) -> None:

@@ -9,7 +9,7 @@ from tensix_sfpu.tb.cli.options import add_arch_option
 
 
 def cmd_disasm(args) -> int:
-    arch = args.arch or isa.Arch.WORMHOLE
+    arch = args.arch or isa.DEFAULT_ARCH
     for word in read_words(args.file, args.words, arch):
         print(disassemble(word, "llk" if args.llk else "named", arch=arch))
     return 0

@@ -47,7 +47,7 @@ def read_program(path: str, strict: bool = True, arch: isa.Arch | None = None) -
 HEX_WORD = re.compile(r"(?:0[xX])?[0-9a-fA-F]{1,8}", re.ASCII)
 
 
-def read_words(path: str | None, words: list[str], arch: isa.Arch = isa.Arch.WORMHOLE) -> list[int]:
+def read_words(path: str | None, words: list[str], arch: isa.Arch = isa.DEFAULT_ARCH) -> list[int]:
     """Instruction words from the command line or a text file of hex words."""
     out = []
     sources: list[tuple[str, int, str]] = [("<args>", i + 1, w) for i, w in enumerate(words)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.tb.cli import table, timeline
 from tensix_sfpu.tb.cli.errors import CliError, from_api
 from tensix_sfpu.tb.cli.options import add_arch_option
@@ -167,10 +167,12 @@ lock-step on the RTL elaborated for Blackhole.
 This file is written by `sfpu kernels --arch blackhole --doc docs/kernels-blackhole.md`;
 edit the kernels' definitions, not this file.
 """
+# Each architecture's page opens with its own introduction.
+INTROS = {Arch.WORMHOLE: INTRO, Arch.BLACKHOLE: BLACKHOLE_INTRO}
 
 
-def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORMHOLE) -> None:
-    parts = [INTRO if arch is Arch.WORMHOLE else BLACKHOLE_INTRO, "## Summary", "",
+def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = DEFAULT_ARCH) -> None:
+    parts = [INTROS[arch], "## Summary", "",
              "Cycles per row group count from `.mark body` to the cycle the last result is written, "
              "divided by the row groups processed.", "",
              _md_table(SUMMARY_HEADER, summary_rows(measured)), ""]
@@ -180,7 +182,7 @@ def write_doc(measured: list[Measured], path: Path = DOC, arch: Arch = Arch.WORM
 
 def cmd_kernels(args) -> int:
     from tensix_sfpu.tb import api
-    arch = args.arch or Arch.WORMHOLE
+    arch = args.arch or DEFAULT_ARCH
     try:
         measured = api.measure_kernels(args.names or None, arch=arch.value, src=args.src,
                                        backend=args.rtl or "model")

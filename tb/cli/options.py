@@ -39,10 +39,11 @@ def take_arch(argv: list[str]) -> tuple[isa.Arch | None, list[str]]:
 def add_arch_option(p, what: str = "the program's", programs: bool = True) -> None:
     """`--arch`: None when not given, so that a program's `.arch` decides; a
     command that reads no program (`programs` False: it compiles C++, decodes
-    words or makes its own programs) runs Wormhole then."""
-    default = "the program's .arch directive, else wormhole" if programs else "wormhole"
+    words or makes its own programs) runs the default architecture then."""
+    default = (f"the program's .arch directive, else {isa.DEFAULT_ARCH.value}" if programs
+               else isa.DEFAULT_ARCH.value)
     contradiction = "; an .arch that contradicts it is an error" if programs else ""
-    p.add_argument("--arch", type=arch_type, default=None, metavar="{wormhole,blackhole}",
+    p.add_argument("--arch", type=arch_type, default=None, metavar="{" + ",".join(a.value for a in isa.Arch) + "}",
                    help=f"{what} architecture (default: {default}){contradiction}")
 
 
@@ -73,9 +74,9 @@ def add_hazard_options(p) -> None:
 def one_arch(given: isa.Arch | None, programs: list[tuple[str, isa.Arch]]) -> isa.Arch:
     """The architecture of one simulation: `--arch` if given, which every
     program (name, its architecture) must then be of, else the programs' one
-    architecture (Wormhole when there are none). A CliError names the
+    architecture (the default, `isa.DEFAULT_ARCH`, when there are none). A CliError names the
     program that disagrees."""
-    arch = given or (programs[0][1] if programs else isa.Arch.WORMHOLE)
+    arch = given or (programs[0][1] if programs else isa.DEFAULT_ARCH)
     for name, theirs in programs:
         if theirs is not arch:
             why = f"--arch {arch.value}" if given else f"{programs[0][0]}, a {arch.value} program"

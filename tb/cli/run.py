@@ -95,7 +95,7 @@ def cmd_run(args) -> int:
         write_output(args.output, buffer.getvalue())
     if args.json != "-":
         accepted = f" (the last instruction accepted in cycle {result.issue_cycles - 1})" if result.issue_cycles else ""
-        on = f" on {result.state.arch.title}" if result.state.arch is not isa.Arch.WORMHOLE else ""
+        on = f" on {result.state.arch.title}" if result.state.arch is not isa.DEFAULT_ARCH else ""
         print(f"{result.instructions} instructions, {result.cycles} cycles{on}{accepted}")
         if isinstance(result, RtlRunResult):
             print(f"backend: {result.backend} (the RTL), lock-step with the model: PASS "

@@ -17,7 +17,7 @@ import re
 import sys
 
 from tensix_sfpu.model.asm import disassemble
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.model.trace import UNIT_ORDER, CycleRecord, UnitActivity
 from tensix_sfpu.tb.cli import table
 from tensix_sfpu.tb.cli.files import write_json, write_output
@@ -45,7 +45,7 @@ def _unit_cell(a: UnitActivity, operands: bool = True) -> str:
     return a.mnemonic.lower().removeprefix("sfp")
 
 
-def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORMHOLE) -> list[dict[str, str]]:
+def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = DEFAULT_ARCH) -> list[dict[str, str]]:
     """One row per cycle of an `arch` run; without `operands`, macro
     instructions by mnemonic only."""
     out = []
@@ -76,7 +76,7 @@ def rows(trace: list[CycleRecord], operands: bool = True, arch: Arch = Arch.WORM
 
 
 def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = None,
-                 width: int | None = table.WIDTH, arch: Arch = Arch.WORMHOLE) -> str:
+                 width: int | None = table.WIDTH, arch: Arch = DEFAULT_ARCH) -> str:
     """Cycles `first` to `last` as a table `width` characters wide at most,
     macro instructions by mnemonic; with `width` None, every cell in full."""
     shown = [r for r in rows(trace, operands=width is None, arch=arch)
@@ -85,7 +85,7 @@ def format_table(trace: list[CycleRecord], first: int = 0, last: int | None = No
     return table.format_table(list(columns), [[r[c] for c in columns] for r in shown], width, right=frozenset({0}))
 
 
-def format_csv(trace: list[CycleRecord], arch: Arch = Arch.WORMHOLE) -> str:
+def format_csv(trace: list[CycleRecord], arch: Arch = DEFAULT_ARCH) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()

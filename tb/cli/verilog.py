@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tensix_sfpu.tb.cli.errors import CliError
 from tensix_sfpu.tb.cli.files import write_text
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH
 from tensix_sfpu.tb.cli.options import arch_type, name, out_path
 
 
@@ -18,7 +18,7 @@ def cmd_verilog(args) -> int:
             for listed in export.registry():
                 print(listed)
             return 0
-        text = export.verilog(component, args.arch or Arch.WORMHOLE)
+        text = export.verilog(component, args.arch or DEFAULT_ARCH)
     except export.ExportError as e:
         raise CliError(str(e)) from None
     write_text(args.output, text)

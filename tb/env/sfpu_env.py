@@ -30,7 +30,7 @@ import numpy as np
 from tensix_sfpu.hdl.tensix import feature_fields
 from tensix_sfpu.model.asm import CHECK_DIRECTIVES, Directive, Program
 from tensix_sfpu.model.cycle import CycleModel
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.model.run import Cycle, walk
 from tensix_sfpu.model.state import LANES
 from tensix_sfpu.model.trace import CycleRecord, LRegWriteRecord
@@ -64,8 +64,8 @@ class _BlockDifference(Exception):
 
 def rtl_arch() -> Arch:
     """The architecture the simulation's RTL was elaborated for (SFPU_ARCH,
-    which tb.sims.runner sets; Wormhole without it)."""
-    return Arch.parse(os.environ.get("SFPU_ARCH", Arch.WORMHOLE.value))
+    which tb.sims.runner sets; the default architecture without it)."""
+    return Arch.parse(os.environ.get("SFPU_ARCH", DEFAULT_ARCH.value))
 
 
 def block_mode_default() -> bool:

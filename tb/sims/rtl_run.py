@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from tensix_sfpu.model.asm import Program
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 from tensix_sfpu.model.hazards import Hazard, HazardError
 from tensix_sfpu.model.machine import UndefinedBehaviour
 from tensix_sfpu.model.run import RunResult
@@ -172,7 +172,7 @@ def run_batch(backend: str, jobs: list[Job]) -> list[JobResult]:
     if len(archs) > 1:
         raise ValueError(f"one simulation runs one architecture; these jobs mix "
                          f"{' and '.join(sorted(a.title for a in archs))}")
-    arch = archs.pop() if archs else Arch.WORMHOLE
+    arch = archs.pop() if archs else DEFAULT_ARCH
     (runner.BUILD / "runs").mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"run-{backend}-", dir=runner.BUILD / "runs"))
     jobs_file, results_file = work / "jobs.pickle", work / "results.pickle"

@@ -119,8 +119,8 @@ def _locked(name: str):
 
 
 def _arch_suffix(arch: Arch) -> str:
-    """Wormhole's files keep their plain names; another architecture's carry it."""
-    return "" if arch is Arch.WORMHOLE else f"-{arch.value}"
+    """The default architecture's files keep their plain names; another architecture's carry it."""
+    return arch.tagged("-{}")
 
 
 def verilog(backend: str = "icarus", *, arch: Arch) -> Path:

@@ -22,7 +22,7 @@ import numpy as np
 
 from tensix_sfpu.examples import FOLDER as EXAMPLES
 from tensix_sfpu.model.asm import AsmError, Program, assemble_file
-from tensix_sfpu.model.isa import Arch
+from tensix_sfpu.model.isa import DEFAULT_ARCH, Arch
 
 DEFAULT_CYCLES = 200
 
@@ -77,14 +77,14 @@ def _arch(spec: str, text: str) -> Arch:
 
 
 def arch_tail(arch: Arch) -> str:
-    """The tail that names `arch` at the end of a spec: empty for Wormhole, the default."""
-    return "" if arch is Arch.WORMHOLE else f":{arch.value}"
+    """The tail that names `arch` at the end of a spec: empty for the default architecture."""
+    return arch.tagged(":{}")
 
 
 def _arch_tail(spec: str, rest: str) -> tuple[str, Arch, str]:
     """`NAME[:ARCH]` -> (NAME, the architecture, the tail that names it in a spec)."""
     name, colon, arch_text = rest.partition(":")
-    arch = _arch(spec, arch_text) if colon else Arch.WORMHOLE
+    arch = _arch(spec, arch_text) if colon else DEFAULT_ARCH
     return name, arch, arch_tail(arch)
 
 
