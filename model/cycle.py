@@ -18,7 +18,10 @@
    any pending instruction has the instruction delay kind), then an accepted
    SFPLOADMACRO schedules its instructions.
 5. The hazard rules of `model.hazards` are checked on what ran, the
-   documented ones and those learned from field reports (`FIELD_RULES`).
+   documented ones and those learned from field reports (`FIELD_RULES`):
+   each rule's condition is a function there, beside its name and text, and
+   this model calls it on the decoded instructions and keeps only the
+   bookkeeping a condition needs across cycles.
 
 Several threads may issue to the one SFPU (`thread` names the one presenting
 a word); LoadMacroConfig, the pending macro instructions and the LRegs are
@@ -35,13 +38,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import isa, tensix
-from .hazards import (DST_READ_SPACING, RULES, TEN_2932_EXEMPT, WARNING_RULES, Hazard, HazardError,
-                      gap_rule, interlocks_next, stall_reads, stall_writes, stalls_after_mad, unknown_rule)
+from . import hazards, isa, tensix
+from .hazards import (DST_READ_SPACING, RULES, WARNING_RULES, Finding, Hazard, HazardError, interlocks_next,
+                      stall_reads, stall_writes, stalls_after_mad, unknown_rule)
 from .isa import Arch, Instruction, LaneConfigBit, Unit, decode
 from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
 from .reads import lreg_reads
-from .contract import UNIT_DELAY_KIND_BITS, Contract, show  # Misc bits 8-11: UnitDelayKind
+from .contract import Contract, show
 from .semantics import Operands
 from .silent import CLOBBERING, LiveValues, clobbered_by, declared_reads_of
 from .state import LANES, SfpuState
@@ -52,7 +55,6 @@ CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_mis
 MACRO_UNITS = isa.MACRO_UNITS       # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)
 NO_DELAY_FORGET = 7          # a Delay of 7 does not forget a pending instruction
-ARMED_EXEMPT = frozenset({"SFPLOADMACRO", "SFPNOP", "SFPCONFIG"})
 MACRO_CONFIG = ("macro_sequences", "macro_templates", "macro_misc")
 # LoadMacroConfig's fields, (offset, mask), from the table's layouts.
 SELECT, DELAY, TO_L16, VD_TO_VB = (isa.layout_field(isa.MACRO_SEQUENCE_BYTE, name)
@@ -440,9 +442,7 @@ class CycleModel:
         for e, w in writes:
             if w.reg in writer:
                 lanes, other = writer[w.reg]
-                if other is not e and np.count_nonzero(lanes & w.mask) and not _shft2_l0_overwrite(other, w.reg):
-                    self._hazard("write-conflict", e.unit, f"L{w.reg} is written by {other.label()} and "
-                                 f"{e.label()} at the end of this cycle; the younger write is kept", e.source)
+                self._report(hazards.write_conflict(w.reg, other, lanes, e, w.mask))
             lanes_by_reg[w.reg] = lanes_by_reg[w.reg] | w.mask if w.reg in lanes_by_reg else w.mask
             writer[w.reg] = (lanes_by_reg[w.reg], e)
         if self.full_records:
@@ -489,48 +489,19 @@ class CycleModel:
     # -- hazards ----------------------------------------------------------------
 
     def _check_before(self, executions: list[Execution], thread: Execution | None) -> None:
+        """The documented rules on what starts this cycle, before it runs."""
         by_unit = {e.unit: e for e in executions}
-        landing_regs = {w.reg: l.execution for l in self._landing for w in l.writes
-                        if l.execution.mnemonic != "SFPSHFT2"}
-        for e in executions:
-            if self._reads_in_second_cycle(e):
-                continue
-            for reg in sorted(self._reads(e) & landing_regs.keys()) if landing_regs else ():
-                producer = landing_regs[reg]
-                rule, note = "read-in-flight", ""
-                if self.features.mad_stall:
-                    if e.origin == producer.origin == "thread":
-                        rule = gap_rule(e.x.ins, producer.x.ins)
-                        note = "; the stall logic does not see this read"
-                    else:
-                        note = "; instructions of SFPLOADMACRO sequences do not stall"
-                self._hazard(rule, e.unit.value, f"{e.label()} reads L{reg}, which {producer.label()} of the "
-                             f"previous cycle writes only at the end of this cycle{note}", e.source)
+        if self._landing:
+            self._report(*hazards.read_in_flight(executions, self._landing, self._reads, self._reads_in_second_cycle,
+                                                 self.features.mad_stall))
         simple, rnd = by_unit.get(Unit.SIMPLE), by_unit.get(Unit.ROUND)
-        if simple and rnd and not simple.is_nop and not rnd.is_nop and (simple.x.vd == 16) == (rnd.x.vd == 16):
-            self._hazard("simple-round-vd16", None, f"{simple.label()} (VD={simple.x.vd}) and "
-                         f"{rnd.label()} (VD={rnd.x.vd}) run together")
-        if simple and simple.mnemonic == "SFPSWAP" and simple.origin == "macro":
-            mad = by_unit.get(Unit.MAD)
-            if not (mad and mad.is_nop and mad.origin == "macro"):
-                self._hazard("swap-mad-nop", Unit.MAD.value, "SFPSWAP scheduled on Simple without SFPNOP "
-                             "scheduled on MAD for the same cycle", simple.source)
+        if simple:
+            self._report(hazards.simple_round_vd16(simple, rnd), hazards.swap_mad_nop(simple, by_unit.get(Unit.MAD)))
         for prev in self._previous:
-            if prev.mnemonic == "SFPSWAP":
-                for e in (simple, rnd):
-                    if e and not e.is_nop:
-                        self._hazard("swap-next-cycle", e.unit.value,
-                                     f"{e.label()} runs in the cycle after SFPSWAP", e.source)
+            self._report(*hazards.swap_next_cycle(prev, simple, rnd))
             if prev.mnemonic == "SFPSHFT2" and prev.x.ins.two_cycles:
-                if interlocks_next(prev.x.ins):
-                    self._check_shft2_next_interlocked(prev, executions)
-                else:
-                    self._check_shft2_next(prev, executions)
-        if thread is not None and self._backdoor_changed:
-            vd = thread.x.ins.get("vd")
-            if vd is not None and vd >= 12:
-                self._hazard("config-backdoor-next", thread.unit.value, f"{thread.mnemonic} VD={vd} follows an "
-                             "SFPCONFIG that changed DISABLE_BACKDOOR_LOAD; the new value is used")
+                self._report(*hazards.shft2_next_cycle(prev, executions, self._reads))
+        self._report(hazards.config_backdoor_next(thread, self._backdoor_changed))
 
     def _reads(self, e: Execution) -> frozenset[int]:
         """The LRegs `e` reads, from the state at the start of the cycle (the
@@ -539,56 +510,22 @@ class CycleModel:
             e.reads = lreg_reads(e.x, self.state)
         return e.reads
 
-    def _check_shft2_next(self, prev: Execution, executions: list[Execution]) -> None:
-        mode = prev.x.ins["mod1"]
-        for e in executions:
-            ins = e.x.ins
-            if prev.x.ins.op.forbids_next(ins):
-                self._hazard("shft2-next-cycle", e.unit.value,
-                             f"{e.label()} runs in the cycle after SFPSHFT2 mode {mode}", e.source)
-            elif mode == isa.Shft2Mod1.SHFLROR1_AND_COPY4 and self._reads(e) & {0, 1, 2, 3}:
-                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
-                             f"{_regs(e.reads & {0, 1, 2, 3})} in the cycle after SFPSHFT2 mode 2", e.source)
-            elif mode in (isa.Shft2Mod1.SHFLROR1, isa.Shft2Mod1.SHFLSHR1) and prev.x.vd < 8 and prev.x.vd in self._reads(e):
-                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} reads "
-                             f"L{prev.x.vd} in the cycle after SFPSHFT2 mode {mode}", e.source)
-
-    def _check_shft2_next_interlocked(self, prev: Execution, executions: list[Execution]) -> None:
-        """SFPSHFT2 modes 2-4 where they interlock (Blackhole): the thread is
-        interlocked after its own; after a macro's, "at least one idle cycle" (SFPSHFT2.md). Either
-        way nothing but SFPNOP may start in the next cycle."""
-        mode = prev.x.ins["mod1"]
-        for e in executions:
-            if not e.is_nop:
-                self._hazard("shft2-next-cycle", e.unit.value, f"{e.label()} runs in the cycle after "
-                             f"{prev.label()} mode {mode}, which must be idle", e.source)
-
     def _check_after(self, executions: list[Execution]) -> None:
+        """The documented rules on what this cycle wrote."""
         for prev in self._previous:
-            # After an interlocking one the next cycle is idle or reported by _check_shft2_next_interlocked.
-            if prev.mnemonic == "SFPSHFT2" and prev.x.ins["mod1"] == 2 and not interlocks_next(prev.x.ins):
-                for e in executions:
-                    regs = {w.reg for w in e.effects.lreg_writes} & {1, 2, 3}
-                    if regs:
-                        self._hazard("shft2-next-cycle", e.unit.value,
-                                     f"{e.label()} writes {_regs(regs)} in the cycle after SFPSHFT2 mode 2",
-                                     e.source)
+            if prev.mnemonic == "SFPSHFT2":
+                self._report(*hazards.shft2_next_cycle_writes(prev, executions))
 
     # -- rules from field reports (model.hazards.FIELD_RULES) -------------------
 
     def _check_field_rules_before(self, executions: list[Execution], thread: Execution | None) -> None:
-        st = self.state
-        if st.lane_config_mask(LaneConfigBit.ENABLE_DEST_INDEX):
-            for e in executions:
-                if e.mnemonic not in TEN_2932_EXEMPT and 4 <= e.x.vd <= 7:
-                    self._hazard("ten-2932", e.unit.value, f"{e.label()} writes L{e.x.vd} while LaneConfig's "
-                                 "ENABLE_DEST_INDEX is set: the result written is undefined", e.source)
-        if (thread is not None and self.features.armed_macro_hazard and not self._misc_used and not self._armed_reported
-                and thread.mnemonic not in ARMED_EXEMPT and int(st.macro_misc[0]) & UNIT_DELAY_KIND_BITS):
-            self._armed_reported = True
-            self._hazard("armed-macro-config", thread.unit.value, f"{thread.mnemonic} runs while "
-                         f"LoadMacroConfig.Misc = 0x{int(st.macro_misc[0]):03X} has UnitDelayKind armed and no "
-                         f"SFPLOADMACRO has used it since it was written ({self._misc_writer()})", thread.source)
+        self._report(*hazards.ten_2932(executions, self.state))
+        if not self._armed_reported:            # once per write of Misc
+            found = hazards.armed_macro_config(thread, self.features, self.state, self._misc_used,
+                                               self._misc_writer)
+            if found is not None:
+                self._armed_reported = True
+                self._report(found)
 
     def _check_field_rules_after(self, executions: list[Execution]) -> None:
         for e in executions:
@@ -600,20 +537,11 @@ class CycleModel:
                         if w.name == "macro_misc":
                             self._misc_used, self._armed_reported = False, False
             if effects.dst_rows_read is not None and self._macro_store_rows:
-                self._check_dst_spacing(e)
+                self._report(hazards.dst_read_after_macro_store(e, self._macro_store_rows, self.cycle,
+                                                                self.dst_read_spacing))
             if e.origin == "macro" and effects.dst_writes:
                 for w in effects.dst_writes:
                     self._macro_store_rows[w.row] = self.cycle
-
-    def _check_dst_spacing(self, e: Execution) -> None:
-        written_at = self._macro_store_rows
-        for row in e.effects.dst_rows_read.tolist():
-            written = written_at.get(row)
-            if written is not None and 0 < self.cycle - written <= self.dst_read_spacing:
-                self._hazard("dst-read-after-macro-store", e.unit.value, f"{e.label()} reads Dst row {row}, "
-                             f"which a macro-scheduled SFPSTORE wrote in cycle {written}, {self.cycle - written} "
-                             f"cycle(s) before (at least {self.dst_read_spacing + 1} apart)", e.source)
-                return
 
     def _check_shared_config(self, thread: Execution, config: "_MacroConfig") -> None:
         """An SFPLOADMACRO scheduling from LoadMacroConfig that another thread's code wrote last."""
@@ -622,14 +550,7 @@ class CycleModel:
         for step in _macro_plan(config, macro):
             if step.select >= 4:
                 used.append(("macro_templates", step.select - 4))
-        for key in used:
-            writer = self._config_writer.get(key)
-            if writer is not None and writer[0] != thread.thread:
-                name = {"macro_sequences": f"Sequence[{macro}]", "macro_misc": "Misc"}.get(
-                    key[0], f"InstructionTemplate[{key[1]}]")
-                self._hazard("shared-macro-config", thread.unit.value, f"SFPLOADMACRO of thread "
-                             f"{thread.thread or '(unnamed)'} uses {name}, last written by thread "
-                             f"{writer[0] or '(unnamed)'} at {writer[1]}", thread.source)
+        self._report(*hazards.shared_macro_config(thread, used, self._config_writer))
 
     # -- silent effects (model.silent) -------------------------------------------
 
@@ -674,15 +595,21 @@ class CycleModel:
     def end_of_code(self) -> None:
         """A thread's code ends here (the kernel returns): report the macro
         configuration it leaves armed and never used."""
-        if self.features.armed_macro_hazard and not self._misc_used and int(self.state.macro_misc[0]) & UNIT_DELAY_KIND_BITS:
+        found = hazards.armed_macro_config_at_end(self.thread, self.features, self.state, self._misc_used,
+                                                  self._misc_writer)
+        if found is not None:
             self._record = self._last_record or CycleRecord(self.cycle)
-            self._hazard("armed-macro-config", None, f"the code of thread {self.thread or '(unnamed)'} ends with "
-                         f"LoadMacroConfig.Misc = 0x{int(self.state.macro_misc[0]):03X} (UnitDelayKind armed), "
-                         f"written at {self._misc_writer()} and never used by an SFPLOADMACRO")
+            self._report(found)
 
     def _misc_writer(self) -> str:
         """The program line that last wrote LoadMacroConfig.Misc."""
         return self._config_writer.get(("macro_misc", None), ("", "?"))[1]
+
+    def _report(self, *found: Finding | None) -> None:
+        """Report what a rule's condition (model.hazards) found, in order; None: nothing."""
+        for f in found:
+            if f is not None:
+                self._hazard(f.rule, f.unit, f.message, f.source)
 
     def _hazard(self, rule: str, unit, message: str, source: str | None = None) -> None:
         unit_name = unit.value if isinstance(unit, Unit) else unit
@@ -847,12 +774,6 @@ def _store_operands(template_word: int, byte: int, vd: int, mod0: int, imm10: in
     store_vd = 16 if _bits(byte, TO_L16) else decode(template_word, arch)["vd"] if _bits(byte, VD_TO_VB) else vd
     word = isa.encode("SFPSTORE", arch, vd=store_vd & 15, mod0=store_mod0, imm10=imm10)
     return Operands(decode(word, arch), store_vd, macro=True, store_addr=address)
-
-
-def _shft2_l0_overwrite(earlier: Execution, reg: int) -> bool:
-    """SFPSHFT2 mode 2 forbids the next cycle to write L1-L3 but not L0: a
-    write of L0 then simply replaces the shift's L0 result."""
-    return reg == 0 and earlier.mnemonic == "SFPSHFT2" and earlier.x.ins["mod1"] == 2
 
 
 def _lanes(mask: np.ndarray) -> str:
