@@ -37,8 +37,8 @@ demo: $(STAMP)
 ## cached in ~/.cache/YoWASP; its first run takes a minute or two);
 ## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.sims.runner build --arch wormhole icarus verilator
-	$(PY) -m tensix_sfpu.tb.sims.runner build --arch blackhole icarus
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch wormhole icarus verilator
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch blackhole icarus
 	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 
@@ -47,7 +47,7 @@ test: $(SIM_STAMP)
 ## The kernel headers: LLK_SRC=DIR or SFPU_LLK_SRC, else the ttnn wheel downloaded once into ~/.cache/sfpu-llk.
 ## The RTL is built first, as in make test, so that the docs' RTL runs time the run and not the build.
 doctest: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.sims.runner build --arch wormhole icarus verilator
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch wormhole icarus verilator
 	$(if $(LLK_SRC),SFPU_LLK_SRC=$(LLK_SRC)) $(PY) -m pytest -q -n 2 --dist loadfile README.md docs/tutorial.md docs/api.md
 
 ## The built wheel in fresh Python 3.10 and 3.13 environments (pyenv's, or PYTHONS="python3.12 ..."),
@@ -58,7 +58,7 @@ test-pythons: $(STAMP)
 
 ## Everything, including slow tests (and both architectures' builds on both simulators).
 test-all: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.sims.runner build icarus verilator
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build icarus verilator
 	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal
 
@@ -81,12 +81,12 @@ JOBS ?= 1
 mutate: $(SIM_STAMP)
 	$(VENV)/bin/sfpu mutate $(if $(ARCH),--arch $(ARCH)) $(if $(SHARD),--shard $(SHARD)) --jobs $(JOBS)
 
-## Random and hostile inputs through every command (tb/stimulus/fuzz.py): exit 0, 2 or 3, never a
+## Random and hostile inputs through every command (tb/cli/fuzz.py): exit 0, 2 or 3, never a
 ## traceback or a hang. make fuzz CASES=100000 [FIRST=1]: 10-20 minutes per 100,000 cases.
 CASES ?= 100000
 FIRST ?= 1
 fuzz: $(STAMP)
-	$(PY) -m tensix_sfpu.tb.stimulus.fuzz --cases $(CASES) --seed $(FIRST)
+	$(PY) -m tensix_sfpu.tb.cli.fuzz --cases $(CASES) --seed $(FIRST)
 
 ## model.fma against the bit-perfect C models of the ISA documentation's fma.c, on random triples in
 ## both cores (docs/verification.md); the file is compiled into a temporary folder, never copied here.
@@ -119,8 +119,8 @@ $(LLK_STAMP): $(STAMP)
 LLK_RTL ?= verilator
 LLK_DIR = $(or $(LLK_SRC),$(shell $(PY) -m tensix_sfpu.tb.llk.fetch $(LLK_CACHE)))
 llk-corpus: $(LLK_STAMP) $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.sims.runner build $(LLK_RTL)
-	$(PY) -m tensix_sfpu.tb.llk.corpus $(LLK_DIR) --rtl $(LLK_RTL)
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build $(LLK_RTL)
+	$(PY) -m tensix_sfpu.tb.cli.llk_corpus $(LLK_DIR) --rtl $(LLK_RTL)
 	$(MAKE) --no-print-directory llk-sweep LLK_SRC=$(LLK_DIR)
 
 ## tt-llk's exhaustive ULP sweep on the model (docs/llk.md, "The accuracy sweep"): the four ops the tests

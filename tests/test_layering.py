@@ -84,6 +84,16 @@ def test_the_lockstep_environment_imports_neither_its_backends_nor_its_campaigns
     assert _violations("tb/sims", lambda name: not _under(name, "tb.campaigns")) == []
 
 
+# Library folders of tb/: the entry points (tb/cli, tb/api.py) and the campaigns run them, never the other
+# way (the simulators' build, the corpus run and the fuzzer have their command lines in tb/cli).
+TB_LIBRARIES = ("tb/sims", "tb/stimulus", "tb/llk", "tb/waves")
+
+
+@pytest.mark.parametrize("folder", TB_LIBRARIES)
+def test_tb_libraries_import_no_entry_point_and_no_campaign(folder):
+    assert _violations(folder, lambda name: not _under(name, "tb.cli", "tb.api", "tb.campaigns")) == []
+
+
 @pytest.mark.parametrize("source, expected", [
     ("from tensix_sfpu.model import isa, state\n", ["tensix_sfpu.model.isa", "tensix_sfpu.model.state"]),
     ("from ..model.dst_format import Mod0Fmt\n", ["tensix_sfpu.model.dst_format.Mod0Fmt"]),

@@ -115,7 +115,7 @@ def bench_build(backend: str) -> float:
         env = dict(os.environ, SFPU_BUILD=scratch)
         start = time.perf_counter()
         # ARCH's build only, as every other figure here is ARCH's (the runner builds every architecture by default).
-        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.sims.runner", "build", "--arch", ARCH.value,
+        proc = subprocess.run([sys.executable, "-m", "tensix_sfpu.tb.cli.build_sims", "build", "--arch", ARCH.value,
                                backend], env=env, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
         if proc.returncode:

@@ -1,4 +1,4 @@
-"""The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tb.llk.corpus DIR`):
+"""The corpus run (`make llk-corpus LLK_SRC=DIR`, `python -m tensix_sfpu.tb.cli.llk_corpus DIR`):
 every SFPU entry point of the Wormhole and Blackhole kernel headers under DIR
 (TTI_ kernels, and SFPI kernels through the recording SFPI stand-in),
 compiled by the front end for its architecture, run on that architecture's model over a tile of inputs, each SFPLOADMACRO kernel compared
@@ -28,7 +28,6 @@ and the record says so.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -524,39 +523,3 @@ def merge(reports: list[str], out: Path) -> list[dict]:
     (out / "report.json").write_text(json.dumps(records, indent=1))
     (out / "report.md").write_text(report_md(records))
     return records
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tb.llk.corpus", description=__doc__.splitlines()[0])
-    p.add_argument("src", nargs="?", help="the unpacked wheel's ttnn/tt_metal folder, or a tt-metal checkout")
-    p.add_argument("--out", default=str(OUT))
-    p.add_argument("--only", metavar="TEXT", help="only the entry points whose name contains TEXT")
-    p.add_argument("--rtl", metavar="BACKEND", choices=("amaranth", "icarus", "verilator"),
-                   help="also run each Wormhole SFPI entry point that ran in lock-step on the RTL")
-    p.add_argument("--rtl-limit", metavar="N", type=int, help="at most N of them")
-    p.add_argument("--shard", metavar="i/n", help="run every n-th entry point from the i-th (default: a Slurm job "
-                                                  "array, GitLab's parallel or SFPU_SHARD, else 0/1)")
-    p.add_argument("--merge", nargs="+", metavar="REPORT", help="merge shards' report.json files into --out")
-    p.add_argument("--no-race", action="store_true", help="do not explore the SFPLOADMACRO kernels' timing")
-    args = p.parse_args(argv)
-    start = time.time()
-    from tensix_sfpu.tb.campaigns.regress import RegressError, shard_from_environment
-    try:
-        if args.merge:
-            records = merge(args.merge, Path(args.out))
-        else:
-            if not args.src:
-                raise SourceError("give the tree (SRC), or --merge REPORT...")
-            shard, _ = shard_from_environment(args.shard)
-            records = run_corpus(args.src, Path(args.out), args.only, args.rtl, args.rtl_limit, shard,
-                                 not args.no_race)
-    except (SourceError, RegressError) as e:
-        print(f"llk-corpus: error: {e}", file=sys.stderr)
-        return 2
-    print(summary(records))
-    print(f"report: {args.out}/report.json, report.md ({time.time() - start:.0f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -400,35 +400,3 @@ def read_results(xml: Path, log: Path) -> list[Outcome]:
         outcomes.append(Outcome(case.get("name", "?"), failure is None and case.find("skipped") is None, message,
                                 float(case.get("sim_time_ns", 0) or 0), float(case.get("time", 0) or 0)))
     return outcomes
-
-
-def main(argv: list[str]) -> int:
-    """`python -m tensix_sfpu.tb.sims.runner build [--arch NAME] [BACKEND ...]`:
-    build ahead of the tests, for one architecture or (without --arch) both.
-    (The command line's option reader is imported here, so that the library
-    above does not depend on tb.cli.)"""
-    from tensix_sfpu.tb.cli.errors import CliError
-    from tensix_sfpu.tb.cli.options import take_arch
-    try:
-        arch, argv = take_arch(argv)
-    except CliError as e:
-        print(f"runner: error: {e}", file=sys.stderr)
-        return 2
-    archs = [arch] if arch else list(Arch)
-    if not argv or argv[0] != "build" or not set(argv[1:]) <= set(BACKENDS[1:]):
-        print(f"usage: python -m tensix_sfpu.tb.sims.runner build [--arch wormhole|blackhole] [{' '.join(BACKENDS[1:])}]",
-              file=sys.stderr)
-        return 2
-    for arch in archs:
-        for backend in argv[1:] or BACKENDS[1:]:
-            try:
-                build(backend, arch=arch)
-            except RunnerError as e:
-                print(f"runner: error: {e}", file=sys.stderr)
-                return 1
-            print(f"{backend} ({arch.value}): built in {build_dir(backend, arch=arch)}", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

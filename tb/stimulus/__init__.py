@@ -1,2 +1,2 @@
-"""Stimulus: the constrained-random program generator, the directed programs, the program
-specs that name them (and the kernels and files), and the command-line fuzzer."""
+"""Stimulus: the constrained-random program generator, the directed programs, and the program
+specs that name them (and the kernels and files)."""

@@ -223,9 +223,9 @@ def test_timeline_shows_blackhole_stalls_in_table_and_csv(tmp_path, capsys):
 
 
 def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
-    """`python -m tb.sims.runner build`, tools/lint.py and tools/synth.py read
+    """`python -m tensix_sfpu.tb.cli.build_sims build`, tools/lint.py and tools/synth.py read
     `--arch` by hand, through `tb.cli.options.take_arch`."""
-    from tensix_sfpu.tb.sims import runner
+    from tensix_sfpu.tb.cli import build_sims
     from tensix_sfpu.tb.cli.errors import CliError
     from tensix_sfpu.tb.cli.options import take_arch
 
@@ -234,5 +234,5 @@ def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
     for argv, message in ((["build", "--arch"], "--arch needs a value"), (["--arch", "pentium"], "'pentium'")):
         with pytest.raises(CliError, match=message):
             take_arch(argv)
-    assert runner.main(["build", "--arch", "pentium"]) == 2
+    assert build_sims.main(["build", "--arch", "pentium"]) == 2
     assert "runner: error: --arch: unknown architecture 'pentium'" in capsys.readouterr().err

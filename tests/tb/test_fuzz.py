@@ -3,7 +3,7 @@ status 0, 2 (one message naming the file, line and column) or 3.
 
 Three layers: each cause the first fuzzing found, as a directed test with the
 message it must give; every file of the corpus (tests/tb/fuzz_corpus/)
-through every command that reads it; and random cases from tb/stimulus/fuzz.py,
+through every command that reads it; and random cases from tb/cli/fuzz.py,
 drawn by hypothesis (`make fuzz` runs 100,000 of them).
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tensix_sfpu.tb.stimulus import fuzz
+from tensix_sfpu.tb.cli import fuzz
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"

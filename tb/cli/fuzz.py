@@ -6,7 +6,7 @@ The property (`check`): the command ends with exit status 0, 2 (bad input:
 one message naming the file, and line and column where there is one) or 3 (a
 hazard or undefined behaviour stopped the run), within `TIME_LIMIT` seconds,
 and never with a Python traceback. `tests/tb/test_fuzz.py` runs a few hundred
-cases with hypothesis; `make fuzz` (`python -m tb.stimulus.fuzz`) runs many more and
+cases with hypothesis; `make fuzz` (`python -m tb.cli.fuzz`) runs many more and
 prints the figures that docs/verification.md records.
 """
 
@@ -344,7 +344,7 @@ def run_case(seed: int) -> tuple[Outcome, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tb.stimulus.fuzz", description="fuzz the sfpu command line")
+    p = argparse.ArgumentParser(prog="python -m tb.cli.fuzz", description="fuzz the sfpu command line")
     p.add_argument("--cases", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=1, help="the first case's number (default 1)")
     p.add_argument("--case", type=int, help="run only this case and show its output")
@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
           f"; {tracebacks} tracebacks, {hangs} hangs, {len(failures)} failing cases; slowest case "
           f"{slowest[1]} ({slowest[0]:.2f} s); peak memory {peak_mb:.0f} MB")
     if failures:
-        print(f"rerun one with: python -m tb.stimulus.fuzz --case {failures[0][0]}")
+        print(f"rerun one with: python -m tb.cli.fuzz --case {failures[0][0]}")
     return 1 if failures else 0
 
 
