@@ -8,7 +8,7 @@ a lost lane enable, ...) while its `inject()` context manager is active, and
 the per-cycle trace within its first few cycles. Model against model
 (`model_trace`), the `comparable()` sequences with and without the fault
 must differ from `first_difference_cycle(name)` on; model against the
-correct RTL (tb.env.cocotb_sfpu's `faults_are_caught`), the clean run must pass
+correct RTL (tb.cli.cocotb_tests' `faults_are_caught`), the clean run must pass
 and the faulted one must stop at that cycle.
 
 Each architecture has its list (`faults(arch)`; `FAULTS` is the default architecture's, Wormhole's):

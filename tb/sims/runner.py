@@ -47,7 +47,7 @@ from tensix_sfpu.tb.env.amaranth_cocotb import Outcome
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("SFPU_BUILD", ROOT / "build")) / "cocotb"
 BACKENDS = ("amaranth", "icarus", "verilator")
-TEST_MODULE = "tensix_sfpu.tb.env.cocotb_sfpu"
+TEST_MODULE = "tensix_sfpu.tb.cli.cocotb_tests"
 TOP = "Sfpu"                    # the design (the RTLIL tb.campaigns.mutants mutates)
 SIM_TOP = "SfpuHarness"         # what the simulators run (tb.env.harness)
 TIMESCALE = ("1ns", "1ps")

@@ -1,4 +1,4 @@
-"""The cocotb tests of tb/env/cocotb_sfpu.py on every backend and architecture:
+"""The cocotb tests of tb/cli/cocotb_tests.py on every backend and architecture:
 a short lock-step regression (programs of every random kind and a spec
 example; on Blackhole its stalls) and the fault-injection proof with the
 architecture's faults, each in one simulation.

@@ -1,4 +1,5 @@
-"""cocotb tests of the `Sfpu` top against the cycle-exact golden model.
+"""cocotb tests of the `Sfpu` top against the cycle-exact golden model: the simulators' entry
+point, which runs the lock-step environment (tb/env/) for the campaigns.
 
 The same module runs on every backend (`tb.sims.runner`: Amaranth's simulator,
 Icarus, Verilator). What to run comes from the environment:
@@ -80,7 +81,7 @@ async def lockstep(dut):
 async def run_jobs(dut):
     """`sfpu run` on this backend: each job of SFPU_JOBS runs with the model in
     lock-step, and its final state is read from the RTL (tb.sims.rtl_run)."""
-    from tensix_sfpu.tb.sims.rtl_run import run_job_file
+    from tensix_sfpu.tb.env.rtl_jobs import run_job_file
     await run_job_file(dut, Path(os.environ["SFPU_JOBS"]), Path(os.environ["SFPU_JOB_RESULTS"]))
 
 
