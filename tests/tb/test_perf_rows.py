@@ -4,6 +4,7 @@ project: `make perf-rows TREES=DIR`)."""
 
 import pytest
 
+from tensix_sfpu.tb.cli import perf_rows
 from tensix_sfpu.tb.perf import rows
 from tensix_sfpu.tb.perf.rows import Outcome, Row
 
@@ -20,7 +21,7 @@ def test_every_row_names_its_source_settings_code_and_class():
         assert r.arch in ("wormhole", "blackhole") and r.silicon > 0
         assert r.source and r.settings and r.code and r.call and r.header.endswith(".h")
         assert r.cls in rows.CLASSES
-        rows._flags(r.flags)                       # every flag is one the runner passes on
+        perf_rows._flags(r.flags)                       # every flag is one the runner passes on
     assert len({r.id for r in data}) == len(data)
     # At most three constants are fitted, each on one row.
     fitted = [r.fitted for r in data if r.fitted]
@@ -49,7 +50,7 @@ def test_the_summary_judges_exact_rows_not_fitted_on():
 
 def test_an_unknown_flag_or_class_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="--fast"):
-        rows._flags(["--fast"])
+        perf_rows._flags(["--fast"])
     bad = tmp_path / "rows.json"
     bad.write_text('[{"id": "x", "pair": "p", "side": "A", "arch": "wormhole", "kernel": "k", "source": "s", '
                    '"silicon": 1, "settings": "s", "tree": "t", "header": "h.h", "call": "f()", "init": null, '
