@@ -630,6 +630,18 @@ def test_macro_sfpand_without_use_vb_reads_the_templates_vd_not_its_vb_field():
     np.testing.assert_array_equal(result.state.lregs[2], x & U32(0xFFFF0000))
 
 
+def test_macro_sfpand_on_wormhole_reads_the_templates_vd():
+    # Wormhole's SFPAND has no Mod1: as a template its VB is its VD, as Blackhole's without USE_VB. (The model
+    # asked the template for its Mod1 and stopped; the mutant program macro_wide found it.)
+    x = rand(11)
+    lines = [*load_l0(word("sfpand vd=3 vc=5", Arch.WORMHOLE)), "sfpconfig vd=0",
+             *load_l0(sequence(simple=byte(4))), "sfpconfig vd=4", "sfpconfig vd=8 imm16=0 mod1=1"]
+    state = SfpuState(Arch.WORMHOLE)
+    put_bits32(state, 0, x)
+    result = wh(".lreg 3 0x0F0F0F0F\n" + "\n".join(lines) + "\n" + lm(vd=2) + "\n", state)
+    np.testing.assert_array_equal(result.state.lregs[2], x & U32(0x0F0F0F0F))
+
+
 @pytest.mark.parametrize("directive", [".addr_mod_base 1\n"])
 def test_blackhole_addr_mod_with_the_base_set_is_undefined(directive):
     # The Blackhole pages give AddrMod 3 bits and no rule for ADDR_MOD_SET_Base;
