@@ -29,7 +29,7 @@ from tensix_sfpu.tb.env.harness import Entry, lreg_digest
 from tensix_sfpu.tb.env.monitor import unit_activity
 
 RECORD_FIELDS = ("cycle", "issued", "stalled", "units", "LReg writes", "Dst writes", "flags", "stack",
-                 "undefined")
+                 "macro store address", "undefined")
 
 
 def _at(layout, name: str) -> tuple[int, int]:
@@ -41,7 +41,14 @@ def comparable(record: CycleRecord) -> tuple:
     except the hazard checks, which are the model's alone; of the hazards only
     undefined behaviour is reported by the RTL too."""
     undefined = tuple(sorted(h.unit for h in record.hazards if h.rule == "undefined"))
-    return record.compared()[:-1] + (undefined,)
+    return record.compared()[:-1] + (macro_store_address(record), undefined)
+
+
+def macro_store_address(record: CycleRecord) -> int | None:
+    """The Dst address a macro SFPSTORE started this cycle uses, as its SFPLOADMACRO captured it (the trace's
+    `store_addr`; `UnitActivity` equality leaves the operands out)."""
+    store = record.units.get("store")
+    return None if store is None or store.operands is None else store.operands.store_addr
 
 
 # -- the difference report --------------------------------------------------------------------
@@ -113,6 +120,8 @@ def first_difference(expected: CycleRecord, got: CycleRecord, arch: Arch) -> Mis
         b = got.flags or FlagsRecord(-1, -1)
         lane = _first_lane((a.lane_flags ^ b.lane_flags) | (a.use_flags ^ b.use_flags))
         return Mismatch(cycle, "LaneFlags/UseLaneFlagsForLaneEnable", expected.flags, got.flags, lane=lane)
+    if name == "macro store address":
+        return Mismatch(cycle, "the Dst address of a macro SFPSTORE", want[-2], have[-2], unit="store")
     if name == "undefined":
         return Mismatch(cycle, "undefined behaviour reported", want[-1], have[-1])
     return Mismatch(cycle, name, getattr(expected, name, None), getattr(got, name, None))
@@ -166,7 +175,7 @@ class EntryMatcher:
         self.units = [(name, base + units + i * TraceUnit.size) for i, name in enumerate(UNITS)]
         self.unit_mask = (1 << TraceUnit.size) - 1
         self.unit_fields = {name: _at(TraceUnit, name) for name in
-                            ("valid", "macro", "word", "vd", "vb", "vc", "macro_cycle", "undefined")}
+                            ("valid", "macro", "word", "vd", "vb", "vc", "macro_cycle", "store_addr", "undefined")}
         self.lreg_written = base + Trace["lreg_written"].offset
         self.lreg_mask = (1 << Shape.cast(Trace["lreg_written"].shape).width) - 1
         dst = base + Trace["dst_writes"].offset
@@ -219,6 +228,8 @@ class EntryMatcher:
                     or a.vb != ((u >> f["vb"][0] & f["vb"][1]) if has_vb else None)
                     or a.vc != ((u >> f["vc"][0] & f["vc"][1]) if has_vc else None)
                     or a.macro_cycle != ((u >> f["macro_cycle"][0] & f["macro_cycle"][1]) if macro else None)
+                    or (a.operands.store_addr is not None
+                        and a.operands.store_addr != (u >> f["store_addr"][0] & f["store_addr"][1]))
                     or bool(u >> f["undefined"][0] & 1) != (name in undefined)):
                 return None
         written = sum(w.lanes << (32 * w.reg) for w in expected.lreg_writes)

@@ -40,6 +40,10 @@ from tensix_sfpu.tb.env.harness import lreg_digest
 from tensix_sfpu.tb.env.monitor import LANE_CONFIG, MISC, NUM_LREGS, TENSIX, TraceMonitor, lanes_of, read, read_struct
 from tensix_sfpu.tb.env.scoreboard import EntryMatcher, Mismatch, ProgramRun, Scoreboard, first_difference
 
+# The Tensix registers every architecture has, beyond the counters (which are checked with their carry registers).
+COMMON_TENSIX_FIELDS = ("fp32_dest", "srcb_format", "dest_offset", "dest_base", "addr_mod_set_base",
+                        "extra_addr_mod_bit")
+
 CLOCK_NS = 10
 
 _WRITTEN_ROWS: dict[int, set[int]] = {}
@@ -276,7 +280,9 @@ class SfpuEnv:
             want = (getattr(state.tensix, counter), getattr(state.tensix, counter + "_cr"))
             check(f"{counter} and its carry register", want,
                   (getattr(tensix, counter), getattr(tensix, counter + "_cr")))
-        for name in feature_fields(state.arch.features):    # Sp moves with INT32_ALL; the others by directive
+        # Sp moves with INT32_ALL, the bias counter with an ADDR_MOD (on Blackhole it steers nothing the SFPU
+        # does, so only here does it show); the others by directive.
+        for name in (*COMMON_TENSIX_FIELDS, *feature_fields(state.arch.features)):
             check(name, int(getattr(state.tensix, name)), getattr(tensix, name))
         rows = sorted(self.touched_rows | set(np.flatnonzero(state.dst.any(axis=1)).tolist()))
         for row in rows:
