@@ -2,6 +2,7 @@
 one environment variable (SFPU_PROGRAMS) or on the command line.
 
     directed:NAME[:ARCH]   a program of tb.stimulus.directed (NAME `*` for all of them)
+    mutant:NAME[:ARCH]     a program of tb.stimulus.mutant_programs (NAME `*` for all of them)
     macro:SEEDS[:ARCH]     random SFPLOADMACRO programs of tb.stimulus.directed
     example:FILE           examples/FILE
     file:PATH[@DST]        an assembly file; DST: Dst before it (uint16 rows, numpy.save)
@@ -107,6 +108,15 @@ def _resolve(spec: str) -> list[ProgramSpec]:
             if name not in programs:
                 raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
         return [ProgramSpec(f"directed:{n}{tail}", programs[n], kind="directed") for n in names]
+    if kind == "mutant":
+        from tensix_sfpu.tb.stimulus.mutant_programs import mutant_programs
+        rest, arch, tail = _arch_tail(spec, rest)
+        programs = mutant_programs(arch=arch)
+        names = list(programs) if rest == "*" else [rest]
+        for name in names:
+            if name not in programs:
+                raise SpecError(f"{spec}: no mutant program {name!r} (there are {', '.join(programs)})")
+        return [ProgramSpec(f"mutant:{n}{tail}", programs[n], kind="mutant") for n in names]
     if kind == "macro":
         from tensix_sfpu.tb.stimulus.directed import macro_programs
         rest, arch, tail = _arch_tail(spec, rest)
@@ -154,7 +164,7 @@ def _resolve(spec: str) -> list[ProgramSpec]:
             program, state, _ = kernels.prepared(table[n], seed)
             out.append(ProgramSpec(f"kernel:{n}:{seed}{tail}", program, seed, table[n].strict, "kernel", dst=state.dst))
         return out
-    raise SpecError("expected directed:, macro:, example:, file:, random: or kernel:")
+    raise SpecError("expected directed:, mutant:, macro:, example:, file:, random: or kernel:")
 
 
 def absolute(spec: str) -> str:

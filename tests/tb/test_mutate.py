@@ -71,7 +71,7 @@ def test_each_architecture_has_a_budget_of_its_own_programs_of_every_kind(arch):
     refuses another's), so its budget is made of them, with every kind."""
     specs = resolve_all(mutate.budget(arch))
     assert {s.program.arch for s in specs} == {arch}
-    assert {s.kind for s in specs} >= {"directed", "legal", "macro", "flags", "break", "kernel"}
+    assert {s.kind for s in specs} >= {"directed", "mutant", "legal", "macro", "flags", "break", "kernel"}
     assert len([s for s in specs if s.kind == "kernel"]) == len(mutate.KERNELS[arch])
 
 

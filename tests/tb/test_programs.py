@@ -18,6 +18,14 @@ def test_specs_name_their_programs():
     assert len(resolve_all("directed:flags macro:1")) == 2
 
 
+def test_mutant_programs_are_named_per_architecture():
+    """tb.stimulus.mutant_programs: each program for each architecture, `*` for all of them."""
+    for arch, tail in ((Arch.WORMHOLE, ""), (Arch.BLACKHOLE, ":blackhole")):
+        specs = resolve(f"mutant:*{tail}")
+        assert specs and all(s.kind == "mutant" and s.program.arch is arch for s in specs)
+        assert [s.name for s in resolve(f"mutant:macro_routing{tail}")] == [f"mutant:macro_routing{tail}"]
+
+
 def test_random_specs_take_an_architecture():
     [blackhole] = resolve("random:flags:1:40:blackhole")
     assert blackhole.program.arch is Arch.BLACKHOLE and blackhole.name == "random:flags:1:40:blackhole"
@@ -32,8 +40,9 @@ def test_random_specs_take_an_architecture():
     ("random:nokind:1", "KIND one of"),
     ("random:legal:1:40:nowhere", "unknown architecture 'nowhere'"),
     ("directed:nothing", "no directed program 'nothing'"),
+    ("mutant:nothing", "no mutant program 'nothing'"),
     ("example:missing.s", "no such file"),
-    ("bogus", "expected directed:"),
+    ("bogus", "expected directed:, mutant:"),
 ])
 def test_bad_specs_say_what_is_wrong(spec, message):
     with pytest.raises(SpecError, match=message) as error:

@@ -1,0 +1,285 @@
+"""Programs written for mutants of the RTL that every other program let through
+(docs/verification.md, "Mutants of the RTL"), after the directed set's own.
+
+They run in the mutation budget (`sfpu mutate`, spec `mutant:NAME[:ARCH]`,
+`mutant:*` for all), in lock-step on Verilator, where the design runs them
+first and must pass; make test's runs on Amaranth's simulator keep to the
+directed set, whose time they would about double.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tensix_sfpu.model import isa
+from tensix_sfpu.model.asm import Program, assemble
+from tensix_sfpu.tb.stimulus.directed import (LANES, ROW_MASK_BITS, _arch_line, _lreg_line, directed_program_text,
+                                              instruction, load_l0, lreg_prelude, variants)
+
+
+def _random_words(rng) -> np.ndarray:
+    return rng.integers(0, 1 << 32, LANES, dtype=np.uint64)
+
+
+def _with_vd(rng, mnemonic: str, arch: isa.Arch, low: int, high: int, **fixed: int) -> str:
+    """An instruction with random fields, its VD (if it has one) drawn from low..high-1."""
+    if isa.ISA[arch].opcodes[mnemonic].has("vd"):
+        fixed.setdefault("vd", int(rng.integers(low, high)))
+    return instruction(rng, mnemonic, arch, **fixed)
+
+
+# -- SFPLOADMACRO with any template and any sequence byte ---------------------------------------------
+
+# Thread instructions of every sub-unit, issued while macro instructions are due on theirs.
+MACRO_THREAD = ("SFPIADD", "SFPMAD", "SFPXOR", "SFPLOAD", "SFPSTORE", "SFPDIVP2", "SFPSTOCHRND", "SFPSHFT2", "SFPNOP",
+                "SFPMOV", "SFPABS", "SFPMULI", "SFPLUT", "SFPSETCC", "SFPENCC")
+
+
+def _macro_wide_lines(rng, arch: isa.Arch) -> list[str]:
+    """Three rounds of: four templates, each any instruction some sub-unit can run from a macro (or SFPLOAD,
+    which none can) with random fields; four sequences of 32 random bits (any select, delay, L16 and VB routing
+    in every byte, the Store byte included); random Misc; then SFPLOADMACROs of any Mod0 mixed with thread
+    instructions of every sub-unit. The directed macro programs draw templates from a short list whose VD, VB and
+    VC are mostly 0, and route the Store byte three ways only."""
+    runnable = sorted({op.mnemonic for op in isa.ISA[arch].table if op.macro_units} - {"SFPCONFIG"}) + ["SFPLOAD"]
+    lines = [".fp32_dest 1"]
+    for _ in range(3):
+        for i in range(4):
+            template = _with_vd(rng, str(rng.choice(runnable)), arch, 0, 8)
+            lines += load_l0(assemble(template, arch=arch).words[0]) + [f"sfpconfig vd={i}"]
+        for k in range(4):
+            lines += load_l0(int(rng.integers(0, 1 << 32))) + [f"sfpconfig vd={4 + k}"]
+        lines.append(f"sfpconfig vd=8 imm16={int(rng.integers(0, 1 << 12)):#x} mod1=1")
+        lines += [_lreg_line(r, _random_words(rng)) for r in range(8)]
+        for _ in range(30):
+            if rng.random() < 0.4:
+                lines.append(f"sfploadmacro macro={int(rng.integers(4))} vd={int(rng.integers(8))} "
+                             f"mod0={int(rng.choice([0, 1, 2, 3, 4, 6]))} addr_mod=0 offset={4 * int(rng.integers(16))}")
+            else:
+                lines.append(_with_vd(rng, str(rng.choice(MACRO_THREAD)), arch, 0, 8))
+        lines += ["sfpnop"] * 8          # every scheduled instruction has run before the next round
+    return lines
+
+
+def _sequence(simple: int = 0, mad: int = 0, round_: int = 0, store: int = 0) -> int:
+    """A Sequence word from its four bytes (select | delay << 3 | L16 << 6 | VB routing << 7)."""
+    return simple | mad << 8 | round_ << 16 | store << 24
+
+
+VB_ROUTING = 0x80
+
+
+def _macro_routing_lines(rng, arch: isa.Arch) -> list[str]:
+    """The template fields a sequence byte's routing reads, one case each: the Simple sub-unit's SFPDIVP2 with VB
+    routing (its VC is the template's); the Store byte's select 3 with template VD routing (VD 0, while template 3
+    has a VD of 6), a template SFPSTORE with VD 5 (bit 2 set), and an SFPLOAD template (no SFPSTORE: refused);
+    and a macro delayed by instructions while the thread issues SETRWC and INCRWC, which are not SFPU
+    instructions and do not count."""
+    encode = lambda text: assemble(text, arch=arch).words[0]
+    templates = ["sfpdivp2 vd=3 vc=5 imm8=3 mod1=1", "sfpstore vd=5 mod0=3 imm10=0",
+                 "sfpload vd=2 mod0=3 imm10=0", "sfpstore vd=6 mod0=3 imm10=0"]
+    sequences = [_sequence(simple=VB_ROUTING | 4, store=VB_ROUTING | 3), _sequence(store=VB_ROUTING | 5),
+                 _sequence(store=6), _sequence(simple=4 | 3 << 3, store=3)]
+    lines = [".fp32_dest 1"]
+    for i, text in enumerate(templates):
+        lines += load_l0(encode(text)) + [f"sfpconfig vd={i}"]
+    for k, word in enumerate(sequences):
+        lines += load_l0(word) + [f"sfpconfig vd={4 + k}"]
+    lines += [_lreg_line(r, _random_words(rng)) for r in range(8)]
+    for macro in range(3):
+        lines += [f"sfploadmacro macro={macro} vd={macro + 1} mod0=3 addr_mod=0 offset={4 * macro}", *["sfpnop"] * 4]
+    lines += ["sfpconfig vd=8 imm16=0x100 mod1=1",      # Misc: the Simple byte's delay counts instructions
+              "sfploadmacro macro=3 vd=4 mod0=3 addr_mod=0 offset=12", "TTI_INCRWC(0, 0, 0, 0)",
+              "TTI_SETRWC(0, 0, 0, 0, 0, 0)", "TTI_INCRWC(0, 0, 0, 0)", "sfpnop", "sfpnop", "sfpnop", "sfpnop",
+              "sfpconfig vd=8 imm16=0 mod1=1"]
+    return lines
+
+
+# -- ADDR_MOD slots and the Tensix counters -------------------------------------------------------------
+
+def _addr_mod_slot(rng, slot: int) -> str:
+    fields = dict(srca_incr=int(rng.integers(0, 64)), srca_cr=int(rng.integers(0, 2)), srca_clear=int(rng.random() < 0.15),
+                  srcb_incr=int(rng.integers(0, 64)), srcb_cr=int(rng.integers(0, 2)), srcb_clear=int(rng.random() < 0.15),
+                  dst_incr=int(rng.integers(0, 16)), dst_cr=int(rng.integers(0, 2)), dst_c_to_cr=int(rng.integers(0, 2)),
+                  dst_clear=int(rng.random() < 0.15), bias_incr=int(rng.integers(0, 4)),
+                  bias_clear=int(rng.random() < 0.15))
+    return f".addr_mod {slot} " + " ".join(f"{k}={v}" for k, v in fields.items())
+
+
+def _tensix_addr_mod_lines(rng, arch: isa.Arch) -> list[str]:
+    """Every ADDR_MOD slot random in every field (the Src counters' increments through their carry registers,
+    the bias counter), then 64 random steps: SFPLOAD and SFPSTORE with any AddrMod, SETRWC and INCRWC with
+    random fields, and on Wormhole ADDR_MOD_SET_Base now and then. The directed programs set the Dst fields of
+    a few slots only, so the Src counters moved by SETRWC and INCRWC alone."""
+    lines = [_addr_mod_slot(rng, slot) for slot in range(8)]
+    for _ in range(64):
+        r = rng.random()
+        if r < 0.35:
+            lines.append(instruction(rng, "SFPLOAD", arch, mod0=3, vd=int(rng.integers(0, 8))))
+        elif r < 0.55:
+            lines.append(instruction(rng, "SFPSTORE", arch, mod0=3, vd=int(rng.integers(0, 8))))
+        elif r < 0.75:
+            cr, d, b, a, mask = (int(v) for v in rng.integers(0, 16, 5))
+            lines.append(f"TTI_SETRWC(0, {cr}, {d}, {b}, {a}, {mask})")
+        else:
+            cr, d, b, a = (int(v) for v in rng.integers(0, 16, 4))
+            lines.append(f"TTI_INCRWC({cr & 7}, {d}, {b}, {a})")
+        if arch is isa.Arch.WORMHOLE and rng.random() < 0.05:
+            lines.append(f".addr_mod_base {int(rng.integers(0, 2))}")
+    return lines
+
+
+# -- the backdoor template load -------------------------------------------------------------------------
+
+def _backdoor_lines(rng, arch: isa.Arch) -> list[str]:
+    """LaneConfig random in every lane of a group of 8 (DISABLE_BACKDOOR_LOAD among its bits), then backdoor
+    loads (VD 12-15) from the Load, Simple and MAD sub-units, each with a word of its own: a lane that takes a
+    load it should refuse now shows a word it did not have. And SFPCONFIGs whose write lands while the next
+    instruction's backdoor load runs (a broken rule, defined in the model), so both configuration writes meet
+    in one cycle. lane_config_mixed repeats the same backdoor words in every round, so a refused load there
+    left the same word behind."""
+    lines = []
+    for _ in range(6):
+        lines += [_lreg_line(0, rng.integers(0, 1 << 18, LANES) & ~ROW_MASK_BITS), "sfpconfig vd=15", "sfpnop"]
+        for vd in (12, 13, 14, 15):
+            lines += [f"sfploadi vd={vd} mod0=0 imm16={int(rng.integers(0, 1 << 16)):#x}", "sfpnop"]
+        lines += [f"sfpmov vd={int(rng.integers(12, 16))} vc={int(rng.integers(0, 8))} mod1=0", "sfpnop",
+                  f"sfpiadd vd={int(rng.integers(12, 16))} vc={int(rng.integers(0, 8))} "
+                  f"imm12={int(rng.integers(0, 2048))} mod1=5", "sfpnop",
+                  instruction(rng, "SFPLOAD", arch, vd=int(rng.integers(12, 16)), mod0=3), "sfpnop",
+                  f"sfpmad vd={int(rng.integers(12, 16))} va={int(rng.integers(0, 8))} vb={int(rng.integers(0, 8))} "
+                  f"vc={int(rng.integers(0, 8))} mod1=0", "sfpnop"]
+        for target in (4, 5, 8, 15):      # a sequence, Misc and LaneConfig, each meeting a backdoor load
+            lines += load_l0(int(rng.integers(0, 1 << 32)))
+            lines.append(f"sfpconfig vd=8 imm16={int(rng.integers(0, 1 << 12)):#x} mod1=1" if target == 8
+                         else f"sfpconfig vd={target}")
+            lines += [f"sfploadi vd={int(rng.integers(12, 16))} mod0=0 imm16={int(rng.integers(0, 1 << 16)):#x}",
+                      "sfpnop", f"sfpmov vd={int(rng.integers(12, 16))} vc={int(rng.integers(0, 8))} mod1=0", "sfpnop"]
+    return lines + ["sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
+
+
+# -- the flag stack at every depth ----------------------------------------------------------------------
+
+def _flag_depth_lines(rng, arch: isa.Arch) -> list[str]:
+    """At every stack depth 1-8: each Mod1 1-15 of the instruction that combines the flags with the stack top
+    without popping (Blackhole's SFPPUSHC, Wormhole's SFPPOPC) on random flags and again on their complement
+    (a bit that follows another lane's is seen whichever value that lane has), and on Blackhole SFPLE
+    and SFPGT with random Mod1 (MUTATE_STACK among them). The RTL writes the top through one path per depth;
+    flag_boolean_ops reaches depth 1 only."""
+    op = "sfppushc" if arch.features.pushc_mod1 else "sfppopc"
+    compares = [m for m in ("SFPLE", "SFPGT") if m in isa.ISA[arch].opcodes]
+    lines = ["sfpencc mod1=2 imm2=1"]
+    for _ in range(8):
+        lines += [_lreg_line(2, _random_words(rng)), "sfpsetcc vc=2 mod1=0", "sfppushc"]   # one level deeper
+        for mod1 in range(1, 16):
+            words = _random_words(rng)
+            for flags in (words, words ^ np.uint64(0xFFFFFFFF)):     # each lane's flag 1 in one, 0 in the other
+                lines += [_lreg_line(3, flags), "sfpencc mod1=2 imm2=1", "sfpsetcc vc=3 mod1=0", f"{op} mod1={mod1}"]
+        for mnemonic in compares:
+            lines += [_lreg_line(3, _random_words(rng)), instruction(rng, mnemonic, arch, vd=int(rng.integers(0, 8)))]
+    return lines + ["sfppopc mod1=0"] * 8 + ["sfpencc mod1=2 imm2=0"]
+
+
+# -- SFPLUT and SFPLUTFP32 in every range in every lane -------------------------------------------------
+
+# |L3| in each range the two instructions split on (below 0.5, 1, 1.5, 2, 3, 4 and above; Inf, NaN):
+# (sign-free exponent, leading mantissa bits) of a value, the rest of the mantissa random.
+LUT_RANGES = ((125, 0), (126, 0b10), (127, 0b01), (127, 0b11), (128, 0b01), (128, 0b11), (129, 0b01), (255, 0),
+              (255, 0b01))
+
+
+def _lut_ranges_lines(rng, arch: isa.Arch) -> list[str]:
+    """Every modifier of SFPLUT and SFPLUTFP32 with |L3| in each range in every lane (round k gives lane L
+    range k + L), and the coefficient registers L0-L2, L4-L6 random and then complemented: every lane picks
+    every register, and every bit of the one it picks is 0 once and 1 once. The directed lut group draws L3
+    from a mix in which one lane meets one range now and then."""
+    lines = []
+    for k in range(len(LUT_RANGES)):
+        sign = rng.integers(0, 2, LANES).astype(np.uint64) << np.uint64(31)
+        l3 = []
+        for lane in range(LANES):
+            exponent, lead = LUT_RANGES[(k + lane) % len(LUT_RANGES)]
+            mantissa = lead << 21 | int(rng.integers(0, 1 << 21)) if (exponent, lead) != (255, 0) else 0
+            l3.append(int(sign[lane]) | exponent << 23 | mantissa)
+        coefficients = {r: _random_words(rng) for r in (0, 1, 2, 4, 5, 6)}
+        for complement in (False, True):
+            lines.append(_lreg_line(3, l3))
+            lines += [_lreg_line(r, v ^ np.uint64(0xFFFFFFFF) if complement else v) for r, v in coefficients.items()]
+            lines += [line for mnemonic in ("SFPLUT", "SFPLUTFP32") for line in variants(rng, mnemonic, arch)]
+    return lines
+
+
+
+# -- SFPMAD sums that cancel or barely align -------------------------------------------------------------
+
+def _mad_close_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPMAD with z near -x*y (the sum cancels down to any number of bits, so every normalisation shift and
+    the rounding after it are taken), near +x*y, and x*y scaled by 2**d for d up to +-30 (the alignment's
+    sticky bits), with random signs, in every lane; and the same near the bottom of the exponent range, where
+    the result is tiny. The directed programs' operands are independent of each other, so their sums rarely
+    cancel or align at all."""
+    lines = []
+    for round_ in range(48):
+        tiny = round_ >= 36
+        x = np.float32(rng.uniform(1, 2, LANES)) * np.float32(2.0) ** rng.integers(-60 if tiny else -20, 20, LANES)
+        y = np.float32(rng.uniform(1, 2, LANES)) * np.float32(2.0) ** rng.integers(-70 if tiny else -20, 20, LANES)
+        x, y = x.astype(np.float32), y.astype(np.float32)
+        with np.errstate(all="ignore"):
+            p = (x * y).astype(np.float32).view(np.uint32).astype(np.uint64)
+        mode = round_ % 4
+        if mode in (0, 1):      # -p or +p with its low mantissa bits changed: cancels, or doubles
+            flips = rng.integers(0, 1 << 23, LANES, dtype=np.uint64) >> rng.integers(0, 23, LANES).astype(np.uint64)
+            z = (p ^ flips) ^ (np.uint64(1 << 31) if mode == 0 else np.uint64(0))
+        else:                   # p scaled by 2**d, either sign
+            d = rng.integers(-30, 31, LANES).astype(np.int64)
+            exponent = ((p >> np.uint64(23)) & np.uint64(0xFF)).astype(np.int64) + d
+            exponent = np.clip(exponent, 1, 254).astype(np.uint64)
+            z = (p & np.uint64(0x807FFFFF)) | exponent << np.uint64(23)
+            z ^= rng.integers(0, 2, LANES).astype(np.uint64) << np.uint64(31)
+        signs = rng.integers(0, 2, (2, LANES)).astype(np.uint64) << np.uint64(31)
+        lines += [_lreg_line(0, x.view(np.uint32).astype(np.uint64) ^ signs[0]),
+                  _lreg_line(1, y.view(np.uint32).astype(np.uint64) ^ signs[1] ^ signs[0]), _lreg_line(2, z),
+                  f"sfpmad vd={3 + round_ % 5} va=0 vb=1 vc=2 mod1=0", "sfpnop"]
+    return lines
+
+
+# -- SFPCONFIG on every target --------------------------------------------------------------------------
+
+def _config_target_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPCONFIG with every VD 0-15 (the templates, sequences, Misc, the programmable constants L11-L14 and
+    LaneConfig), Mod1 0 (from L0) and 1 (from Imm16), on random words, each then read back by an SFPMOV where
+    it is an LReg: the directed config group meets a few VDs only."""
+    lines = []
+    for vd in range(16):
+        for mod1 in (0, 1):
+            imm16 = int(rng.integers(0, 1 << 16)) & (~ROW_MASK_BITS & 0xFFFF if vd == 15 else 0xFFFF)
+            l0 = rng.integers(0, 1 << 32, LANES, dtype=np.uint64)
+            if vd == 15:
+                l0 &= np.uint64(~ROW_MASK_BITS & 0xFFFFFFFF)          # every lane stays enabled
+            lines += [_lreg_line(0, l0), f"sfpconfig vd={vd} mod1={mod1} imm16={imm16:#x}", "sfpnop"]
+            if 11 <= vd <= 14:
+                lines += [f"sfpmov vd={1 + vd % 4} vc={vd} mod1=0"]
+    return lines + ["sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
+
+
+GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_lines, "tensix_addr_mods": _tensix_addr_mod_lines,
+             "backdoor_words": _backdoor_lines, "flag_depths": _flag_depth_lines,
+             "lut_ranges": _lut_ranges_lines, "mad_close": _mad_close_lines, "config_targets": _config_target_lines}
+
+
+# Directed groups drawn again with another seed: found by trial to reach what seed 0 does not.
+REDRAWN = {"config_redrawn": ("config", 1)}      # SFPCONFIG: LaneConfig bit 46 of lane 5 (Wormhole #5)
+
+
+def mutant_program_text(name: str, seed: int = 0, *, arch: isa.Arch) -> str:
+    if name in REDRAWN:
+        group, group_seed = REDRAWN[name]
+        return directed_program_text(group, seed + group_seed, arch=arch)
+    rng = np.random.default_rng([seed, 500 + list(GENERATED).index(name)])
+    return "\n".join([f"# mutant program: {name}", *_arch_line(arch), *lreg_prelude(rng),
+                      *GENERATED[name](rng, arch)]) + "\n"
+
+
+def mutant_programs(seed: int = 0, *, arch: isa.Arch) -> dict[str, Program]:
+    return {name: assemble(mutant_program_text(name, seed, arch=arch), f"<mutant program {name}>")
+            for name in [*GENERATED, *REDRAWN]}
