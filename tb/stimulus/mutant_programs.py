@@ -107,12 +107,14 @@ def _addr_mod_slot(rng, slot: int) -> str:
 
 
 def _tensix_addr_mod_lines(rng, arch: isa.Arch) -> list[str]:
-    """Every ADDR_MOD slot random in every field (the Src counters' increments through their carry registers,
-    the bias counter), then 64 random steps: SFPLOAD and SFPSTORE with any AddrMod, SETRWC and INCRWC with
-    random fields, and on Wormhole ADDR_MOD_SET_Base now and then. The directed programs set the Dst fields of
-    a few slots only, so the Src counters moved by SETRWC and INCRWC alone."""
-    lines = [_addr_mod_slot(rng, slot) for slot in range(8)]
-    for _ in range(64):
+    """Three times: every ADDR_MOD slot random in every field (the Src counters' increments through their
+    carry registers, the bias counter), then 64 random steps: SFPLOAD and SFPSTORE with any AddrMod, SETRWC
+    and INCRWC with random fields, and on Wormhole ADDR_MOD_SET_Base now and then. The directed programs set
+    the Dst fields of a few slots only, so the Src counters moved by SETRWC and INCRWC alone."""
+    lines = []
+    for step in range(192):
+        if step % 64 == 0:          # the slots drawn again every 64 steps
+            lines += [_addr_mod_slot(rng, slot) for slot in range(8)]
         r = rng.random()
         if r < 0.35:
             lines.append(instruction(rng, "SFPLOAD", arch, mod0=3, vd=int(rng.integers(0, 8))))
