@@ -64,6 +64,46 @@ BLACKHOLE: dict[str, str] = {
     "-mode const1 -cell $flatten\\config_write$400.$287 -port A -portbit 15":
         "equivalent: the value is written only in lanes the write enables, which needs `loads`, when the Mux "
         "passes the word",
+    # hdl/issue.py:52: a copy of `hold` (interlock & word != SFPNOP) feeding only the Simple sub-unit's
+    # issue.vb = Mux(here, d.vb, 0), here needing a word of the Simple sub-unit.
+    "-mode cnot0 -cell $flatten\\issue$378.$1140 -port A -portbit 6 -ctrlbit 12":
+        "equivalent: the compare changes only for SFPNOP's word and SFPNOP's with bit 6 set, both of opcode 0x8F, "
+        "which runs on the Load sub-unit, never the Simple one whose VB this copy feeds",
+    # hdl/issue.py:73: the Store sub-unit's thread VB = Mux(here, d.vb, 0).
+    "-mode cnot0 -cell $flatten\\issue$378.$1619 -port Y -portbit 2 -ctrlbit 0":
+        "equivalent: only the Store sub-unit's issued VB changes; SFPSTORE has no VB operand, StoreUnit does not "
+        "read it, and the trace's VB of an instruction without one is no operand (the monitor and the model take "
+        "it as none)",
+    # hdl/issue.py:57: `d.unit == SIMPLE` with bit 0 forced 1 also matches LOAD, in the copy of `claimed` feeding
+    # only the Store sub-unit's issue.vd, whose `here` needs a word of the Store sub-unit.
+    "-mode const1 -cell $flatten\\issue$378.$1582 -port A -portbit 0":
+        "equivalent: the claim it adds (a Load-sub-unit word while the Simple slot is due) and this copy's own "
+        "condition (a Store-sub-unit word) are never both true",
+    # hdl/issue.py:72: the MAD sub-unit's thread VD = Mux(here, d.vd, 0); the decoder's VD is 0-15.
+    "-mode cnot1 -cell $flatten\\issue$378.$1291 -port Y -portbit 3 -ctrlbit 4":
+        "equivalent: bit 3 is XORed with bit 4 of a thread VD, which is always 0 (a thread word's VD is 0-15; "
+        "L16 comes only from a macro, through the other branch)",
+    # hdl/scheduler.py:70: the Simple sub-unit's slots 0 and 2, bits 52 and 50: their store_addr, which goes
+    # down the slots to the Simple sub-unit's issue and from there to the trace alone.
+    "-mode cnot1 -cell $flatten\\scheduler.$1945 -port Q -portbit 52 -ctrlbit 31":
+        "equivalent: only the store address of a macro instruction on the Simple sub-unit changes; no sub-unit but "
+        "Store reads one, and the trace's store_addr is an operand of a macro SFPSTORE alone (the monitor and the "
+        "model give none elsewhere)",
+    "-mode cnot1 -cell $flatten\\scheduler.$1949 -port Q -portbit 50 -ctrlbit 79":
+        "equivalent: only the store address of a macro instruction on the Simple sub-unit changes; no sub-unit but "
+        "Store reads one, and the trace's store_addr is an operand of a macro SFPSTORE alone (the monitor and the "
+        "model give none elsewhere)",
+    # hdl/stall.py (MadStall). A thread MAD-class word in flight writes 1 << VD (VD 0-15) or all of L0-L16.
+    "-mode inv -cell $flatten\\issue$378.\\mad_stall.$1011 -port Y -portbit 16":
+        "equivalent: bit 16 (L16) cleared from a read mask whose bits 0-15 are all set: a MAD-class word in flight "
+        "writes L16 only when it writes every LReg, so the overlap, and the stall, are unchanged",
+    "-mode cnot0 -cell $flatten\\issue$378.\\mad_stall.$988 -port Y -portbit 23 -ctrlbit 21":
+        "equivalent: nothing reads bit 23 of the 32-bit 1 << (a 4-bit register field), which is 0 (only bits 0-16 "
+        "of the mask it is ORed into reach the read mask)",
+    "-mode const1 -cell $flatten\\issue$378.\\mad_stall.$1409 -port A -portbit 0":
+        "equivalent: `known` forced on changes the hold only with no word presented (an unknown opcode has an "
+        "empty read mask), where it lowers `ready` alone: no word is taken without `valid`, and the trace's "
+        "stalled flag needs `valid`",
     # hdl/trace.py: the trace's Store-sub-unit opcode, bit 3; the Store sub-unit runs SFPSTORE (0x72) alone.
     "-mode const0 -cell $flatten\\recorder.$8 -port D -portbit 464":
         "equivalent: the Store sub-unit's traced opcode is 0 or SFPSTORE's 0x72, whose bit 3 is 0",
