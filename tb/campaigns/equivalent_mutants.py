@@ -104,6 +104,14 @@ BLACKHOLE: dict[str, str] = {
         "equivalent: `known` forced on changes the hold only with no word presented (an unknown opcode has an "
         "empty read mask), where it lowers `ready` alone: no word is taken without `valid`, and the trace's "
         "stalled flag needs `valid`",
+    # hdl/round_unit.py:157-158 (SFPSHFT2's shifts): right_by = -amount, a 33-bit $neg of which only the low 5
+    # bits (the named shift_right_by_*) reach a cell; lane 19's amount feeds that $neg, its bit 31 (the
+    # direction) and its bits 0-4 (the left shift), nothing else.
+    "-mode inv -cell $flatten\\round.$699 -port Y -portbit 10":
+        "equivalent: nothing reads bit 10 of the negated shift amount (only its low 5 bits are the right shift)",
+    "-mode const1 -cell $flatten\\round.$716 -port Y -portbit 7":
+        "equivalent: bit 7 of lane 19's shift amount reaches only its negation's low 5 bits, which depend on the "
+        "amount's low 5 bits alone (bits 0-4 and 31 are what the shifts read)",
     # hdl/trace.py: the trace's Store-sub-unit opcode, bit 3; the Store sub-unit runs SFPSTORE (0x72) alone.
     "-mode const0 -cell $flatten\\recorder.$8 -port D -portbit 464":
         "equivalent: the Store sub-unit's traced opcode is 0 or SFPSTORE's 0x72, whose bit 3 is 0",

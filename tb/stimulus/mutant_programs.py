@@ -350,15 +350,43 @@ def _stall_pair_lines(rng, arch: isa.Arch) -> list[str]:
     return lines
 
 
+def _stochrnd_tail_lines(rng, arch: isa.Arch) -> list[str]:
+    """Every SFPSTOCHRND mode and rounding mode on values whose discarded bits are all ones but for a few
+    (floats of exponent 120-145 and integers whose low k bits, k random, are nearly all ones): the fraction
+    meets the top of the PRNG and of the round-toward-zero constant, where a wrong bit of either shows. On
+    random values the top 1/32 of the fraction range comes up in a lane now and then."""
+    mode_field = "rnd_mode" if arch.features.round_mode_field else "stochastic"
+    modes = 1 << isa.ISA[arch].opcodes["SFPSTOCHRND"].field_map[mode_field].width
+    lines = []
+    for round_ in range(4):
+        k = rng.integers(7, 24, LANES).astype(np.uint64)
+        tail = ((np.uint64(1) << k) - np.uint64(1)) ^ rng.integers(0, 4, LANES).astype(np.uint64)
+        high = rng.integers(0, 1 << 23, LANES, dtype=np.uint64) & ~((np.uint64(1) << k) - np.uint64(1))
+        if round_ % 2 == 0:     # floats
+            exponent = rng.integers(120, 146, LANES).astype(np.uint64)
+            value = exponent << np.uint64(23) | ((high | tail) & np.uint64(0x7FFFFF))
+        else:                   # integers
+            value = rng.integers(0, 1 << 31, LANES, dtype=np.uint64) & ~((np.uint64(1) << k) - np.uint64(1)) | tail
+        value |= rng.integers(0, 2, LANES).astype(np.uint64) << np.uint64(31)
+        lines += [_lreg_line(1, value), _lreg_line(2, rng.integers(0, 32, LANES).astype(np.uint64))]
+        for mod1 in range(8):
+            for mode in range(modes):
+                for use_imm5 in (0, 1):
+                    lines += [instruction(rng, "SFPSTOCHRND", arch, mod1=mod1, use_imm5=use_imm5, vc=1, vb=2,
+                                          vd=3 + mod1 % 4, **{mode_field: mode}), "sfpnop"]
+    return lines
+
+
 GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_lines, "tensix_addr_mods": _tensix_addr_mod_lines,
              "backdoor_words": _backdoor_lines, "flag_depths": _flag_depth_lines,
              "lut_ranges": _lut_ranges_lines, "mad_close": _mad_close_lines, "config_targets": _config_target_lines,
              "macro_opcodes": _macro_opcode_lines, "macro_late": _macro_late_lines,
              "swap_late_pairs": _swap_late_pair_lines, "store_exchange": _store_exchange_lines,
-             "stall_pairs": _stall_pair_lines}
+             "stall_pairs": _stall_pair_lines, "stochrnd_tails": _stochrnd_tail_lines}
 # Written for Blackhole survivors while the Wormhole campaign of the same budget ran: Wormhole's budget does
 # not take them yet (docs/verification.md).
-BLACKHOLE_ONLY = frozenset({"macro_opcodes", "macro_late", "swap_late_pairs", "store_exchange", "stall_pairs"})
+BLACKHOLE_ONLY = frozenset({"macro_opcodes", "macro_late", "swap_late_pairs", "store_exchange", "stall_pairs",
+                            "stochrnd_tails"})
 
 
 # Directed groups drawn again with another seed: found by trial to reach what seed 0 does not.
