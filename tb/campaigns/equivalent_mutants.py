@@ -40,6 +40,19 @@ WORMHOLE: dict[str, str] = {
     "-mode const0 -cell $flatten\\issue$364.$1039 -port A -portbit 2":
         "equivalent: the dropped claim (a Round-sub-unit word while the Round slot is due) and this copy's own "
         "condition (a Simple-sub-unit word) are never both true, so the Simple sub-unit's VD is unchanged",
+    # hdl/round_unit.py:158 (SFPSHFT2's shifts): right_by = -amount, a 33-bit $neg of which only the low 5 bits
+    # (shift_right_by_*) reach a cell; the mutation is on the $neg's input alone.
+    "-mode cnot0 -cell $flatten\\round.$587 -port A -portbit 30 -ctrlbit 12":
+        "equivalent: bit 30 of the negated amount's input changes only bits 5 and up of the negation, which "
+        "nothing reads (its low 5 bits depend on the input's low 5 bits alone)",
+    "-mode cnot1 -cell $flatten\\round.$443 -port A -portbit 30 -ctrlbit 21":
+        "equivalent: bit 30 of the negated amount's input changes only bits 5 and up of the negation, which "
+        "nothing reads (its low 5 bits depend on the input's low 5 bits alone)",
+    # hdl/simple_unit.py:167: SFPCONFIG's constant_target = (VD >= 11) & (VD <= 14), this the `>= 11` with VD
+    # bit 2 forced on: VD 8-10 now pass it.
+    "-mode const1 -cell $flatten\\simple.$758 -port A -portbit 2":
+        "equivalent: VD 8-10 now pass SFPCONFIG's VD >= 11, but the Simple sub-unit's write port reaches L0-L7, "
+        "L11-L14 and L16 only, so a write to L8-L10 changes no register; every other VD compares as before",
     # The copy of `claimed` feeding only the Load sub-unit's issue.vb = Mux(here, d.vb, 0).
     "-mode const1 -cell $flatten\\issue$364.$909 -port Y -portbit 0":
         "equivalent: only the Load sub-unit's issued VB changes (to 0); no Load-sub-unit instruction (SFPLOAD, "
