@@ -53,6 +53,21 @@ WORMHOLE: dict[str, str] = {
     "-mode const1 -cell $flatten\\simple.$758 -port A -portbit 2":
         "equivalent: VD 8-10 now pass SFPCONFIG's VD >= 11, but the Simple sub-unit's write port reaches L0-L7, "
         "L11-L14 and L16 only, so a write to L8-L10 changes no register; every other VD compares as before",
+    # hdl/lut.py, hdl/mad_unit.py: the LReg words each lane's LUT selectors take. SFPLUT's coefficients are
+    # bytes 0 and 1 of the register its range picks (LutSelect reads coeffs[0:16] alone); both selectors
+    # read L3 as |L3| and its exponent (bits 0-30), the sign being the MAD unit's own register.
+    "-mode inv -cell $flatten\\mad.$procmux$6376 -port Y -portbit 16":
+        "equivalent: bit 16 of L1 as lane 21's SFPLUT coefficient register, which SFPLUT does not read (its "
+        "coefficients are bits 0-15)",
+    "-mode const0 -cell $flatten\\mad.$procmux$6130 -port Y -portbit 31":
+        "equivalent: the sign bit of L3 as lane 31's SFPLUTFP32 input, which reads |L3| alone",
+    "-mode const1 -cell $flatten\\mad.$procmux$6490 -port Y -portbit 31":
+        "equivalent: the sign bit of L3 as lane 16's SFPLUTFP32 input, which reads |L3| alone",
+    # hdl/mad_unit.py:112: indirect_va = (form == MAD) & Mod[INDIRECT_VA], with the form test forced on; `va` is
+    # an operand under the MAD form alone (the Default case; the other forms take A from Imm16 or the LUT).
+    "-mode const1 -cell $flatten\\mad.$380 -port A -portbit 0":
+        "equivalent: INDIRECT_VA then also redirects VA under SFPLUT, SFPLUTFP32, SFPADDI and SFPMULI, none of "
+        "which reads VA",
     # The copy of `claimed` feeding only the Load sub-unit's issue.vb = Mux(here, d.vb, 0).
     "-mode const1 -cell $flatten\\issue$364.$909 -port Y -portbit 0":
         "equivalent: only the Load sub-unit's issued VB changes (to 0); no Load-sub-unit instruction (SFPLOAD, "
@@ -117,6 +132,9 @@ BLACKHOLE: dict[str, str] = {
         "equivalent: `known` forced on changes the hold only with no word presented (an unknown opcode has an "
         "empty read mask), where it lowers `ready` alone: no word is taken without `valid`, and the trace's "
         "stalled flag needs `valid`",
+    # hdl/lut.py:123: L3 as lane 31's SFPLUT input, read as |L3| and its exponent (bits 0-30) alone.
+    "-mode const1 -cell $flatten\\mad.$procmux$6091 -port Y -portbit 31":
+        "equivalent: the sign bit of L3 as lane 31's SFPLUT input, which reads |L3| alone",
     # hdl/round_unit.py:157-158 (SFPSHFT2's shifts): right_by = -amount, a 33-bit $neg of which only the low 5
     # bits (the named shift_right_by_*) reach a cell; lane 19's amount feeds that $neg, its bit 31 (the
     # direction) and its bits 0-4 (the left shift), nothing else.
