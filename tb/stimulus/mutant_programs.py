@@ -264,7 +264,7 @@ def _config_target_lines(rng, arch: isa.Arch) -> list[str]:
     return lines + ["sfpconfig vd=15 mod1=1 imm16=0", "sfpnop"]
 
 
-# -- every opcode as every sub-unit's template, and macros past cycle 2048 (Blackhole) ------------------------
+# -- every opcode as every sub-unit's template, and macros past cycle 2048 ----------------------------------
 
 def _macro_opcode_lines(rng, arch: isa.Arch) -> list[str]:
     """Every opcode of the table as a template (random fields) that the Simple, MAD, Round and Store bytes all
@@ -305,9 +305,9 @@ def _macro_late_lines(rng, arch: isa.Arch) -> list[str]:
 
 
 def _swap_late_pair_lines(rng, arch: isa.Arch) -> list[str]:
-    """Blackhole's SFPSWAP (SWAP mode) right after an SFPMAD, for every register the SFPMAD writes (L0-L7) and
-    every VC and every VD of the SFPSWAP: the late read must take the landing value exactly when the registers
-    match. swap_late_reads meets a handful of pairs."""
+    """SFPSWAP (SWAP mode) right after an SFPMAD, for every register the SFPMAD writes (L0-L7) and every VC
+    and every VD of the SFPSWAP: Blackhole's late read must take the landing value exactly when the registers
+    match (Wormhole's reads before it lands). swap_late_reads meets a handful of pairs."""
     lines = [_lreg_line(r, np.float32(rng.normal(0, 4, LANES)).view(np.uint32).astype(np.uint64)) for r in range(8)]
     for written in range(8):
         for read in range(8):
@@ -337,9 +337,9 @@ def _store_exchange_lines(rng, arch: isa.Arch) -> list[str]:
 
 
 def _stall_pair_lines(rng, arch: isa.Arch) -> list[str]:
-    """Blackhole's MAD stall: a thread SFPMAD writing L12-L15 (VD 12-15, which the stall logic counts as
-    written) and then every opcode of the table with random fields and VD 0-7, which must not stall unless it
-    reads the register in flight: each read mask's bits for L12-L15 meet a write."""
+    """A thread SFPMAD writing L12-L15 (VD 12-15, which Blackhole's stall logic counts as written) and then
+    every opcode of the table with random fields and VD 0-7, which must not stall unless it reads the register
+    in flight: each read mask's bits for L12-L15 meet a write."""
     lines = []
     for op in isa.ISA[arch].table:
         if op.mnemonic in ("SFPLOADMACRO", "SFPCONFIG"):
@@ -377,16 +377,39 @@ def _stochrnd_tail_lines(rng, arch: isa.Arch) -> list[str]:
     return lines
 
 
+def _setcc_bit_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPSETCC's tests (< 0, != 0, >= 0, == 0) on words with a single bit set, lane L's being bit
+    (k + L) mod 32 in round k, and on 0: each lane's "any bit set" meets every bit alone. Random words have
+    many bits set, so one wrong bit of that OR never shows."""
+    lines = ["sfpencc mod1=2 imm2=1"]
+    for k in range(33):
+        bits = [0 if k == 32 else 1 << ((k + lane) % 32) for lane in range(LANES)]
+        lines.append(_lreg_line(1, bits))
+        for mod1 in (0, 2, 4, 6):
+            lines += ["sfpencc mod1=2 imm2=1", f"sfpsetcc vc=1 mod1={mod1}"]
+    return lines + ["sfpencc mod1=2 imm2=0"]
+
+
+def _single_lane_store_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPSTOREs with one lane enabled at a time (predicated on L3 < 0 in that lane alone), 16-bit and 32-bit,
+    at addresses with bit 1 clear and set: a Dst row write of a single column, which the trace must report
+    (each row write's valid is the OR of its columns)."""
+    lines = [".fp32_dest 1", _lreg_line(1, _random_words(rng))]
+    for lane in range(LANES):
+        lines += [_lreg_line(3, [0x80000001 if k == lane else 1 for k in range(LANES)]), "sfpencc mod1=2 imm2=1",
+                  "sfpsetcc vc=3 mod1=0"]
+        for mod0 in (1, 3):
+            lines.append(f"sfpstore vd=1 mod0={mod0} imm10={8 * (lane % 8) + 2 * int(rng.integers(0, 2))}")
+    return lines + ["sfpencc mod1=2 imm2=0"]
+
+
 GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_lines, "tensix_addr_mods": _tensix_addr_mod_lines,
              "backdoor_words": _backdoor_lines, "flag_depths": _flag_depth_lines,
              "lut_ranges": _lut_ranges_lines, "mad_close": _mad_close_lines, "config_targets": _config_target_lines,
              "macro_opcodes": _macro_opcode_lines, "macro_late": _macro_late_lines,
              "swap_late_pairs": _swap_late_pair_lines, "store_exchange": _store_exchange_lines,
-             "stall_pairs": _stall_pair_lines, "stochrnd_tails": _stochrnd_tail_lines}
-# Written for Blackhole survivors while the Wormhole campaign of the same budget ran: Wormhole's budget does
-# not take them yet (docs/verification.md).
-BLACKHOLE_ONLY = frozenset({"macro_opcodes", "macro_late", "swap_late_pairs", "store_exchange", "stall_pairs",
-                            "stochrnd_tails"})
+             "stall_pairs": _stall_pair_lines, "stochrnd_tails": _stochrnd_tail_lines, "setcc_bits": _setcc_bit_lines,
+             "single_lane_stores": _single_lane_store_lines}
 
 
 # Directed groups drawn again with another seed: found by trial to reach what seed 0 does not.
@@ -403,5 +426,5 @@ def mutant_program_text(name: str, seed: int = 0, *, arch: isa.Arch) -> str:
 
 
 def mutant_programs(seed: int = 0, *, arch: isa.Arch) -> dict[str, Program]:
-    names = [n for n in [*GENERATED, *REDRAWN] if arch is isa.Arch.BLACKHOLE or n not in BLACKHOLE_ONLY]
-    return {name: assemble(mutant_program_text(name, seed, arch=arch), f"<mutant program {name}>") for name in names}
+    return {name: assemble(mutant_program_text(name, seed, arch=arch), f"<mutant program {name}>")
+            for name in [*GENERATED, *REDRAWN]}
