@@ -353,12 +353,13 @@ def _stall_pair_lines(rng, arch: isa.Arch) -> list[str]:
 def _stochrnd_tail_lines(rng, arch: isa.Arch) -> list[str]:
     """Every SFPSTOCHRND mode and rounding mode on values whose discarded bits are all ones but for a few
     (floats of exponent 120-145 and integers whose low k bits, k random, are nearly all ones): the fraction
-    meets the top of the PRNG and of the round-toward-zero constant, where a wrong bit of either shows. On
-    random values the top 1/32 of the fraction range comes up in a lane now and then."""
+    meets the top of the PRNG and of the round-toward-zero constant, where a wrong bit of either shows (on
+    random values the top 1/32 of the fraction range comes up in a lane now and then); then 0x8000-0x80FF,
+    as integers and floats, whose only bit above the 8-bit and 15-bit limits is bit 15."""
     mode_field = "rnd_mode" if arch.features.round_mode_field else "stochastic"
     modes = 1 << isa.ISA[arch].opcodes["SFPSTOCHRND"].field_map[mode_field].width
     lines = []
-    for round_ in range(4):
+    for round_ in range(6):
         k = rng.integers(7, 24, LANES).astype(np.uint64)
         tail = ((np.uint64(1) << k) - np.uint64(1)) ^ rng.integers(0, 4, LANES).astype(np.uint64)
         high = rng.integers(0, 1 << 23, LANES, dtype=np.uint64) & ~((np.uint64(1) << k) - np.uint64(1))
@@ -368,7 +369,12 @@ def _stochrnd_tail_lines(rng, arch: isa.Arch) -> list[str]:
         else:                   # integers
             value = rng.integers(0, 1 << 31, LANES, dtype=np.uint64) & ~((np.uint64(1) << k) - np.uint64(1)) | tail
         value |= rng.integers(0, 2, LANES).astype(np.uint64) << np.uint64(31)
-        lines += [_lreg_line(1, value), _lreg_line(2, rng.integers(0, 32, LANES).astype(np.uint64))]
+        shifts = rng.integers(0, 32, LANES).astype(np.uint64)
+        if round_ >= 4:         # 0x8000-0x80FF, as an integer (shift 0) and as a float: past every saturation
+            whole = np.uint64(0x8000) | rng.integers(0, 0x100, LANES).astype(np.uint64)
+            value = whole if round_ == 4 else np.float32(whole).view(np.uint32).astype(np.uint64)
+            shifts = np.zeros(LANES, dtype=np.uint64)
+        lines += [_lreg_line(1, value), _lreg_line(2, shifts)]
         for mod1 in range(8):
             for mode in range(modes):
                 for use_imm5 in (0, 1):
