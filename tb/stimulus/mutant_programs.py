@@ -242,6 +242,15 @@ def _mad_close_lines(rng, arch: isa.Arch) -> list[str]:
         lines += [_lreg_line(0, x.view(np.uint32).astype(np.uint64) ^ signs[0]),
                   _lreg_line(1, y.view(np.uint32).astype(np.uint64) ^ signs[1] ^ signs[0]), _lreg_line(2, z),
                   f"sfpmad vd={3 + round_ % 5} va=0 vb=1 vc=2 mod1=0", "sfpnop"]
+    # Exact ties, nothing below the guard bit: x * 1.0 + z with z half an ulp of x, either sign, x's last bit
+    # 0 or 1 (round to even goes down or up); mad_edges' ties always have a sticky bit.
+    for k in range(4):
+        lsb = [(lane + k) & 1 for lane in range(LANES)]
+        exponent = [int(e) for e in rng.integers(100, 150, LANES)]
+        x = [e << 23 | int(rng.integers(0, 1 << 22)) << 1 | b for e, b in zip(exponent, lsb)]
+        z = [((lane >> 1) + k & 1) << 31 | (e - 24) << 23 for lane, e in enumerate(exponent)]
+        lines += [_lreg_line(0, x), ".lreg 1 0x3F800000", _lreg_line(2, z),
+                  f"sfpmad vd={3 + k} va=0 vb=1 vc=2 mod1=0", "sfpnop"]
     return lines
 
 
