@@ -178,7 +178,7 @@ class TraceMonitor:
             u = trace.units[i]
             if not u.valid:
                 continue
-            rec.units[name] = unit_activity(name, u, arch=self.arch)
+            rec.units[name] = unit_activity(name, u if u.opcode == u.word >> 24 else _as_traced_opcode(u), arch=self.arch)
             if u.undefined:
                 rec.hazards.append(Hazard("undefined", rec.cycle, name, "reported by the RTL"))
         for reg in range(NUM_LREGS):
@@ -200,6 +200,13 @@ class TraceMonitor:
         if stack != self.stack:
             rec.stack = tuple(FlagsRecord(*entry) for entry in stack)
         return rec
+
+
+def _as_traced_opcode(u) -> SimpleNamespace:
+    """A trace entry whose `opcode` field is not its word's opcode byte, as the word with that opcode: the
+    difference then shows as another instruction (or one the monitor cannot decode)."""
+    return SimpleNamespace(word=(u.word & 0xFFFFFF) | u.opcode << 24, macro=u.macro, vd=u.vd, vb=u.vb, vc=u.vc,
+                           macro_cycle=u.macro_cycle, store_addr=u.store_addr)
 
 
 def unit_activity(unit: str, u, ins=None, *, arch: Arch):

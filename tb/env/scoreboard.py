@@ -175,7 +175,8 @@ class EntryMatcher:
         self.units = [(name, base + units + i * TraceUnit.size) for i, name in enumerate(UNITS)]
         self.unit_mask = (1 << TraceUnit.size) - 1
         self.unit_fields = {name: _at(TraceUnit, name) for name in
-                            ("valid", "macro", "word", "vd", "vb", "vc", "macro_cycle", "store_addr", "undefined")}
+                            ("valid", "macro", "opcode", "word", "vd", "vb", "vc", "macro_cycle", "store_addr",
+                             "undefined")}
         self.lreg_written = base + Trace["lreg_written"].offset
         self.lreg_mask = (1 << Shape.cast(Trace["lreg_written"].shape).width) - 1
         dst = base + Trace["dst_writes"].offset
@@ -219,7 +220,7 @@ class EntryMatcher:
                 return None
             macro = u >> f["macro"][0] & 1
             unit_word = u >> f["word"][0] & f["word"][1]
-            if a.word != unit_word or a.operands is None:
+            if a.word != unit_word or a.operands is None or (u >> f["opcode"][0] & f["opcode"][1]) != unit_word >> 24:
                 return None
             # The model's activity holds its word decoded: the same word, so the same decoding.
             mnemonic, has_vb, has_vc = self._shape(name, unit_word, macro, a.operands.ins)
