@@ -418,6 +418,26 @@ def _single_lane_store_lines(rng, arch: isa.Arch) -> list[str]:
     return lines + ["sfpencc mod1=2 imm2=0"]
 
 
+def _tensix_carry_lines(rng, arch: isa.Arch) -> list[str]:
+    """The Src counters through their carry registers, ending on the values that show a wrong bit (the Src
+    counters show only in the final state, and the random tensix programs overwrite them before their end):
+    an ADDR_MOD step of Src A through its carry register (the carry-register sum's low bits), then two INCRWCs
+    of Src B through its carry register (30) and a SETRWC of Src B onto it (a sum of 32 or more)."""
+    return [".addr_mod 0 srca_incr=1 srca_cr=1", "sfpload vd=0 mod0=3 addr_mod=0",
+            "TTI_INCRWC(2, 0, 15, 0)", "TTI_INCRWC(2, 0, 15, 0)", "TTI_SETRWC(0, 2, 0, 15, 0, 2)"]
+
+
+def _lane_store_parity_lines(rng, arch: isa.Arch) -> list[str]:
+    """As single_lane_stores, at an address with bit 1 clear and one with it set for every lane (that program
+    draws the bit): each lane alone writes its even column and its odd one, 16-bit and 32-bit."""
+    lines = [".fp32_dest 1", _lreg_line(1, _random_words(rng))]
+    for lane in range(LANES):
+        lines += [_lreg_line(3, [0x80000001 if k == lane else 1 for k in range(LANES)]), "sfpencc mod1=2 imm2=1",
+                  "sfpsetcc vc=3 mod1=0"]
+        lines += [f"sfpstore vd=1 mod0={mod0} imm10={8 * (lane % 8) + odd}" for mod0 in (1, 3) for odd in (0, 2)]
+    return lines + ["sfpencc mod1=2 imm2=0"]
+
+
 GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_lines, "tensix_addr_mods": _tensix_addr_mod_lines,
              "backdoor_words": _backdoor_lines, "flag_depths": _flag_depth_lines,
              "lut_ranges": _lut_ranges_lines, "mad_close": _mad_close_lines, "config_targets": _config_target_lines,
@@ -426,7 +446,8 @@ GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_li
              "stall_pairs": _stall_pair_lines, "stochrnd_tails": _stochrnd_tail_lines, "setcc_bits": _setcc_bit_lines,
              "single_lane_stores": _single_lane_store_lines,
              # One round each: the Src counters show only in the final state, which later rounds overwrite.
-             **{f"tensix_short_{k}": lambda rng, arch: _tensix_addr_mod_lines(rng, arch, rounds=1) for k in range(3)}}
+             **{f"tensix_short_{k}": lambda rng, arch: _tensix_addr_mod_lines(rng, arch, rounds=1) for k in range(3)},
+             "tensix_carry": _tensix_carry_lines, "lane_store_parity": _lane_store_parity_lines}
 
 
 # Directed groups drawn again with another seed: found by trial to reach what seed 0 does not.
