@@ -93,6 +93,12 @@ def test_tb_libraries_import_no_entry_point_and_no_campaign(folder):
     assert _violations(folder, lambda name: not _under(name, "tb.cli", "tb.api", "tb.campaigns")) == []
 
 
+def test_the_campaigns_import_no_command_line():
+    # A campaign's command line (its options) is in tb/cli; the campaign takes the parsed options. (The bench
+    # times `sfpu perf` through the Python API, as a user calls it.)
+    assert _violations("tb/campaigns", lambda name: not _under(name, "tb.cli")) == []
+
+
 @pytest.mark.parametrize("source, expected", [
     ("from tensix_sfpu.model import isa, state\n", ["tensix_sfpu.model.isa", "tensix_sfpu.model.state"]),
     ("from ..model.dst_format import Mod0Fmt\n", ["tensix_sfpu.model.dst_format.Mod0Fmt"]),

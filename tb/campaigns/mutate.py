@@ -32,7 +32,6 @@ from tensix_sfpu.tb.campaigns import mutants as mutants_lib
 from tensix_sfpu.tb.sims import runner
 from tensix_sfpu.tb.campaigns.equivalent_mutants import EQUIVALENT
 from tensix_sfpu.tb.campaigns.regress import RegressError, _progress, parse_shard, shard_seeds
-from tensix_sfpu.tb.cli.options import add_arch_option
 from tensix_sfpu.tb.stimulus.programs import arch_tail
 
 # The budget, killing programs first: every directed program, the programs
@@ -309,19 +308,6 @@ def parse_ids(text: str, count: int) -> list[int]:
     if wrong:
         raise MutateError(f"--mutants {text!r}: no mutant {wrong[0]} (there are 1..{count})")
     return ids
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_arch_option(p, "the mutated RTL's and the budget's", programs=False)
-    p.add_argument("--seed", type=int, default=1, help="seed of the candidates and the draw (default 1)")
-    p.add_argument("--per-component", type=int, default=16, help="mutants drawn per component (default 16)")
-    p.add_argument("--mutants", default="", help="ids to run, e.g. 3,7-9 (default all)")
-    p.add_argument("--shard", default="0/1", help="i/n: this machine's share of the mutants (default %(default)s: all)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel simulations (default 1)")
-    p.add_argument("--chunk", type=int, default=10, help="mutants per simulation (default 10)")
-    p.add_argument("--out", default=None, help="report folder (default build/mutate/<netlist>/<shard>)")
-    p.add_argument("--list", action="store_true", help="print the catalogue of mutants and stop")
-    p.add_argument("--merge", nargs="+", metavar="REPORT", help="add shard reports (report.json) and print them")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -126,7 +126,7 @@ def _tensix_addr_mod_lines(rng, arch: isa.Arch, rounds: int = 3) -> list[str]:
         else:
             cr, d, b, a = (int(v) for v in rng.integers(0, 16, 4))
             lines.append(f"TTI_INCRWC({cr & 7}, {d}, {b}, {a})")
-        if arch is isa.Arch.WORMHOLE and rng.random() < 0.05:
+        if not arch.features.addr_mod_names_slot and rng.random() < 0.05:     # a 2-bit AddrMod: the base bit
             lines.append(f".addr_mod_base {int(rng.integers(0, 2))}")
     return lines
 
