@@ -24,6 +24,7 @@ from tensix_sfpu.hdl.sfpu import UNITS, Trace
 from tensix_sfpu.hdl.tensix import TensixView
 from tensix_sfpu.hdl.unit_io import LaneConfig
 from tensix_sfpu.model.hazards import Hazard
+from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import Arch, decode
 from tensix_sfpu.model.machine import regular_operands
 from tensix_sfpu.model.semantics import Operands
@@ -178,7 +179,7 @@ class TraceMonitor:
             u = trace.units[i]
             if not u.valid:
                 continue
-            rec.units[name] = unit_activity(name, u if u.opcode == u.word >> 24 else _as_traced_opcode(u), arch=self.arch)
+            rec.units[name] = unit_activity(name, u if u.opcode == isa.opcode_of(u.word) else _as_traced_opcode(u), arch=self.arch)
             if u.undefined:
                 rec.hazards.append(Hazard("undefined", rec.cycle, name, "reported by the RTL"))
         for reg in range(NUM_LREGS):
@@ -205,7 +206,7 @@ class TraceMonitor:
 def _as_traced_opcode(u) -> SimpleNamespace:
     """A trace entry whose `opcode` field is not its word's opcode byte, as the word with that opcode: the
     difference then shows as another instruction (or one the monitor cannot decode)."""
-    return SimpleNamespace(word=(u.word & 0xFFFFFF) | u.opcode << 24, macro=u.macro, vd=u.vd, vb=u.vb, vc=u.vc,
+    return SimpleNamespace(word=(u.word & ~isa.OPCODE.mask & 0xFFFFFFFF) | isa.OPCODE.insert(u.opcode), macro=u.macro, vd=u.vd, vb=u.vb, vc=u.vc,
                            macro_cycle=u.macro_cycle, store_addr=u.store_addr)
 
 

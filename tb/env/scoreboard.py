@@ -21,6 +21,7 @@ from tensix_sfpu.hdl.dst import DstRowWrite
 from tensix_sfpu.hdl.sfpu import UNITS, Trace, TraceUnit
 from tensix_sfpu.model.asm import disassemble
 from tensix_sfpu.model.cycle import CycleModel
+from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import Arch
 from tensix_sfpu.model.run import Cycle
 from tensix_sfpu.model.state import LANES, SfpuState
@@ -220,7 +221,7 @@ class EntryMatcher:
                 return None
             macro = u >> f["macro"][0] & 1
             unit_word = u >> f["word"][0] & f["word"][1]
-            if a.word != unit_word or a.operands is None or (u >> f["opcode"][0] & f["opcode"][1]) != unit_word >> 24:
+            if a.word != unit_word or a.operands is None or (u >> f["opcode"][0] & f["opcode"][1]) != isa.opcode_of(unit_word):
                 return None
             # The model's activity holds its word decoded: the same word, so the same decoding.
             mnemonic, has_vb, has_vc = self._shape(name, unit_word, macro, a.operands.ins)
