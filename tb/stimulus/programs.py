@@ -97,26 +97,25 @@ def resolve(spec: str) -> list[ProgramSpec]:
         raise SpecError(message if message.startswith(spec) else f"{spec}: {message}") from None
 
 
+def _named(spec: str, rest: str, kind: str, programs_of) -> list[ProgramSpec]:
+    """`KIND:NAME[:ARCH]` or `KIND:*[:ARCH]` of a table of named programs (`programs_of(arch=)`)."""
+    rest, arch, tail = _arch_tail(spec, rest)
+    programs = programs_of(arch=arch)
+    names = list(programs) if rest == "*" else [rest]
+    for name in names:
+        if name not in programs:
+            raise SpecError(f"{spec}: no {kind} program {name!r} (there are {', '.join(programs)})")
+    return [ProgramSpec(f"{kind}:{n}{tail}", programs[n], kind=kind) for n in names]
+
+
 def _resolve(spec: str) -> list[ProgramSpec]:
     kind, _, rest = spec.partition(":")
     if kind == "directed":
         from tensix_sfpu.tb.stimulus.directed import directed_programs
-        rest, arch, tail = _arch_tail(spec, rest)
-        programs = directed_programs(arch=arch)
-        names = list(programs) if rest == "*" else [rest]
-        for name in names:
-            if name not in programs:
-                raise SpecError(f"{spec}: no directed program {name!r} (there are {', '.join(programs)})")
-        return [ProgramSpec(f"directed:{n}{tail}", programs[n], kind="directed") for n in names]
+        return _named(spec, rest, kind, directed_programs)
     if kind == "mutant":
         from tensix_sfpu.tb.stimulus.mutant_programs import mutant_programs
-        rest, arch, tail = _arch_tail(spec, rest)
-        programs = mutant_programs(arch=arch)
-        names = list(programs) if rest == "*" else [rest]
-        for name in names:
-            if name not in programs:
-                raise SpecError(f"{spec}: no mutant program {name!r} (there are {', '.join(programs)})")
-        return [ProgramSpec(f"mutant:{n}{tail}", programs[n], kind="mutant") for n in names]
+        return _named(spec, rest, kind, mutant_programs)
     if kind == "macro":
         from tensix_sfpu.tb.stimulus.directed import macro_programs
         rest, arch, tail = _arch_tail(spec, rest)
