@@ -32,14 +32,18 @@ def amaranth_enum(name: str, members: dict[str, int], shape: int) -> enum.EnumTy
 # Member names drop the SFP prefix (Opcode.MAD, Opcode.LOADMACRO) to keep
 # waveform traces short; `mnemonic()` gives the full name back.
 Opcode = amaranth_enum("Opcode", {"NONE": 0, **{op.mnemonic.removeprefix(_SFP_PREFIX): op.opcode
-                                        for arch in isa.Arch for op in isa.ISA[arch].table}}, shape=8)
+                                        for arch in isa.architectures() for op in isa.ISA[arch].table}}, shape=8)
 
 UNIT_NAMES = [u.value for u in isa.Unit]             # load, simple, mad, round, store
 Unit = amaranth_enum("Unit", {name.upper(): i for i, name in enumerate(UNIT_NAMES)}, shape=3)
 
 
 def opcode(mnemonic: str):
-    return Opcode[mnemonic.removeprefix(_SFP_PREFIX)]
+    try:
+        return Opcode[mnemonic.removeprefix(_SFP_PREFIX)]
+    except KeyError:
+        raise KeyError(f"{mnemonic} is in no table declared before hdl/ was imported "
+                       f"(model.isa.declare a further architecture first)") from None
 
 
 def mnemonic(member) -> str:

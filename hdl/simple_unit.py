@@ -24,16 +24,19 @@ top's (`hdl.config_regs.backdoor_write`): it depends on the thread word, not
 on what the sub-unit runs.
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal
+from collections.abc import Callable
+
+from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from tensix_sfpu.model import isa
 from tensix_sfpu.model.isa import Arch, CmpMod1, Features, MovMod1
 
 from .arith import sign_magnitude_key
 from .config_regs import LANE_CONFIG_BITS, MISC_BITS, ConfigRegWrite, ConfigTarget
 from .flags import FlagOp, FlagRequest
-from .isa import ArchComponent, Opcode
+from .isa import ArchComponent, Opcode, mnemonic, opcode, table
 from .lregs import (L0_L7, L16, LANES, PROGRAMMABLE_RESET, ROW_LANES, VD_TARGETS, LaneValues,
                     LRegWrite, WriteBack, WriteBackPort, write_back)
 from .mad_unit import MadUnit
@@ -62,6 +65,37 @@ CONFIG_MISC, CONFIG_LANE_CONFIG = 8, 15
 SWAP_VD_GETS_MIN = {1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF,
                     5: 0x000000FF, 6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000}
 SWAP_PORTS = 4                   # VD, VC, then the dest-index pair, in the model's write order
+
+# The Simple-unit instructions this unit has RTL for; a further architecture's
+# (`model.isa.declare`) new ones come as lane operations (`lane_operation`).
+BUILT_IN = frozenset(mnemonic(o) for o in (*ALU_OPCODES, *COMPARE_OPCODES, Opcode.ARECIP, Opcode.MOV, Opcode.CAST,
+                                           Opcode.CONFIG, Opcode.SETCC, Opcode.ENCC, Opcode.PUSHC, Opcode.POPC,
+                                           Opcode.COMPC, Opcode.TRANSP, Opcode.SWAP))
+
+# A lane operation: one lane's result from its VB and VC values and the word's Imm12 and Mod1,
+# written to VD's enabled lanes (as the ALU's instructions are), by mnemonic.
+LaneOperation = Callable[[Value, Value, Value, Value], Value]
+LANE_OPERATIONS: dict[str, LaneOperation] = {}
+
+
+def lane_operation(mnemonic: str):
+    """Register the RTL of a Simple-unit instruction that a further
+    architecture adds (the model's side is `model.semantics.semantics`)."""
+    def register(fn: LaneOperation) -> LaneOperation:
+        LANE_OPERATIONS[mnemonic] = fn
+        return fn
+    return register
+
+
+def added_operations(arch: Arch) -> list[str]:
+    """`arch`'s Simple-unit instructions beyond `BUILT_IN`, each of which must
+    have a lane operation (ValueError naming those that do not)."""
+    added = sorted(mn for mn, op in table(arch).items() if op.unit is isa.Unit.SIMPLE and mn not in BUILT_IN)
+    missing = [mn for mn in added if mn not in LANE_OPERATIONS]
+    if missing:
+        raise ValueError(f"{arch.title}'s table has Simple-unit instructions with no RTL: {', '.join(missing)} "
+                         f"(register each with hdl.simple_unit.lane_operation)")
+    return added
 
 
 class SimpleUnit(ArchComponent):
@@ -175,6 +209,11 @@ class SimpleUnit(ArchComponent):
                 with m.Case(Opcode.ARECIP):
                     m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
                     m.d.comb += w.data.eq(alu_result)
+            for name in added_operations(self.arch):
+                with m.Case(opcode(name)):
+                    lanes = [LANE_OPERATIONS[name](vb[lane], vc[lane], imm12, mod1) for lane in range(LANES)]
+                    m.d.comb += w.en.eq(Mux(writes_vd, self.inputs.enabled, 0))
+                    m.d.comb += w.data.eq(Cat(*lanes))
 
         # --- flags: the FlagUnit's request ------------------------------------------------
         flags = self.flags

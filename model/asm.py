@@ -475,7 +475,7 @@ def _named_word(text: str, loc: Loc, arch: isa.Arch) -> int:
     mnemonic, rest, rest_offset = _head(text)
     op = isa.ISA[arch].opcodes.get(mnemonic.upper())
     if op is None:
-        other = [a.value for a in isa.Arch if a is not arch and mnemonic.upper() in isa.ISA[a].opcodes]
+        other = [a.value for a in isa.architectures() if a is not arch and mnemonic.upper() in isa.ISA[a].opcodes]
         hint = f" on {arch.title} (it is a {other[0]} instruction: add `.arch {other[0]}`)" if other else ""
         raise AsmError(loc, f"unknown mnemonic {mnemonic!r}{hint}")
     values: dict[str, int] = {}

@@ -50,7 +50,7 @@ from .silent import CLOBBERING, LiveValues, clobbered_by, declared_reads_of
 from .state import LANES, SfpuState
 from .trace import CycleRecord, FlagsRecord, LRegWriteRecord, activity, lane_mask, merge_dst_writes
 
-SFPNOP_WORDS = {arch: isa.encode("SFPNOP", arch) for arch in isa.Arch}
+SFPNOP_WORDS = {arch: isa.encode("SFPNOP", arch) for arch in isa.architectures()}
 CONFIG_ARRAYS = ("lane_config", "macro_templates", "macro_sequences", "macro_misc")
 MACRO_UNITS = isa.MACRO_UNITS       # sequence byte i drives MACRO_UNITS[i]
 EXECUTION_ORDER = (Unit.LOAD, Unit.SIMPLE, Unit.MAD, Unit.ROUND, Unit.STORE)

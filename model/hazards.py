@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 
 from .contract import UNIT_DELAY_KIND_BITS
-from .isa import ISA, VD_INDEX, Arch, Features, Instruction, LaneConfigBit, Read, Shft2Mod1, Unit, decode
+from .isa import ISA, VD_INDEX, Arch, Features, architectures, Instruction, LaneConfigBit, Read, Shft2Mod1, Unit, decode
 from .machine import Effects, UndefinedBehaviour, regular_operands
 from .reads import EVERY_LREG, word_reads
 from .semantics import Operands
@@ -527,7 +527,8 @@ def interlocks_next(ins: Instruction) -> bool:
 
 # The rule for a read at T+1 of a thread MAD-class result that the stall
 # logic let through, by the consumer's mnemonic (the table's `stall_gap`).
-GAP_RULES: dict[str, str] = {op.mnemonic: op.stall_gap for arch in Arch for op in ISA[arch].table if op.stall_gap}
+GAP_RULES: dict[str, str] = {op.mnemonic: op.stall_gap for arch in architectures() for op in ISA[arch].table
+                             if op.stall_gap}
 # The producer's gap: the stall logic and the instruction disagree on INDIRECT_VD (SFPLUTFP32's Mod1Mirror).
 LUTFP32_MIRROR_GAP = GAP_RULES["SFPLUTFP32"]
 # Rules about holes in Blackhole's stall logic: Wormhole has no stall to have holes in.

@@ -50,7 +50,7 @@ class Arch(enum.Enum):
 
     @property
     def title(self) -> str:
-        return {"wormhole": "Wormhole B0", "blackhole": "Blackhole A0"}[self.value]
+        return _TITLES[self]
 
     @property
     def features(self) -> "Features":
@@ -65,14 +65,14 @@ class Arch(enum.Enum):
 
     @classmethod
     def parse(cls, name: str) -> "Arch":
-        """The architecture called `name` (also `wormhole_b0`, `wh`, `bh`);
-        ValueError naming the choices otherwise."""
+        """The architecture called `name` or one of its aliases (`wormhole_b0`,
+        `wh`, `bh`, ...); ValueError naming the choices otherwise."""
         key = str(name).strip().lower()
-        key = {"wh": "wormhole", "wormhole_b0": "wormhole", "bh": "blackhole", "blackhole_a0": "blackhole"}.get(key, key)
-        try:
-            return cls(key)
-        except ValueError:
-            raise ValueError(f"unknown architecture {name!r} (known: wormhole, blackhole)") from None
+        arch = _BY_NAME.get(key)
+        if arch is None:
+            known = ", ".join(a.value for a in architectures())
+            raise ValueError(f"unknown architecture {name!r} (known: {known})")
+        return arch
 
 
 WORMHOLE, BLACKHOLE = Arch.WORMHOLE, Arch.BLACKHOLE
@@ -961,10 +961,46 @@ class Isa:
         return f"Isa({self.arch.value}, {len(self.table)} instructions)"
 
 
-ISA: dict[Arch, Isa] = {
-    Arch.WORMHOLE: Isa(Arch.WORMHOLE, _finish(_WORMHOLE, Arch.WORMHOLE, LLK_BY_MNEMONIC)),
-    Arch.BLACKHOLE: Isa(Arch.BLACKHOLE, _finish(_blackhole_table(), Arch.BLACKHOLE, LLK_BY_MNEMONIC)),
-}
+# Every declared architecture's table (`declare`), and its title and names for `Arch.parse`.
+ISA: dict[Arch, Isa] = {}
+_TITLES: dict[Arch, str] = {}
+_BY_NAME: dict[str, Arch] = {}
+
+
+def declare(arch: Arch | str, title: str, table: list[Opcode], features: Features,
+            aliases: tuple[str, ...] = ()) -> Arch:
+    """Declare an architecture as data: its table, its feature record, its title
+    and the other names `Arch.parse` takes for it. `arch` is a member of `Arch`,
+    or the name of a further architecture, which becomes an `Arch` value that
+    `Arch(name)` and `Arch.parse` find but iterating `Arch` (the chips this
+    project models) does not; `architectures()` lists every declared one.
+    Declare before importing hdl/, whose `Opcode` enum takes every declared
+    table's opcodes. The new opcodes' semantics (`model.semantics.semantics`)
+    and their RTL (`hdl.simple_unit.lane_operation`) are the rest of what a
+    further architecture needs."""
+    if isinstance(arch, str):
+        name = arch.strip().lower()
+        if name in _BY_NAME:
+            raise ValueError(f"architecture {name!r} is already declared")
+        arch = object.__new__(Arch)         # an Arch value beside the enum's members
+        arch._name_, arch._value_ = name.upper(), name
+        Arch._value2member_map_[name] = arch
+    FEATURES[arch] = features
+    ISA[arch] = Isa(arch, _finish(table, arch, LLK_BY_MNEMONIC))
+    _TITLES[arch] = title
+    for name in (arch.value, *aliases):
+        _BY_NAME[name] = arch
+    return arch
+
+
+def architectures() -> tuple[Arch, ...]:
+    """Every declared architecture: the chips (`Arch`'s members), then any further one."""
+    return tuple(ISA)
+
+
+declare(Arch.WORMHOLE, "Wormhole B0", _WORMHOLE, FEATURES[Arch.WORMHOLE], aliases=("wh", "wormhole_b0"))
+declare(Arch.BLACKHOLE, "Blackhole A0", _blackhole_table(), FEATURES[Arch.BLACKHOLE],
+        aliases=("bh", "blackhole_a0"))
 
 # Instructions that read VD as their VB operand ("unsigned VB = VD;" in their
 # functional models); an SFPLOADMACRO override replaces that implicit read.

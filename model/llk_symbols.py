@@ -284,6 +284,12 @@ BLACKHOLE_SYMBOLS: dict[str, int] = {
 _BY_ARCH: dict[Arch, dict[str, int]] = {Arch.WORMHOLE: SYMBOLS, Arch.BLACKHOLE: SYMBOLS | BLACKHOLE_SYMBOLS}
 
 
+def declare_symbols(arch: Arch, names: dict[str, int]) -> None:
+    """The names a kernel of a further architecture (`isa.declare`) may use."""
+    _BY_ARCH[arch] = names
+
+
 def symbols(arch: Arch) -> dict[str, int]:
-    """The names a kernel of `arch` may use."""
-    return _BY_ARCH[arch]
+    """The names a kernel of `arch` may use: none for an architecture that
+    declared none (its programs then spell every value as a number)."""
+    return _BY_ARCH.get(arch, {})

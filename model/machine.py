@@ -132,7 +132,17 @@ def _word_plan(word: int, arch: Arch) -> tuple[Operands, Callable, int, int | No
     """What `Machine.execute` needs of a word, worked out once per word: its
     operands, semantics, bits that must be zero but are set, backdoor index."""
     ins = decode(word, arch)
-    return word_operands(word, arch), SEMANTICS[ins.mnemonic], ins.op.must_be_zero & word, ins.backdoor_index
+    return word_operands(word, arch), semantics_of(ins), ins.op.must_be_zero & word, ins.backdoor_index
+
+
+def semantics_of(ins) -> Callable:
+    """`ins`'s semantics; a LookupError naming it where its table has an
+    instruction nothing defines (a further architecture's, `isa.declare`)."""
+    fn = SEMANTICS.get(ins.mnemonic)
+    if fn is None:
+        raise LookupError(f"{ins.mnemonic} of {ins.op.arch.title}'s table has no semantics "
+                          f"(register them with model.semantics.semantics)")
+    return fn
 
 
 # Every lane passes the backdoor guard (read-only: callers combine it, never write it).
@@ -172,7 +182,7 @@ class Machine:
     def execute_operands(self, x: Operands) -> Effects:
         """Execute an instruction whose operands are already resolved (SFPLOADMACRO's path)."""
         self.effects = Effects()
-        SEMANTICS[x.ins.mnemonic](self, x)
+        semantics_of(x.ins)(self, x)
         return self.effects
 
     def _backdoor_template_write(self, index: int, word: int) -> None:

@@ -66,7 +66,7 @@ SILENT_RULES: dict[str, SilentRule] = {
 # The instructions whose side writes `clobbered-live` follows.
 CLOBBERING = frozenset({"SFPTRANSP", "SFPSWAP"})
 # Code with one of these (an SFPLOADMACRO may schedule an SFPSWAP) is worth following.
-_CLOBBERING_OPCODES = frozenset(op.opcode for arch in isa.Arch for op in isa.ISA[arch].table
+_CLOBBERING_OPCODES = frozenset(op.opcode for arch in isa.architectures() for op in isa.ISA[arch].table
                                 if op.mnemonic in (*CLOBBERING, "SFPLOADMACRO"))
 
 

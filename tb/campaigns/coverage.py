@@ -157,7 +157,7 @@ def _layout(arch: isa.Arch) -> dict[str, tuple[list[str], dict[str, str]]]:
     }
 
 
-LAYOUTS = {arch: _layout(arch) for arch in isa.Arch}
+LAYOUTS = {arch: _layout(arch) for arch in isa.architectures()}
 LAYOUT = LAYOUTS[isa.DEFAULT_ARCH]     # a program's architecture without an .arch line
 
 

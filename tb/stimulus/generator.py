@@ -107,7 +107,7 @@ STALL_GAP_REASON = "a rule of the MAD stall logic (Features.mad_stall): this arc
 UNBREAKABLES: dict[isa.Arch, dict[str, str]] = {
     arch: {**{rule: STALL_GAP_REASON for rule in RULES if rule.startswith("stall-gap-") and not arch.features.mad_stall},
            **WARNINGS}
-    for arch in isa.Arch}
+    for arch in isa.architectures()}
 UNBREAKABLE = UNBREAKABLES[isa.DEFAULT_ARCH]
 
 
@@ -257,7 +257,7 @@ _FEATURE_DIRECTIVES = {"stack_pointer": (("rwc_sp", 1024), ("sfpu_stack_incr", 1
                        "dst_remap": (("dest_remap_addrs", 2), ("dest_swizzle_32b", 2))}
 # Each architecture's, in the order above (the draws of a seed depend on it).
 _DIRECTIVES_OF = {arch: tuple(d for feature, ds in _FEATURE_DIRECTIVES.items() if getattr(arch.features, feature)
-                              for d in ds) for arch in isa.Arch}
+                              for d in ds) for arch in isa.architectures()}
 
 
 def _directive_line(rng, arch: isa.Arch) -> str:
@@ -624,7 +624,7 @@ def _source_name(kind: str, seed: int, arch: isa.Arch) -> str:
 
 def _rng(kind: str, seed: int, arch: isa.Arch) -> np.random.Generator:
     """Seeded from (kind, seed) alone on the default architecture, and from the architecture too on the others."""
-    key = [KINDS.index(kind), seed] + ([] if arch is isa.DEFAULT_ARCH else [list(isa.Arch).index(arch)])
+    key = [KINDS.index(kind), seed] + ([] if arch is isa.DEFAULT_ARCH else [isa.architectures().index(arch)])
     return np.random.default_rng(key)
 
 
