@@ -13,7 +13,7 @@ import numpy as np
 
 from tensix_sfpu.model import isa
 from tensix_sfpu.model.asm import Program, assemble
-from tensix_sfpu.tb.stimulus.directed import (LANES, ROW_MASK_BITS, _arch_line, _lreg_line, directed_program_text,
+from tensix_sfpu.tb.stimulus.directed import (LANES, MODIFIERS, ROW_MASK_BITS, _arch_line, _lreg_line, directed_program_text,
                                               instruction, load_l0, lreg_prelude, variants)
 
 
@@ -254,6 +254,67 @@ def _mad_close_lines(rng, arch: isa.Arch) -> list[str]:
     return lines
 
 
+
+# -- SFPMAD products at the ends of the exponent range, in every lane ---------------------------------------
+
+def _exponent_pair(rng, total: int) -> tuple[int, int]:
+    """Two biased exponents 1-254 adding up to `total` (which must lie in 2..508), the split random."""
+    low, high = max(1, total - 254), min(254, total - 1)
+    x = int(rng.integers(low, high + 1))
+    return x, total - x
+
+
+def _float_word(rng, exponent: int) -> int:
+    return int(rng.integers(0, 2)) << 31 | exponent << 23 | int(rng.integers(0, 1 << 23))
+
+
+def _fma_exponent_edge_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPMAD whose product exponent (the sum of the operands' exponents less 127) lies, lane by lane, at the
+    two edges the FMA tests it against: 243-258 around the overflow at 255, and -4..1 around the drop below
+    0; then one factor of exponent 0-3 (0: zero or a denormal, which reads as zero; 1: the smallest normal)
+    against one of 126-230, each factor in turn, every lane meeting every exponent. The split of each sum
+    between the two factors and the mantissas are random; z is mostly far smaller than the product, but in
+    every other round near the overflow it lies one to three binades above it with the opposite sign (which
+    of the two is the larger, and whether they subtract, then turns on the product's exponent). The
+    directed mad_edges puts each edge value in all 32 lanes at once, with the same exponents in each, and
+    mad_close's products rarely come within a few binades of either edge."""
+    lines = []
+    small_z = lambda: 0 if rng.random() < 0.25 else _float_word(rng, int(rng.integers(1, 60)))
+    for round_ in range(72):
+        x, y, z = [], [], []
+        for lane in range(LANES):
+            if round_ < 24:             # around the overflow: a product of 2**116 to 2**131
+                a, b = _exponent_pair(rng, 127 + 258 - (round_ + lane) % 16)
+            elif round_ < 56:           # around the drop: a product of 2**-131 to 2**-126
+                a, b = _exponent_pair(rng, 127 + 1 - (round_ + lane) % 6)
+            else:                       # a factor of exponent 0-3, either one
+                k = round_ - 56
+                a, b = ((k // 2 + lane) % 4, int(rng.integers(126, 231)))
+                if k % 2:
+                    a, b = b, a
+            x.append(_float_word(rng, a))
+            y.append(_float_word(rng, b))
+            if round_ < 24 and round_ % 2:
+                sign = (x[-1] ^ y[-1] ^ 1 << 31) & 1 << 31
+                z.append(sign | min(254, a + b - 127 + 1 + round_ // 2 % 3) << 23 | int(rng.integers(0, 1 << 23)))
+            else:
+                z.append(small_z())
+        lines += [_lreg_line(0, x), _lreg_line(1, y), _lreg_line(2, z),
+                  f"sfpmad vd={3 + round_ % 5} va=0 vb=1 vc=2 mod1=0", "sfpnop"]
+    return lines
+
+
+# -- one program past 2**14 cycles --------------------------------------------------------------------------
+
+LONG_RUN_CYCLES = (1 << 14) + 256
+
+
+def _long_run_lines(rng, arch: isa.Arch) -> list[str]:
+    """SFPNOPs past cycle 2**14 and then a few instructions: the trace's cycle counter reaches bit 14, which
+    no other program does (the longest ends within a few thousand cycles)."""
+    return ["sfpnop"] * LONG_RUN_CYCLES + ["sfpmad vd=3 va=0 vb=1 vc=2 mod1=0", "sfpstore vd=3 mod0=3 imm10=0",
+                                          "sfpload vd=4 mod0=3 imm10=0", "sfpnop"]
+
 # -- SFPCONFIG on every target --------------------------------------------------------------------------
 
 def _config_target_lines(rng, arch: isa.Arch) -> list[str]:
@@ -359,6 +420,23 @@ def _stall_pair_lines(rng, arch: isa.Arch) -> list[str]:
     return lines
 
 
+
+def _stall_modifier_lines(rng, arch: isa.Arch) -> list[str]:
+    """A thread SFPMAD writing L13 and then every opcode of the table with every value of its modifier field
+    (Mod0 or Mod1), other fields random and VD 0-7: each read mask the stall logic picks by a modifier
+    (SFPLOAD's that read VD, for one) meets a write in flight. stall_pairs draws the modifier at random, once
+    for each opcode and register."""
+    lines = []
+    for op in isa.ISA[arch].table:
+        field = MODIFIERS[arch][op.mnemonic]
+        if op.mnemonic in ("SFPLOADMACRO", "SFPCONFIG") or field is None:
+            continue
+        for value in range(1 << op.field_map[field].width):
+            lines += [f"sfpmad vd=13 va={int(rng.integers(0, 8))} vb={int(rng.integers(0, 8))} "
+                      f"vc={int(rng.integers(0, 8))} mod1=0", _with_vd(rng, op.mnemonic, arch, 0, 8, **{field: value}),
+                      "sfpnop"]
+    return lines
+
 def _stochrnd_tail_lines(rng, arch: isa.Arch) -> list[str]:
     """Every SFPSTOCHRND mode and rounding mode on values whose discarded bits are all ones but for a few
     (floats of exponent 120-145 and integers whose low k bits, k random, are nearly all ones): the fraction
@@ -447,7 +525,9 @@ GENERATED = {"macro_wide": _macro_wide_lines, "macro_routing": _macro_routing_li
              "single_lane_stores": _single_lane_store_lines,
              # One round each: the Src counters show only in the final state, which later rounds overwrite.
              **{f"tensix_short_{k}": lambda rng, arch: _tensix_addr_mod_lines(rng, arch, rounds=1) for k in range(3)},
-             "tensix_carry": _tensix_carry_lines, "lane_store_parity": _lane_store_parity_lines}
+             "tensix_carry": _tensix_carry_lines, "lane_store_parity": _lane_store_parity_lines,
+             "fma_exponent_edges": _fma_exponent_edge_lines, "long_run": _long_run_lines,
+             "stall_modifiers": _stall_modifier_lines}
 
 
 # Directed groups drawn again with another seed: found by trial to reach what seed 0 does not.
