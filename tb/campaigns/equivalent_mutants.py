@@ -144,54 +144,87 @@ EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: {
         "equivalent: bit 7 of lane 19's shift amount reaches only its negation's low 5 bits, which depend on the "
         "amount's low 5 bits alone (bits 0-4 and 31 are what the shifts read)",
     # hdl/fma.py, one lane's FMA: copies Amaranth makes of an expression for each of its uses, each followed
-    # in flat.il to the one cell that reads it.
+    # in flat.il to the one cell that reads it, then proved by SAT on the lane's whole FMA: its cells moved out
+    # of flat.il into a module of their own (`submod`: every signal from outside an input, free), the miter of
+    # it and its mutated copy (`miter -equiv`, then `opt_merge`), its output compared at the second of two
+    # cycles (`sat -seq 2 -prove-skip 1`, the stage register from its init 0, so holding 0 or stage 1's value
+    # of any input). The one multiplier both copies share is cut to a free product, which only adds behaviours.
+    # Scripts: /work/scratch/exp70_proofs (extract.ys, prove.py, uf.py, m162.ys).
     # fma.py:280, lane 8: the copy of r_sig (the tiny Mux) feeding only `rounded` in `flush = rounded[23:] == 0`.
     "-mode cnot0 -cell $flatten\\mad.\\fma_8.\\finish.$1170 -port A -portbit 8 -ctrlbit 0":
         "equivalent: a fraction bit of lane 8's non-tiny r_sig in the copy of `rounded` that feeds only the flush "
         "test (exponent field after rounding == 0); a non-tiny result has exponent 1-254 there (255 and up is "
-        "overflow, taken first), which no carry from the fraction brings to 0",
+        "overflow, taken first), which no carry from the fraction brings to 0"
+        " (SAT on lane 8's FMA, fma_8 with its finish stage cut out of flat.il by `submod` with every input free, "
+        "over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:269, lane 5: r_mag[0] & (lead_zeros < 2) in the sticky bit of the copy of r_sig whose Mux (fma.py:280)
     # has only its output bit 2 read (the guard bit in round_up, in the copy of `rounded` for the flush test).
     "-mode const1 -cell $flatten\\mad.\\fma_5.\\finish.$1207 -port Y -portbit 0":
-        "equivalent: lane 5's sticky bit in a copy of r_sig of which only bit 2 (the guard bit) is read",
+        "equivalent: lane 5's sticky bit in a copy of r_sig of which only bit 2 (the guard bit) is read"
+        " (SAT on lane 5's FMA, fma_5 with its finish stage cut out of flat.il by `submod` with every input free, "
+        "over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:280, lane 16: the copy of r_sig whose output bit 1 alone is read (round_up's round bit).
     "-mode inv -cell $flatten\\mad.\\fma_16.\\finish.$1287 -port A -portbit 0":
-        "equivalent: bit 0 of the non-tiny r_sig in lane 16's copy of the tiny Mux whose output bit 1 alone is read",
+        "equivalent: bit 0 of the non-tiny r_sig in lane 16's copy of the tiny Mux whose output bit 1 alone is read"
+        " (SAT on lane 16's FMA, fma_16 with its finish stage cut out of flat.il by `submod` with every input free,"
+        " over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:217, lane 7: SFPMUL24's z.exponent - 129, of which only the low 5 bits (p_shift) are read.
     "-mode cnot1 -cell $flatten\\mad.\\fma_7.$654 -port A -portbit 6 -ctrlbit 7":
         "equivalent: bit 6 of z's exponent in lane 7's SFPMUL24 z.exponent - 129, whose low 5 bits (the only ones "
-        "read) depend on the exponent's low 5 bits alone",
+        "read) depend on the exponent's low 5 bits alone"
+        " (SAT on lane 7's FMA, fma_7 with its finish stage cut out of flat.il by `submod` with every input free, "
+        "over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:159, lane 17: the copy of p_exp_eff feeding exp_diff = p_exp_eff - z.exponent in the copy of abs_diff
     # whose low 5 bits alone are read (`shift`; the other branch of its Mux is -exp_diff from another copy).
     "-mode const0 -cell $flatten\\mad.\\fma_17.$514 -port Y -portbit 6":
         "equivalent: bit 6 of lane 17's p_exp_eff in the copy that reaches only the low 5 bits of exp_diff (the "
-        "alignment shift), which depend on its low 5 bits alone",
+        "alignment shift), which depend on its low 5 bits alone"
+        " (SAT on lane 17's FMA, fma_17 with its finish stage cut out of flat.il by `submod` with every input free,"
+        " over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:132 and 157, lane 17: the copy of p_exp feeding only p_exp < 0 in the copy of p_gone that reaches the
     # copy of p_is_big selecting abs_diff's branch for `shift`.
     "-mode const1 -cell $flatten\\mad.\\fma_17.$489 -port A -portbit 1":
         "equivalent: lane 17's product kept (p_exp -1 or -2 read as 0 or 1) in the copy of p_gone that reaches "
         "only the choice of the alignment shift; the operand it shifts is then the product, which the other "
-        "copies still drop (zero), so any shift gives zero (and with z's exponent 0 both shifts are 0)",
+        "copies still drop (zero), so any shift gives zero (and with z's exponent 0 both shifts are 0)"
+        " (SAT on lane 17's FMA, fma_17 with its finish stage cut out of flat.il by `submod` with every input free,"
+        " over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # fma.py:111 and 117, lane 10: the copy of the significand feeding the multiplier copy whose product reaches
     # only SFPMUL24's result (Mux(upper, ...) at fma.py:183), while the multiplicand Mux picks this significand
     # only when the instruction is no SFPMUL24.
     "-mode cnot0 -cell $flatten\\mad.\\fma_10.$613 -port A -portbit 0 -ctrlbit 1":
         "equivalent: lane 10's significand (exponent 0 or 1 read as the other) in a copy of the product that "
-        "reaches only SFPMUL24's result, which reads the bare mantissa instead whenever it is used",
+        "reaches only SFPMUL24's result, which reads the bare mantissa instead whenever it is used"
+        " (SAT on lane 10's FMA, fma_10 with its finish stage cut out of flat.il by `submod` with every input free,"
+        " over two cycles from the stage register's init; the mutated copy's multiplier kept only as a function: "
+        "the other copy's product when both operands are equal, else free (with both multipliers whole, SAT ran "
+        "past 300 s))",
     # fma.py:219 and 223, lane 20: SFPMUL24's z_kept = z_grs >> z_shift, in the copy feeding only z_kept.any().
     "-mode inv -cell $flatten\\mad.\\fma_20.$604 -port A -portbit 7":
         "equivalent: bit 7 of z's grid significand in lane 20's copy of SFPMUL24's z_kept that feeds only "
-        "z_kept.any(): the hidden bit 26, always set, is still there whenever bit 7 survives the shift",
+        "z_kept.any(): the hidden bit 26, always set, is still there whenever bit 7 survives the shift"
+        " (SAT on lane 20's FMA, fma_20 with its finish stage cut out of flat.il by `submod` with every input free,"
+        " over two cycles from the stage register's init; its multiplier (one after opt_merge) cut to a free "
+        "product)",
     # hdl/mad_unit.py:202: l3_sign_q = L3 & SIGNS (0 on reset, held while frozen), 1024 bits; bit 195 is bit 3 of
     # lane 6, no sign bit.
     "-mode const0 -cell $flatten\\mad.$1251 -port Q -portbit 195":
         "equivalent: bit 3 of lane 6's registered L3 sign word is 0 at reset, loaded with L3 & SIGNS (0 there) "
-        "and otherwise held: it is always 0",
+        "and otherwise held: it is always 0"
+        " (SAT induction on the register and its two input Muxes (rst, run) from its init 0)",
     # hdl/simple_alu.py:129: the copy of carry_in_sum = Cat(subtract, a) + Cat(subtract, operand_b) feeding only
     # SFPDIVP2's new exponent (total[:8], simple_alu.py:259); SFPDIVP2 sets no `subtract` (0).
     "-mode inv -cell $flatten\\simple.\\alu_0.$1239 -port B -portbit 0":
         "equivalent: lane 0's carry-in bit inverted in the copy of the adder that feeds SFPDIVP2 alone, where "
-        "`subtract` is 0: 2a + (2b + 1) has the same bits 1-32 as 2a + 2b",
+        "`subtract` is 0: 2a + (2b + 1) has the same bits 1-32 as 2a + 2b"
+        " (SAT on lane 0's simple.alu_0 cut out of flat.il, combinational, with every input free; its multipliers "
+        "cut to free products)",
     # hdl/trace.py: the trace's Store-sub-unit opcode, bit 3; the Store sub-unit runs SFPSTORE (0x72) alone.
     "-mode const0 -cell $flatten\\recorder.$8 -port D -portbit 464":
         "equivalent: the Store sub-unit's traced opcode is 0 or SFPSTORE's 0x72, whose bit 3 is 0",
