@@ -42,7 +42,7 @@ from . import hazards, isa, tensix
 from .hazards import (DST_READ_SPACING, RULES, WARNING_RULES, Finding, Hazard, HazardError, interlocks_next,
                       stall_reads, stall_writes, stalls_after_mad, unknown_rule)
 from .isa import Arch, Instruction, LaneConfigBit, Unit, decode
-from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands
+from .machine import Effects, LRegWrite, Machine, apply_effects, word_operands, word_plan
 from .reads import lreg_reads
 from .contract import Contract, show
 from .semantics import Operands
@@ -69,6 +69,41 @@ def _bits(value, field: tuple[int, int]):
     if isinstance(value, np.ndarray):
         return (value >> value.dtype.type(offset)) & value.dtype.type(mask)
     return (value >> offset) & mask
+
+@dataclass(frozen=True, slots=True)
+class _ThreadWord:
+    """What `CycleModel.step` needs of a word the thread presents, worked out
+    once per word (`_thread_word`): programs repeat their words, so a cycle
+    costs one cache look-up instead of a decode and a look-up per question."""
+    counters_only: bool              # SETRWC/INCRWC: an issue slot, no sub-unit (model.tensix)
+    ins: Instruction | None          # None for counters_only
+    x: Operands | None               # its operands as the thread issues it
+    unit: Unit | None
+    loadmacro: bool                  # SFPLOADMACRO: schedules from LoadMacroConfig
+    interlocks: bool                 # only SFPNOP may follow (`interlocks_next`)
+    stalls_after_mad: bool           # arms Blackhole's stall after a MAD-class instruction
+    backdoor: bool                   # also writes its word into a macro template (VD 12-15)
+    machine: tuple | None            # `Machine.execute`'s own plan of the word (model.machine.word_plan)
+
+
+@functools.lru_cache(maxsize=65536)
+def _thread_word(word: int, arch: Arch) -> _ThreadWord:
+    """Raises DecodeError, as `decode` does, for a word that is no instruction of `arch`."""
+    if tensix.is_issued(word):
+        return _ThreadWord(True, None, None, None, False, False, False, False, None)
+    ins = decode(word, arch)
+    return _ThreadWord(False, ins, word_operands(word, arch), ins.op.unit, ins.mnemonic == "SFPLOADMACRO",
+                       interlocks_next(ins), stalls_after_mad(ins), ins.backdoor_index is not None,
+                       word_plan(word, arch))
+
+
+# Sub-units in the order their instructions run within a cycle (`EXECUTION_ORDER`).
+_EXECUTION_RANK = {unit: rank for rank, unit in enumerate(EXECUTION_ORDER)}
+
+
+def _execution_rank(e: "Execution") -> int:
+    return _EXECUTION_RANK[e.unit]
+
 
 @dataclass(slots=True)
 class Execution:
@@ -230,46 +265,51 @@ class CycleModel:
         start = self.state
 
         due = self._take_due()
+        plan = _thread_word(word, start.arch) if word is not None else None
         # SETRWC/INCRWC take the issue slot but no sub-unit (model.tensix).
-        counters_only = word is not None and tensix.is_issued(word)
-        ins = decode(word, self.state.arch) if word is not None and not counters_only else None
+        counters_only = plan is not None and plan.counters_only
+        ins = plan.ins if plan is not None else None
         reason = self._stall_reason(word, ins) if word is not None else None
         accepted = word is not None and reason is None
         if word is not None and not accepted:
             rec.stalled = word
             rec.stall_reason = reason
-        executions = [self._macro_execution(p) for p in due.values()]
+        executions = [self._macro_execution(p) for p in due.values()] if due else []
         thread = None
         if accepted:
             rec.issued = word
             self.issued_instructions += 1
         if accepted and ins is not None:
-            thread = Execution(ins.op.unit, word_operands(word, self.state.arch), "thread", source=self.context,
-                               thread=self.thread, tag=self.tag)
-            if ins.op.unit in due:
-                self._hazard("discarded", ins.op.unit, f"{ins.mnemonic} from the thread was discarded: "
-                             f"{due[ins.op.unit].x.ins.mnemonic} from the SFPLOADMACRO of cycle "
-                             f"{due[ins.op.unit].macro_cycle} runs on {ins.op.unit.value}")
+            unit = plan.unit
+            # Positional: a third cheaper than by keyword, on every cycle.
+            thread = Execution(unit, plan.x, "thread", None, self.context, self.thread, self.tag)
+            if unit in due:
+                self._hazard("discarded", unit, f"{ins.mnemonic} from the thread was discarded: "
+                             f"{due[unit].x.ins.mnemonic} from the SFPLOADMACRO of cycle "
+                             f"{due[unit].macro_cycle} runs on {unit.value}")
                 thread = None
             else:
                 executions.append(thread)
         if len(executions) > 1:
-            executions.sort(key=lambda e: EXECUTION_ORDER.index(e.unit))
+            executions.sort(key=_execution_rank)
         if self.full_records:
             for e in executions:
                 rec.units[e.unit.value] = activity(e.unit.value, e.x, e.origin, e.macro_cycle)
 
         # SFPLOADMACRO schedules from LoadMacroConfig as it is at the start of the cycle.
-        config = _MacroConfig.of(start) if thread is not None and thread.mnemonic == "SFPLOADMACRO" else None
-        self._check_before(executions, thread)
-        self._check_field_rules_before(executions, thread)
+        config = _MacroConfig.of(start) if thread is not None and plan.loadmacro else None
+        # Every rule is about an instruction that runs: a cycle running none only lands results.
+        if executions:
+            self._check_before(executions, thread)
+            self._check_field_rules_before(executions, thread)
         # Only the Simple sub-unit changes the flags, the stack and LaneConfig.
         before = _Observed(start) if Unit.SIMPLE in [e.unit for e in executions] else None
-        direct = self._execute(executions, thread, word)
+        direct = self._execute(executions, thread, plan)
         self._commit(executions, direct, before)
-        self._check_after(executions)
-        self._check_field_rules_after(executions)
-        self._report_silent(executions)
+        if executions:
+            self._check_after(executions)
+            self._check_field_rules_after(executions)
+            self._report_silent(executions)
         self._count_down(accepted and not counters_only)    # only SFPU instructions count
         if config is not None:
             self._check_shared_config(thread, config)
@@ -279,8 +319,8 @@ class CycleModel:
             tensix.apply(self.state.tensix, word)
 
         self._previous = executions
-        self._interlock = thread.mnemonic if thread is not None and interlocks_next(thread.x.ins) else None
-        self._mad = thread.x.ins if thread is not None and stalls_after_mad(thread.x.ins) else None
+        self._interlock = ins.mnemonic if thread is not None and plan.interlocks else None
+        self._mad = ins if thread is not None and plan.stalls_after_mad else None
         self.cycle += 1
         self._last_record = rec
         return rec
@@ -341,43 +381,65 @@ class CycleModel:
     def _macro_execution(self, p: Pending) -> Execution:
         return Execution(p.unit, p.x, "macro", p.macro_cycle, p.source, p.thread, p.tag)
 
-    def _execute(self, executions: list[Execution], thread: Execution | None, word: int | None) -> bool:
-        """Run each instruction against the start-of-cycle state. A lone
-        instruction writes the state directly (a two-cycle one has its LRegs
-        put back, as its results land a cycle later); otherwise each runs on
-        its own fork and `_commit` replays the effects. Returns whether the
-        state was written directly."""
+    def _execute(self, executions: list[Execution], thread: Execution | None, plan: _ThreadWord | None) -> bool:
+        """Run each instruction against the start-of-cycle state. The last
+        instruction of the cycle writes the state directly (a two-cycle one has
+        its LRegs put back, as its results land a cycle later): nothing after
+        it reads the start-of-cycle state. Each one before it runs on its own
+        fork, as the last would otherwise see its writes, and `_commit`
+        replays the effects of all of them in order (the last's again, so on
+        a conflict the younger still wins). Returns whether the lone
+        instruction of the cycle wrote the state directly (then there is
+        nothing to replay)."""
+        if not executions:
+            return False
         m = self.machine
         start = self.state
-        direct = len(executions) == 1 and not (self._landing and self._reads_in_second_cycle(executions[0]))
-        if direct:
-            e = executions[0]
-            saved = start.lregs.copy() if e.x.ins.latency > 1 else None
-            m.state = start
-            self._run(e, thread, word)
-            if saved is not None:
-                start.lregs[...] = saved
-            return True
-        for e in executions:
-            m.state = start.fork(writes_dst=False)
-            if e.unit is Unit.STORE:
-                # The Store sub-unit, the only one that writes Dst, runs last in
-                # the cycle: nothing after it reads Dst, so it writes in place.
-                m.state.dst = start.dst
-            if self._reads_in_second_cycle(e) and self._landing:
-                # Its reads happen at T+1, after last cycle's MAD results land.
-                for land in self._landing:
-                    for w in land.writes:
-                        np.copyto(m.state.lregs[w.reg], w.values, where=w.mask)
-            self._run(e, thread, word)
+        last = executions[-1]
+        late = self._landing and self._reads_in_second_cycle(last)
+        for e in executions if late else executions[:-1]:
+            if self._writes_nothing(e, thread, plan):
+                m.state = start
+                self._run(e, thread, plan)
+            else:
+                self._run_on_fork(e, thread, plan)
         m.state = start
-        return False
+        if late:
+            return False
+        saved = start.lregs.copy() if last.x.ins.latency > 1 else None
+        self._run(last, thread, plan)
+        if saved is not None:
+            start.lregs[...] = saved
+        return len(executions) == 1
 
-    def _run(self, e: Execution, thread: Execution | None, word: int | None) -> None:
+    @staticmethod
+    def _writes_nothing(e: Execution, thread: Execution | None, plan: _ThreadWord | None) -> bool:
+        """An SFPNOP changes no state, so it needs no fork (macro sequences
+        schedule many): from a macro, or from the thread unless its word also
+        writes a macro template by the backdoor."""
+        return e.is_nop and (e is not thread or not plan.backdoor)
+
+    def _run_on_fork(self, e: Execution, thread: Execution | None, plan: _ThreadWord | None) -> None:
+        """Run `e` on a fork of the state (`_commit` replays its effects)."""
+        m = self.machine
+        start = self.state
+        m.state = start.fork(writes_dst=False)
+        if e.unit is Unit.STORE:
+            # The Store sub-unit, the only one that writes Dst, runs last in
+            # the cycle: nothing after it reads Dst, so it writes in place.
+            m.state.dst = start.dst
+        if self._reads_in_second_cycle(e) and self._landing:
+            # Its reads happen at T+1, after last cycle's MAD results land.
+            for land in self._landing:
+                for w in land.writes:
+                    np.copyto(m.state.lregs[w.reg], w.values, where=w.mask)
+        self._run(e, thread, plan)
+
+    def _run(self, e: Execution, thread: Execution | None, plan: _ThreadWord | None) -> None:
         m = self.machine
         # The machine's `where` stays empty: the hazard names the cycle, unit and line.
         n_warnings = len(m.warnings)
-        e.effects = m.execute(word) if e is thread else m.execute_operands(e.x)
+        e.effects = m.execute_planned(thread.x.ins.word, plan.machine) if e is thread else m.execute_operands(e.x)
         for message in m.warnings[n_warnings:]:
             self._hazard("undefined", e.unit, message, e.source)
 
@@ -490,13 +552,19 @@ class CycleModel:
 
     def _check_before(self, executions: list[Execution], thread: Execution | None) -> None:
         """The documented rules on what starts this cycle, before it runs."""
-        by_unit = {e.unit: e for e in executions}
         if self._landing:
             self._report(*hazards.read_in_flight(executions, self._landing, self._reads, self._reads_in_second_cycle,
                                                  self.features.mad_stall))
-        simple, rnd = by_unit.get(Unit.SIMPLE), by_unit.get(Unit.ROUND)
+        simple = rnd = mad = None          # at most one instruction runs on each sub-unit
+        for e in executions:
+            if e.unit is Unit.SIMPLE:
+                simple = e
+            elif e.unit is Unit.ROUND:
+                rnd = e
+            elif e.unit is Unit.MAD:
+                mad = e
         if simple:
-            self._report(hazards.simple_round_vd16(simple, rnd), hazards.swap_mad_nop(simple, by_unit.get(Unit.MAD)))
+            self._report(hazards.simple_round_vd16(simple, rnd), hazards.swap_mad_nop(simple, mad))
         for prev in self._previous:
             self._report(*hazards.swap_next_cycle(prev, simple, rnd))
             if prev.mnemonic == "SFPSHFT2" and prev.x.ins.two_cycles:
@@ -545,6 +613,8 @@ class CycleModel:
 
     def _check_shared_config(self, thread: Execution, config: "_MacroConfig") -> None:
         """An SFPLOADMACRO scheduling from LoadMacroConfig that another thread's code wrote last."""
+        if all(writer == thread.thread for writer, _ in self._config_writer.values()):
+            return          # one thread's code (the usual case): no part was written by another
         macro = thread.x.ins["macro"]
         used = [("macro_sequences", macro), ("macro_misc", None)]
         for step in _macro_plan(config, macro):

@@ -128,7 +128,7 @@ def word_operands(word: int, arch: Arch) -> Operands:
 
 
 @functools.lru_cache(maxsize=65536)
-def _word_plan(word: int, arch: Arch) -> tuple[Operands, Callable, int, int | None]:
+def word_plan(word: int, arch: Arch) -> tuple[Operands, Callable, int, int | None]:
     """What `Machine.execute` needs of a word, worked out once per word: its
     operands, semantics, bits that must be zero but are set, backdoor index."""
     ins = decode(word, arch)
@@ -170,7 +170,11 @@ class Machine:
 
     def execute(self, word: int) -> Effects:
         """Execute one instruction word issued by the thread; return its effects."""
-        x, function, stray_bits, backdoor_index = _word_plan(word, self.state.arch)
+        return self.execute_planned(word, word_plan(word, self.state.arch))
+
+    def execute_planned(self, word: int, plan: tuple) -> Effects:
+        """`execute` with the word's `word_plan` already at hand (the cycle model keeps it per word)."""
+        x, function, stray_bits, backdoor_index = plan
         self.effects = Effects()
         if stray_bits:
             self.undefined(f"{x.ins.mnemonic}: bits 0x{stray_bits:X} must be zero")
@@ -359,8 +363,15 @@ class Machine:
         if rows.size == 0:
             return
         dst[rows, cols] = values[mask]
-        col_masks: dict[int, int] = {}
-        for row, col in zip(rows.tolist(), cols.tolist()):
-            col_masks[row] = col_masks.get(row, 0) | 1 << col
-        for row in sorted(col_masks):
-            self.effects.dst_writes.append(DstWrite(row, col_masks[row], dst[row].copy()))
+        for row, col_mask in _col_masks(rows.tobytes(), cols.tobytes(), rows.dtype.str, cols.dtype.str):
+            self.effects.dst_writes.append(DstWrite(row, col_mask, dst[row].copy()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _col_masks(rows: bytes, cols: bytes, rows_dtype: str, cols_dtype: str) -> tuple[tuple[int, int], ...]:
+    """The Dst cells a store's lanes write, as (row, column mask) by row: worked
+    out once per pattern (stores repeat their addresses and lane masks)."""
+    col_masks: dict[int, int] = {}
+    for row, col in zip(np.frombuffer(rows, dtype=rows_dtype).tolist(), np.frombuffer(cols, dtype=cols_dtype).tolist()):
+        col_masks[row] = col_masks.get(row, 0) | 1 << col
+    return tuple((row, col_masks[row]) for row in sorted(col_masks))
