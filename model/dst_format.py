@@ -24,6 +24,8 @@ Conventions:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .isa import SRCB_AS_BF16, Arch, Mod0Fmt
@@ -265,6 +267,7 @@ def _check_mod0(mod0) -> Mod0Fmt:
     return Mod0Fmt(m)
 
 
+@functools.lru_cache(maxsize=64)      # on every SFPLOAD and SFPSTORE; `_check_mod0` costs more than the answer
 def dst_width(mod0: int, op: str) -> int:
     """16 if ``op`` ("load" or "store") with this Mod0 accesses Dst16b, 32 for Dst32b.
 
