@@ -339,7 +339,8 @@ def dst_read_after_macro_store(e: Running, written_at: dict[int, int], cycle: in
                                spacing: int) -> Finding | None:
     """The first Dst row `e` reads that a macro SFPSTORE wrote (`written_at`:
     row -> cycle) at most `spacing` cycles before `cycle`."""
-    for row in e.effects.dst_rows_read.tolist():
+    # Each row once, in the order read (a 16-bit read covers 4 rows in 32 lanes, a 32-bit one 8 in 64).
+    for row in dict.fromkeys(e.effects.dst_rows_read.tolist()):
         written = written_at.get(row)
         if written is not None and 0 < cycle - written <= spacing:
             return Finding("dst-read-after-macro-store", e.unit.value, f"{e.label()} reads Dst row {row}, "
