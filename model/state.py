@@ -135,7 +135,7 @@ def lane_bits(mask) -> int:
 def shallow_copy(obj):
     """copy.copy of a plain dataclass instance, without copy's generic protocol (a fork per cycle)."""
     twin = object.__new__(type(obj))
-    twin.__dict__.update(obj.__dict__)
+    twin.__dict__ = obj.__dict__.copy()          # half the cost of updating the new object's empty dict
     return twin
 
 
@@ -188,8 +188,10 @@ class SfpuState:
         return _decoded_lane_config(self.lane_config.tobytes()).bit_masks[bit]
 
     def lane_enabled(self) -> np.ndarray:
-        """LaneEnabled for all 32 lanes: ROW_MASK (from LaneConfig[lane & 7]) then the flags."""
-        return _decoded_lane_config(self.lane_config.tobytes()).row_enabled & (self.lane_flags | ~self.use_flags)
+        """LaneEnabled for all 32 lanes: ROW_MASK (from LaneConfig[lane & 7]) then the flags (read-only)."""
+        lane_flags, use_flags = self.lane_flags, self.use_flags
+        return _lane_enabled(self.lane_config.tobytes(), lane_flags.dtype.char, lane_flags.tobytes(),
+                             use_flags.dtype.char, use_flags.tobytes())
 
 
 class _DecodedLaneConfig:
@@ -214,3 +216,11 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=1024)
 def _decoded_lane_config(config: bytes) -> _DecodedLaneConfig:
     return _DecodedLaneConfig(config)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lane_enabled(config: bytes, flags_type: str, flags: bytes, use_type: str, use: bytes) -> np.ndarray:
+    """`SfpuState.lane_enabled`, kept per LaneConfig and flag pattern (read-only): most
+    instructions ask for it, and the flags change far less often than that."""
+    lane_flags, use_flags = np.frombuffer(flags, dtype=flags_type), np.frombuffer(use, dtype=use_type)
+    return _read_only(_decoded_lane_config(config).row_enabled & (lane_flags | ~use_flags))
