@@ -17,8 +17,9 @@ mutants are made in) and `mutants.json` (its architecture, and the ids the table
    #89's proof with the multiplier's operand mutated, must FAIL: the abstractions did not make every
    proof pass.
 
-Prints PROVED, FAILED or TIMEOUT per mutant with its seconds; exit status 0 when every proof is PROVED and
-every control FAILED, 1 otherwise, 2 when the netlist or Yosys is missing.
+Prints PROVED, FAILED or TIMEOUT per mutant with its seconds (ERROR and the log when Yosys fails
+otherwise); exit status 0 when every proof is PROVED and every control FAILED, 1 otherwise, 2 when the
+netlist or Yosys is missing.
 """
 
 from __future__ import annotations
@@ -310,14 +311,15 @@ def _run(args: argparse.Namespace) -> int:
     if not flat.is_file() or not catalogue.is_file():
         raise ProofError(f"{netlist} lacks flat.il or mutants.json: `make mutate` makes them, or name a netlist "
                          "folder with --netlist")
-    arch = Arch(json.loads(catalogue.read_text())["arch"])
+    listed = json.loads(catalogue.read_text())
+    arch = Arch(listed["arch"])
     check_table(arch)
     proofs = PROOFS.get(arch, {})
     unknown = set(args.ids) - proofs.keys()
     if unknown:
         raise ProofError(f"no proof of {sorted(unknown)} in the table (it has {sorted(proofs)})")
     chosen = {i: proofs[i] for i in args.ids or proofs}
-    check_ids(json.loads(catalogue.read_text()), chosen)
+    check_ids(listed, chosen)
     runs = [(f"m{i}", proof, "PROVED") for i, proof in chosen.items()]
     if args.sanity:
         runs += [(f"s{name}", proof, "FAILED") for name, proof in CONTROLS.get(arch, {}).items()]
