@@ -149,7 +149,9 @@ EQUIVALENT: dict[Arch, dict[str, str]] = {Arch.WORMHOLE: {
     # it and its mutated copy (`miter -equiv`, then `opt_merge`), its output compared at the second of two
     # cycles (`sat -seq 2 -prove-skip 1`, the stage register from its init 0, so holding 0 or stage 1's value
     # of any input). The one multiplier both copies share is cut to a free product, which only adds behaviours.
-    # Scripts: /work/scratch/exp70_proofs (extract.ys, prove.py, uf.py, m162.ys).
+    # Run again by tools/mutant_proofs.py, whose table must cite the same entries (each reason's "(SAT"):
+    # `python tools/mutant_proofs.py --netlist build/mutate/f43c9ff5cf94-blackhole-yosys0.70-1-16 --sanity`,
+    # 73-124 s to cut the scopes out of flat.il, then 2-212 s a proof (4-5 minutes; docs/verification.md).
     # fma.py:280, lane 8: the copy of r_sig (the tiny Mux) feeding only `rounded` in `flush = rounded[23:] == 0`.
     "-mode cnot0 -cell $flatten\\mad.\\fma_8.\\finish.$1170 -port A -portbit 8 -ctrlbit 0":
         "equivalent: a fraction bit of lane 8's non-tiny r_sig in the copy of `rounded` that feeds only the flush "
