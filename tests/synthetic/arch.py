@@ -52,6 +52,7 @@ def sfproth(m, x: Operands) -> None:
 
 
 def _register_rtl() -> None:
+    # Imported here, after `declare`: hdl/'s Opcode enum is made at its import from the declared tables.
     from amaranth import Cat
 
     from tensix_sfpu.hdl.simple_unit import lane_operation

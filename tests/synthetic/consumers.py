@@ -38,8 +38,8 @@ def assembler():
     program = assemble(PROGRAM, arch=None)
     assert program.arch is SYNTHETIC, program.arch
     mad, roth = program.words[3], program.words[5]
-    assert (mad >> MAD_VC.lo) & 0xF == 3 and (mad >> 8) & 0xF == 0, f"SFPMAD's VC not in bits 23:20: {mad:#010x}"
-    assert roth >> 24 == ROTH_OPCODE, f"{roth:#010x}"
+    assert MAD_VC.extract(mad) == 3 and isa.VC.extract(mad) == 0, f"SFPMAD's VC not in bits 23:20: {mad:#010x}"
+    assert isa.opcode_of(roth) == ROTH_OPCODE, f"{roth:#010x}"
     for word, text in ((roth, "sfproth vd=5 vc=4 mod1=0"), (mad, "sfpmad vd=4 va=1 vb=2 vc=3 mod1=0")):
         assert disassemble(word, arch=SYNTHETIC) == text, disassemble(word, arch=SYNTHETIC)
         assert assemble(f".arch synthetic\n{text}\n").words == [word]
@@ -78,7 +78,6 @@ def waves_filter():
 @check
 def coverage_bins():
     from tensix_sfpu.tb.campaigns.coverage import Coverage
-    from tensix_sfpu.tb.campaigns.coverage import collect
     cov = Coverage(SYNTHETIC)
     names = {name for bins in cov.hits.values() for name in bins}
     assert any("SFPROTH" in n for n in names), "no coverage bin names SFPROTH"
@@ -95,7 +94,7 @@ def generator():
         program = generate("legal", seed, 200, arch=SYNTHETIC)
         assert program.arch is SYNTHETIC
         seen |= {isa.decode(w, SYNTHETIC).mnemonic for w in program.words
-                 if w >> 24 in isa.ISA[SYNTHETIC].by_opcode}
+                 if isa.opcode_of(w) in isa.ISA[SYNTHETIC].by_opcode}
         run_program(program, strict=False)
     assert {"SFPROTH", "SFPMAD"} <= seen, sorted(seen)
 
