@@ -13,8 +13,10 @@ after an edge are already the ones after it (Amaranth settles at once); a
 test that samples after `ReadOnly()` and drives after an edge, as every test
 here does, sees the same thing on every backend.
 
-`run_tests(module, ...)` runs the `@cocotb.test()` functions of a module on a
-fresh `hdl.sfpu.Sfpu` and returns one `Outcome` per test.
+`run_tests(module, ...)` runs the `@cocotb.test()` functions of a module on
+`hdl.sfpu.Sfpu` (or another top) and returns one `Outcome` per test. A
+caller may keep the compiled simulation for its next run (`simulate(reuse=)`),
+which starts it again from reset, memories included.
 """
 
 from __future__ import annotations
@@ -359,9 +361,9 @@ def module_tests(module) -> list:
 
 
 def run_tests(module_name: str, testcase: list[str] | None = None,
-              make_top: Callable | None = None, vcd: Path | None = None) -> list[Outcome]:
+              make_top: Callable | None = None, vcd: Path | None = None, reuse: object = None) -> list[Outcome]:
     """Run a cocotb test module's tests, in order, on one simulation of
-    `make_top()` (default `hdl.sfpu.Sfpu`); `vcd` writes a waveform."""
+    `make_top()` (default `hdl.sfpu.Sfpu`); `vcd` writes a waveform; `reuse` as `simulate`'s."""
     module = importlib.import_module(module_name)
     tests = module_tests(module)
     if testcase:
@@ -370,7 +372,7 @@ def run_tests(module_name: str, testcase: list[str] | None = None,
             raise SimError(f"{module_name} has no test {', '.join(sorted(unknown))} "
                            f"(it has {', '.join(t.name for t in tests)})")
         tests = [t for t in tests if t.name in testcase]
-    return simulate([(t.name, t.func) for t in tests], make_top, vcd)
+    return simulate([(t.name, t.func) for t in tests], make_top, vcd, reuse=reuse)
 
 
 class _ShallowDesign:
@@ -409,41 +411,72 @@ def _write_vcd(sim: Simulator, vcd: Path, traces, depth: int | None):
         writer.__exit__(None, None, None)
 
 
+class _Simulation:
+    """One compiled simulation of `make_top()` with a bench that runs
+    whichever tests `run` is given: Amaranth compiles a design into Python
+    once (about 15 s for the whole `Sfpu`), and `Simulator.reset()` brings
+    every signal, memory and the bench back to their start for the next run."""
+
+    def __init__(self, make_top: Callable):
+        design = make_top()
+        top = Module()
+        top.domains.sync = domain = ClockDomain("sync")
+        top.submodules.dut = design
+        ref = _LoopRef()
+        self.ports = {"clk": domain.clk, "rst": domain.rst, **verilog_ports(design)}
+        dut = Dut(type(design).__name__, {name: Port(ref, name, value) for name, value in self.ports.items()})
+        self.tests: list[tuple[str, Callable]] = []
+        self.outcomes: list[Outcome] = []
+
+        async def bench(ctx):
+            for name, func in self.tests:
+                loop = _LoopRef.loop = ref.loop = _Loop(ctx)
+                started = time.monotonic()
+                try:
+                    await loop.run(loop.spawn(func(dut)))
+                    outcome = Outcome(name, True)
+                except AssertionError as e:
+                    outcome = Outcome(name, False, str(e) or traceback.format_exc(limit=-3))
+                except Exception:  # any other failure of the test is its result, as in cocotb
+                    outcome = Outcome(name, False, traceback.format_exc(limit=-6))
+                outcome.seconds = time.monotonic() - started
+                outcome.sim_time_ns = loop.now / UNITS["ns"]
+                self.outcomes.append(outcome)
+
+        self.sim = Simulator(top)
+        self.sim.add_testbench(bench)
+        self.used = False
+
+    def run(self, tests: list[tuple[str, Callable]], vcd: Path | None = None,
+            vcd_depth: int | None = None) -> list[Outcome]:
+        if self.used:
+            self.sim.reset()
+        self.used = True
+        self.tests, self.outcomes = tests, []
+        if vcd is None:
+            self.sim.run()
+        else:
+            with _write_vcd(self.sim, vcd, list(self.ports.values()), vcd_depth):
+                self.sim.run()
+        return self.outcomes
+
+
+# Compiled simulations kept for the process by the key their callers give (`simulate(reuse=...)`).
+_KEPT: dict[object, _Simulation] = {}
+
+
 def simulate(tests: list[tuple[str, Callable]], make_top: Callable | None = None,
-             vcd: Path | None = None, vcd_depth: int | None = None) -> list[Outcome]:
+             vcd: Path | None = None, vcd_depth: int | None = None, reuse: object = None) -> list[Outcome]:
     """Run each `(name, async func(dut))` in turn on one simulation; with `vcd`,
-    write a waveform of every signal, or only of the top's (`vcd_depth=2`)."""
+    write a waveform of every signal, or only of the top's (`vcd_depth=2`).
+    `reuse`: a key naming the design `make_top()` builds (the same key, the same
+    design): its compiled simulation is kept and reset for the next call with
+    that key, rather than compiled again. A waveform is written from a fresh one."""
     if make_top is None:
         from tensix_sfpu.hdl.sfpu import Sfpu as make_top
-    design = make_top()
-    top = Module()
-    top.domains.sync = domain = ClockDomain("sync")
-    top.submodules.dut = design
-    ref = _LoopRef()
-    ports = {"clk": domain.clk, "rst": domain.rst, **verilog_ports(design)}
-    dut = Dut(type(design).__name__, {name: Port(ref, name, value) for name, value in ports.items()})
-    outcomes: list[Outcome] = []
-
-    async def bench(ctx):
-        for name, func in tests:
-            loop = _LoopRef.loop = ref.loop = _Loop(ctx)
-            started = time.monotonic()
-            try:
-                await loop.run(loop.spawn(func(dut)))
-                outcome = Outcome(name, True)
-            except AssertionError as e:
-                outcome = Outcome(name, False, str(e) or traceback.format_exc(limit=-3))
-            except Exception:  # any other failure of the test is its result, as in cocotb
-                outcome = Outcome(name, False, traceback.format_exc(limit=-6))
-            outcome.seconds = time.monotonic() - started
-            outcome.sim_time_ns = loop.now / UNITS["ns"]
-            outcomes.append(outcome)
-
-    sim = Simulator(top)
-    sim.add_testbench(bench)
-    if vcd is None:
-        sim.run()
-    else:
-        with _write_vcd(sim, vcd, list(ports.values()), vcd_depth):
-            sim.run()
+    if reuse is None or vcd is not None:
+        return _Simulation(make_top).run(tests, vcd, vcd_depth)
+    simulation = _KEPT.pop(reuse, None) or _Simulation(make_top)
+    outcomes = simulation.run(tests)        # kept again only once a run has ended normally
+    _KEPT[reuse] = simulation
     return outcomes

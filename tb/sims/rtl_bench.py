@@ -36,7 +36,7 @@ def run_lockstep(programs: list[Program], strict: bool = False, allow=frozenset(
             except Mismatch as m:
                 results.append(m.run)
 
-    [outcome] = simulate([("lockstep", bench)], make_top=lambda: Sfpu(arch))
+    [outcome] = simulate([("lockstep", bench)], make_top=lambda: Sfpu(arch), reuse=("Sfpu", arch))
     if not outcome.passed:
         raise RuntimeError(outcome.message)
     return results

@@ -362,7 +362,7 @@ def run(backend: str, testcase: list[str] | None = None, env: dict[str, str] | N
         from tensix_sfpu.tb.env.harness import SfpuHarness
         with _environment({**env, "SFPU_BACKEND": "amaranth"}):
             return run_tests(TEST_MODULE, testcase, make_top=lambda: SfpuHarness(arch=arch),
-                             vcd=wave_file(backend, work) if waves else None)
+                             vcd=wave_file(backend, work) if waves else None, reuse=("SfpuHarness", arch))
     runner = build(backend, waves, netlist, arch=arch)
     results = work / "results.xml"
     results.unlink(missing_ok=True)

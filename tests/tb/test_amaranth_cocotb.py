@@ -123,3 +123,50 @@ def test_what_no_simulator_allows_is_a_clear_error():
         Timer(0, unit="ns")
     with pytest.raises(ValueError, match="unknown time unit"):
         Timer(1, unit="parsec")
+
+
+class Remembers(wiring.Component):
+    """A register and a one-word memory with non-zero initial values, written when `we` is high."""
+    we: In(1)
+    reg: Out(8, init=5)
+    word: Out(8)
+
+    def elaborate(self, platform):
+        from amaranth.lib.memory import Memory
+        m = Module()
+        m.submodules.mem = mem = Memory(shape=8, depth=1, init=[7])
+        write, read = mem.write_port(), mem.read_port(domain="comb")
+        m.d.comb += [write.data.eq(0xAA), write.en.eq(self.we), self.word.eq(read.data)]
+        with m.If(self.we):
+            m.d.sync += self.reg.eq(0x55)
+        return m
+
+
+def test_a_reused_simulation_starts_each_run_from_the_initial_state():
+    """`simulate(reuse=KEY)` compiles the design once: the second run with the
+    key builds nothing (make_top is not called again) and sees the register
+    and the memory at their initial values, though the first run wrote both."""
+    built = []
+
+    def make_top():
+        built.append(1)
+        return Remembers()
+
+    async def writes(dut):
+        Clock(dut.clk, 10, unit="ns").start()
+        assert (dut.reg.value, dut.word.value) == (5, 7)
+        dut.we.value = 1
+        await ClockCycles(dut.clk, 2)
+        await ReadOnly()
+        assert (dut.reg.value, dut.word.value) == (0x55, 0xAA)
+
+    async def reads(dut):
+        await Timer(1, unit="ns")
+        assert (dut.reg.value, dut.word.value, dut.we.value) == (5, 7, 0)
+        assert get_sim_time("ns") == 1
+
+    key = ("Remembers", "test")
+    for test in (writes, reads, writes):
+        [outcome] = simulate([(test.__name__, test)], make_top=make_top, reuse=key)
+        assert outcome.passed, outcome.message
+    assert built == [1]
