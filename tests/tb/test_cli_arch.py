@@ -236,21 +236,3 @@ def test_build_and_lint_scripts_parse_arch_as_the_command_line_does(capsys):
             take_arch(argv)
     assert build_sims.main(["build", "--arch", "pentium"]) == 2
     assert "runner: error: --arch: unknown architecture 'pentium'" in capsys.readouterr().err
-
-
-def test_build_takes_backends_per_architecture(capsys):
-    """`ARCH:BACKEND` names one architecture's build (the Makefile builds both
-    architectures at once this way); a bare backend is --arch's, or both's."""
-    from tensix_sfpu.tb.cli import build_sims
-    W, B = isa.Arch.WORMHOLE, isa.Arch.BLACKHOLE
-    assert build_sims._builds(None, ["wormhole:icarus", "wormhole:verilator", "bh:icarus"]) == {
-        W: ["icarus", "verilator"], B: ["icarus"]}
-    assert build_sims._builds(B, ["icarus"]) == {B: ["icarus"]}
-    assert build_sims._builds(None, ["icarus"]) == {W: ["icarus"], B: ["icarus"]}
-    assert build_sims._builds(W, []) == {W: ["icarus", "verilator"]}
-    for argv, message in ((["build", "pentium:icarus"], "pentium:icarus: unknown architecture 'pentium'"),
-                          (["build", "wormhole:modelsim"], "no simulator modelsim"),
-                          (["make"], "usage:")):
-        assert build_sims.main(argv) == 2
-        err = capsys.readouterr().err
-        assert message in err and "Traceback" not in err, err
