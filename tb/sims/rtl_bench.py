@@ -1,9 +1,9 @@
 """Programs on the RTL in Amaranth's simulator, in lock-step with the cycle model.
 
-`run_lockstep(programs)` elaborates one `hdl.sfpu.Sfpu`, for the programs'
-architecture, for Amaranth's simulator (through tb.env.amaranth_cocotb) and runs
-each program on it with the
-lock-step environment of tb.env.sfpu_env, from reset. A program's result holds
+`run_lockstep(programs)` runs each program on `hdl.sfpu.Sfpu`, elaborated for
+the programs' architecture, in Amaranth's simulator (through
+tb.env.amaranth_cocotb, which compiles it once per process and architecture and
+resets it for each call) with the lock-step environment of tb.env.sfpu_env, from reset. A program's result holds
 both traces, the model's final state, and the first difference if there was
 one; the programs after a difference still run.
 """
