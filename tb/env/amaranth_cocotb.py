@@ -449,7 +449,7 @@ class _Simulation:
 
     def run(self, tests: list[tuple[str, Callable]], vcd: Path | None = None,
             vcd_depth: int | None = None) -> list[Outcome]:
-        if self.used:
+        if self.used:       # not before the first run: the bench's first coroutine would go unawaited
             self.sim.reset()
         self.used = True
         self.tests, self.outcomes = tests, []

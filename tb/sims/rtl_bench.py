@@ -3,9 +3,9 @@
 `run_lockstep(programs)` runs each program on `hdl.sfpu.Sfpu`, elaborated for
 the programs' architecture, in Amaranth's simulator (through
 tb.env.amaranth_cocotb, which compiles it once per process and architecture and
-resets it for each call) with the lock-step environment of tb.env.sfpu_env, from reset. A program's result holds
-both traces, the model's final state, and the first difference if there was
-one; the programs after a difference still run.
+resets it for each call) with the lock-step environment of tb.env.sfpu_env,
+from reset. A program's result holds both traces, the model's final state, and
+the first difference if there was one; the programs after a difference still run.
 """
 
 from __future__ import annotations
